@@ -1,0 +1,27 @@
+//! Tessera's rules: boards that change during play, positions, legal moves, notation and perft.
+//!
+//! Pure logic: no I/O, no async. Text comes in through [`Position::from_fen`] and
+//! [`notation::parse`], is checked once, and everything past that boundary can be trusted.
+//!
+//! ```
+//! use tessera_rules::{Position, Variant};
+//! let pos = Position::start(Variant::Chess);
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! assert_eq!(tessera_rules::perft(&pos, 3), 8902);
+//! ```
+
+pub mod attacks;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod text;
+pub mod types;
+pub mod variant;
+
+pub use moves::{Action, Move};
+pub use perft::perft;
+pub use position::Position;
+pub use text::PositionError;
+pub use types::{Bitboard, ByColor, Color, Piece, Role, Square};
+pub use variant::{StalemateRule, Variant};

@@ -1,0 +1,630 @@
+//! Move notation in two phases: [`parse`] reads text with no position, [`ParsedMove::resolve`]
+//! finds the one legal move it names, and [`san`] / [`lan`] write a move back.
+//!
+//! ```
+//! use tessera_rules::{notation, Position, Variant};
+//! let pos = Position::start(Variant::Chess);
+//! let mv = notation::parse("Ng1-f3").unwrap().resolve(&pos).unwrap();
+//! assert_eq!(notation::san(&pos, &mv), "Nf3");
+//! assert_eq!(notation::lan(&pos, &mv), "Ng1-f3");
+//! ```
+
+use std::fmt;
+
+use crate::moves::{Action, Move};
+use crate::position::Position;
+use crate::types::{Role, Square};
+
+/// Longest move text we read; anything longer is not a move.
+const MAX_LEN: usize = 64;
+
+/// A move as written, before it is matched against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedMove {
+    pub text: String,
+    pub actions: Vec<ParsedAction>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsedAction {
+    Piece(ParsedPieceMove),
+    /// `O-O` (short) or `O-O-O` (long).
+    Castle { long: bool },
+}
+
+/// A piece move in SAN or long algebraic form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedPieceMove {
+    /// The role letter, if one was written.
+    pub role: Option<Role>,
+    pub from_file: Option<u8>,
+    pub from_rank: Option<u8>,
+    pub capture: bool,
+    pub to: Square,
+    pub promotion: Option<Role>,
+}
+
+impl ParsedPieceMove {
+    fn from_square(&self) -> Option<Square> {
+        Some(Square::from_coords(self.from_file?, self.from_rank?))
+    }
+}
+
+/// Why a move text could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub text: String,
+    pub reason: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot read \"{}\" as a move: {}. Write moves like e2-e4, Ng1-f3, e4, Nf3, exd5, O-O or e8=Q",
+            self.text, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Why a readable move does not name exactly one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    Illegal { text: String, reason: String },
+    Ambiguous { text: String, candidates: Vec<String> },
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::Illegal { text, reason } => write!(f, "{text} is illegal: {reason}"),
+            ResolveError::Ambiguous { text, candidates } => {
+                write!(f, "{text} is ambiguous: it could be {}", join_or(candidates))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
+    }
+}
+
+/// Either kind of failure, for callers that parse and resolve in one go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    Parse(ParseError),
+    Resolve(ResolveError),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::Resolve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<ParseError> for MoveError {
+    fn from(e: ParseError) -> Self {
+        MoveError::Parse(e)
+    }
+}
+
+impl From<ResolveError> for MoveError {
+    fn from(e: ResolveError) -> Self {
+        MoveError::Resolve(e)
+    }
+}
+
+/// Parses and resolves in one step.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    Ok(parse(text)?.resolve(pos)?)
+}
+
+/// Reads move text without looking at a position.
+pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
+    let fail = |reason: &str| ParseError { text: shorten(text), reason: reason.to_string() };
+    if text.len() > MAX_LEN {
+        return Err(fail("that is far too long for a move"));
+    }
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(fail("it is empty"));
+    }
+    let tokens: Vec<&str> = trimmed.split_whitespace().collect();
+    if tokens.len() > 1 {
+        return Err(fail("write one move"));
+    }
+    let action = parse_action(tokens[0]).map_err(|reason| fail(&reason))?;
+    Ok(ParsedMove { text: trimmed.to_string(), actions: vec![action] })
+}
+
+fn shorten(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() > 20 { format!("{}…", t.chars().take(20).collect::<String>()) } else { t.to_string() }
+}
+
+/// Strips what may follow a move: check and mate marks, annotation glyphs, "e.p.".
+fn strip_suffixes(mut s: &str) -> &str {
+    loop {
+        let before = s;
+        for suffix in ["e.p.", "ep", "++", "+", "#", "!", "?"] {
+            if let Some(rest) = s.strip_suffix(suffix) {
+                // "ep" only as a trailing word after a square, never eating a square like "e2-ep".
+                if suffix == "ep" && !rest.ends_with(|c: char| c.is_ascii_digit()) {
+                    continue;
+                }
+                s = rest;
+            }
+        }
+        if s == before {
+            return s;
+        }
+    }
+}
+
+fn parse_action(token: &str) -> Result<ParsedAction, String> {
+    let s = strip_suffixes(token);
+    if s.is_empty() {
+        return Err("there is no move before the check or annotation marks".into());
+    }
+    let castle = s.replace('0', "O").replace('o', "O");
+    match castle.as_str() {
+        "O-O" => return Ok(ParsedAction::Castle { long: false }),
+        "O-O-O" => return Ok(ParsedAction::Castle { long: true }),
+        _ => {}
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    let role = match chars.first() {
+        Some(&c) if "NBRQKP".contains(c) => {
+            i = 1;
+            Role::from_char(c)
+        }
+        _ => None,
+    };
+    // Promotion at the end: =Q, (Q), /Q, or a bare letter after the destination rank.
+    let mut end = chars.len();
+    let mut promotion = None;
+    if end >= 2 && chars[end - 1] == ')' && end >= 4 && chars[end - 3] == '(' {
+        promotion = Some(promotion_role(chars[end - 2])?);
+        end -= 3;
+    } else if end >= 2 && (chars[end - 2] == '=' || chars[end - 2] == '/') {
+        promotion = Some(promotion_role(chars[end - 1])?);
+        end -= 2;
+    } else if end >= 2 && chars[end - 1].is_ascii_alphabetic() && chars[end - 2].is_ascii_digit() {
+        promotion = Some(promotion_role(chars[end - 1])?);
+        end -= 1;
+    }
+    let body: String = chars[i..end].iter().collect();
+    if body.len() < 2 {
+        return Err("a move needs a destination square such as e4".into());
+    }
+    let (head, dest) = body.split_at(body.len() - 2);
+    let to = Square::parse(dest).ok_or_else(|| {
+        format!("\"{dest}\" is not a square (files a-h, ranks 1-8)")
+    })?;
+    let mut capture = false;
+    let mut head = head;
+    if let Some(h) = head.strip_suffix(['x', ':', '-']) {
+        capture = head.ends_with(['x', ':']);
+        head = h;
+    }
+    let mut from_file = None;
+    let mut from_rank = None;
+    for c in head.chars() {
+        match c {
+            'a'..='h' if from_file.is_none() && from_rank.is_none() => from_file = Some(c as u8 - b'a'),
+            '1'..='8' if from_rank.is_none() => from_rank = Some(c as u8 - b'1'),
+            _ => return Err(format!("unexpected \"{c}\"")),
+        }
+    }
+    if promotion.is_some() && role.is_some_and(|r| r != Role::Pawn) {
+        return Err("only pawns promote".into());
+    }
+    Ok(ParsedAction::Piece(ParsedPieceMove { role, from_file, from_rank, capture, to, promotion }))
+}
+
+fn promotion_role(c: char) -> Result<Role, String> {
+    match Role::from_char(c) {
+        Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Ok(r),
+        _ => Err(format!("a pawn promotes to Q, R, B or N, not \"{c}\"")),
+    }
+}
+
+impl ParsedMove {
+    /// Finds the one legal move this text names in `pos`.
+    pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
+        let legal = pos.legal_moves();
+        let matching: Vec<Move> = legal.iter().copied().filter(|mv| self.matches(pos, mv)).collect();
+        match matching.len() {
+            1 => Ok(matching[0]),
+            0 => Err(ResolveError::Illegal { text: self.text.clone(), reason: self.why_illegal(pos) }),
+            _ => {
+                let mut candidates: Vec<String> = matching.iter().map(|mv| san(pos, mv)).collect();
+                candidates.dedup();
+                Err(ResolveError::Ambiguous { text: self.text.clone(), candidates })
+            }
+        }
+    }
+
+    fn matches(&self, pos: &Position, mv: &Move) -> bool {
+        let mut actions = mv.actions();
+        self.actions.iter().all(|parsed| actions.next().is_some_and(|a| action_matches(pos, parsed, a)))
+            && actions.next().is_none()
+    }
+
+    /// Explains, for a move that matches nothing legal, what stands in the way.
+    fn why_illegal(&self, pos: &Position) -> String {
+        let us = pos.turn();
+        let Some(parsed) = self.actions.first() else { return "it names no move".into() };
+        let p = match parsed {
+            ParsedAction::Castle { long } => return why_no_castling(pos, *long),
+            ParsedAction::Piece(p) => p,
+        };
+        if !pos.board_mask().contains(p.to) {
+            return format!("{} is off this board", p.to);
+        }
+        if !pos.squares().contains(p.to) {
+            return format!("there is no square at {}", p.to);
+        }
+        if let Some(from) = p.from_square() {
+            match pos.piece_at(from) {
+                None => return format!("there is no piece on {from}"),
+                Some(piece) if piece.color != us => {
+                    return format!("the {} on {from} is {}'s and it is {}'s turn", piece.role.name(), piece.color, us);
+                }
+                Some(piece) if p.role.is_some_and(|r| r != piece.role) => {
+                    return format!("the piece on {from} is a {}", piece.role.name());
+                }
+                _ => {}
+            }
+        }
+        if pos.by_color(us).contains(p.to) {
+            return format!("your own piece stands on {}", p.to);
+        }
+        // Does it match a move by the piece rules that only the king's safety forbids?
+        let mut pseudo = Vec::new();
+        pos.gen_piece_actions(&mut |a| pseudo.push(a));
+        if pseudo.iter().any(|&a| action_matches(pos, parsed, a)) {
+            return if pos.is_check() {
+                "you are in check and it does not get you out of check".into()
+            } else {
+                "your king would be in check".into()
+            };
+        }
+        if let Some(promo) = p.promotion
+            && p.to.rank() != us.last_rank(pos.size().1)
+        {
+            return format!("a pawn promotes only on the last rank, not on {} (={})", p.to, promo.upper());
+        }
+        let role = p.role.or_else(|| p.from_square().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
+        match (role.unwrap_or(Role::Pawn), p.from_square()) {
+            (role, Some(from)) => format!("the {} on {from} cannot move to {}", role.name(), p.to),
+            (role, None) => format!("no {} of yours can move to {}", role.name(), p.to),
+        }
+    }
+}
+
+fn why_no_castling(pos: &Position, long: bool) -> String {
+    let us = pos.turn();
+    let Some(king) = pos.king(us) else { return "you have no king".into() };
+    let side = if long { "queen" } else { "king" };
+    let has_right = pos
+        .castling_rooks()
+        .into_iter()
+        .any(|r| pos.by_color(us).contains(r) && (r.file() < king.file()) == long);
+    if !has_right {
+        format!("you can no longer castle on the {side} side")
+    } else if pos.is_check() {
+        "you cannot castle out of check".into()
+    } else {
+        "every square between king and rook must be empty, and the king may not pass or land on an attacked square"
+            .into()
+    }
+}
+
+fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool {
+    match (parsed, action) {
+        (ParsedAction::Castle { long }, Action::Castle { king, rook }) => (rook.file() < king.file()) == *long,
+        (ParsedAction::Piece(p), Action::Castle { king, rook }) => {
+            // Castling written as the king's move (e1-g1, Ke1g1) or king takes own rook (e1h1).
+            let (king_to, _) = pos.castling_targets(king, rook);
+            p.role.is_none_or(|r| r == Role::King)
+                && p.from_square() == Some(king)
+                && (p.to == king_to || p.to == rook)
+                && p.promotion.is_none()
+        }
+        (ParsedAction::Piece(p), Action::Normal { role, from, to, promotion, .. }) => {
+            // A missing promotion letter matches every promotion, so the player is asked which.
+            piece_fields_match(p, role, from, to) && (p.promotion == promotion || p.promotion.is_none())
+        }
+        (ParsedAction::Piece(p), Action::EnPassant { from, to }) => {
+            piece_fields_match(p, Role::Pawn, from, to) && p.promotion.is_none()
+        }
+        (ParsedAction::Castle { .. }, _) => false,
+    }
+}
+
+fn piece_fields_match(p: &ParsedPieceMove, role: Role, from: Square, to: Square) -> bool {
+    // With no role letter, a full origin square (g1-f3) names whatever stands there;
+    // otherwise the move is a pawn's, as in SAN.
+    let role_ok = match p.role {
+        Some(r) => r == role,
+        None => p.from_square().is_some() || role == Role::Pawn,
+    };
+    role_ok
+        && p.to == to
+        && p.from_file.is_none_or(|f| f == from.file())
+        && p.from_rank.is_none_or(|r| r == from.rank())
+}
+
+/// Standard algebraic notation with check (`+`) and mate (`#`) marks.
+pub fn san(pos: &Position, mv: &Move) -> String {
+    let mut out = String::new();
+    for (i, action) in mv.actions().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&san_action(pos, action));
+    }
+    out.push_str(check_suffix(pos, mv));
+    out
+}
+
+/// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4:d5`, `e7-e8=Q`).
+pub fn lan(pos: &Position, mv: &Move) -> String {
+    let mut out = String::new();
+    for (i, action) in mv.actions().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&lan_action(action));
+    }
+    out.push_str(check_suffix(pos, mv));
+    out
+}
+
+/// Coordinates only (`e2e4`, `e7e8q`), as engines and UCI write moves.
+pub fn uci(mv: &Move) -> String {
+    let action = mv.first();
+    match action {
+        Action::Normal { from, to, promotion, .. } => {
+            let promo = promotion.map(|r| r.upper().to_ascii_lowercase().to_string()).unwrap_or_default();
+            format!("{from}{to}{promo}")
+        }
+        Action::EnPassant { from, to } => format!("{from}{to}"),
+        Action::Castle { king, rook } => format!("{king}{rook}"),
+    }
+}
+
+fn check_suffix(pos: &Position, mv: &Move) -> &'static str {
+    let after = pos.played(mv);
+    if !after.is_check() {
+        ""
+    } else if after.has_legal_moves() {
+        "+"
+    } else {
+        "#"
+    }
+}
+
+fn castle_text(action: Action) -> Option<&'static str> {
+    match action {
+        Action::Castle { king, rook } => Some(if rook.file() < king.file() { "O-O-O" } else { "O-O" }),
+        _ => None,
+    }
+}
+
+fn lan_action(action: Action) -> String {
+    if let Some(c) = castle_text(action) {
+        return c.to_string();
+    }
+    let (role, from, to, capture, promotion) = match action {
+        Action::Normal { role, from, to, capture, promotion } => (role, from, to, capture.is_some(), promotion),
+        Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
+        Action::Castle { .. } => unreachable!(),
+    };
+    let letter = if role == Role::Pawn { String::new() } else { role.upper().to_string() };
+    let sep = if capture { 'x' } else { '-' };
+    let promo = promotion.map(|r| format!("={}", r.upper())).unwrap_or_default();
+    format!("{letter}{from}{sep}{to}{promo}")
+}
+
+fn san_action(pos: &Position, action: Action) -> String {
+    if let Some(c) = castle_text(action) {
+        return c.to_string();
+    }
+    let (role, from, to, capture, promotion) = match action {
+        Action::Normal { role, from, to, capture, promotion } => (role, from, to, capture.is_some(), promotion),
+        Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
+        Action::Castle { .. } => unreachable!(),
+    };
+    let mut out = String::new();
+    if role == Role::Pawn {
+        if capture {
+            out.push(from.file_char());
+        }
+    } else {
+        out.push(role.upper());
+        // Disambiguate against other pieces of the same role that can reach the same square.
+        let rivals: Vec<Square> = pos
+            .legal_moves()
+            .into_iter()
+            .filter_map(|mv| match mv.first() {
+                Action::Normal { role: r, from: f, to: t, .. } if r == role && t == to && f != from => Some(f),
+                _ => None,
+            })
+            .collect();
+        if !rivals.is_empty() {
+            if rivals.iter().all(|r| r.file() != from.file()) {
+                out.push(from.file_char());
+            } else if rivals.iter().all(|r| r.rank() != from.rank()) {
+                out.push(from.rank_char());
+            } else {
+                out.push_str(&from.to_string());
+            }
+        }
+    }
+    if capture {
+        out.push('x');
+    }
+    out.push_str(&to.to_string());
+    if let Some(p) = promotion {
+        out.push('=');
+        out.push(p.upper());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(Variant::Chess, fen).unwrap()
+    }
+
+    fn play(pos: &Position, text: &str) -> Result<Move, MoveError> {
+        parse_move(pos, text)
+    }
+
+    #[test]
+    fn all_spellings_of_a_move_agree() {
+        let start = Position::start(Variant::Chess);
+        let nf3 = play(&start, "Nf3").unwrap();
+        for text in ["Ng1-f3", "g1f3", "Ng1f3", "g1-f3", "Nf3+", "Nf3!?", "Ngf3", "N1f3"] {
+            assert_eq!(play(&start, text).unwrap(), nf3, "{text}");
+        }
+        let e4 = play(&start, "e4").unwrap();
+        for text in ["e2-e4", "e2e4", "Pe2-e4", "e2:e4"] {
+            assert_eq!(play(&start, text), Ok(e4), "{text}");
+        }
+    }
+
+    #[test]
+    fn captures_with_x_or_colon() {
+        let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
+        let m = play(&p, "exd5").unwrap();
+        assert_eq!(play(&p, "e4:d5"), Ok(m));
+        assert_eq!(play(&p, "e4xd5"), Ok(m));
+        assert_eq!(play(&p, "ed5"), Ok(m));
+        assert_eq!(san(&p, &m), "exd5");
+        assert_eq!(lan(&p, &m), "e4xd5");
+    }
+
+    #[test]
+    fn castling_spellings() {
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let short = play(&p, "O-O").unwrap();
+        for t in ["0-0", "o-o", "e1g1", "Ke1-g1", "e1h1", "O-O+"] {
+            assert_eq!(play(&p, t), Ok(short), "{t}");
+        }
+        let long = play(&p, "O-O-O").unwrap();
+        assert_eq!(play(&p, "0-0-0"), Ok(long));
+        assert_eq!(play(&p, "e1c1"), Ok(long));
+        assert_eq!(san(&p, &short), "O-O");
+        assert_eq!(san(&p, &long), "O-O-O");
+    }
+
+    #[test]
+    fn promotion_forms() {
+        let p = pos("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        let q = play(&p, "e8=Q").unwrap();
+        for t in ["e8Q", "e7-e8=Q", "e7e8q", "e8(Q)", "e8/Q", "e8=Q+"] {
+            assert_eq!(play(&p, t), Ok(q), "{t}");
+        }
+        assert_ne!(play(&p, "e8=N").unwrap(), q);
+        match play(&p, "e8") {
+            Err(MoveError::Resolve(ResolveError::Ambiguous { candidates, .. })) => {
+                assert_eq!(candidates, ["e8=Q", "e8=R", "e8=B", "e8=N"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(play(&p, "e8=K").unwrap_err().to_string().contains("promotes to Q, R, B or N"));
+    }
+
+    #[test]
+    fn mate_and_check_marks_written_and_read() {
+        let p = pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        let m = play(&p, "Ra8#").unwrap();
+        assert_eq!(san(&p, &m), "Ra8#");
+        assert_eq!(play(&p, "Ra1-a8++"), Ok(m));
+        let p = pos("6k1/8/8/8/8/8/8/R5K1 w - - 0 1");
+        assert_eq!(san(&p, &play(&p, "Ra8").unwrap()), "Ra8+");
+    }
+
+    #[test]
+    fn disambiguation() {
+        let p = pos("4k3/8/8/8/8/8/4K3/R6R w - - 0 1");
+        match play(&p, "Rf1") {
+            Err(MoveError::Resolve(ResolveError::Ambiguous { candidates, .. })) => {
+                assert_eq!(candidates, ["Raf1", "Rhf1"])
+            }
+            other => panic!("{other:?}"),
+        }
+        let m = play(&p, "Rhf1").unwrap();
+        assert_eq!(san(&p, &m), "Rhf1");
+        let p = pos("4k3/8/R7/8/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(san(&p, &play(&p, "R1a3").unwrap()), "R1a3");
+        let p = pos("8/8/8/5k2/Q2Q4/8/8/Q3K3 w - - 0 1");
+        assert_eq!(san(&p, &play(&p, "Qa4-d1").unwrap()), "Qa4d1");
+    }
+
+    #[test]
+    fn illegal_moves_say_why() {
+        let start = Position::start(Variant::Chess);
+        let why = |p: &Position, t: &str| play(p, t).unwrap_err().to_string();
+        assert!(why(&start, "e5").contains("no pawn of yours can move to e5"), "{}", why(&start, "e5"));
+        assert!(why(&start, "e3-e4").contains("there is no piece on e3"));
+        assert!(why(&start, "e7-e5").contains("black's"));
+        assert!(why(&start, "Nd2").contains("your own piece stands on d2"));
+        assert!(why(&start, "O-O").contains("every square between king and rook"));
+        assert!(why(&start, "Bg1-f3").contains("the piece on g1 is a knight"));
+        let pinned = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+        assert!(why(&pinned, "Nc3").contains("your king would be in check"));
+        let checked = pos("4k3/8/8/8/8/8/4r3/R3K3 w Q - 0 1");
+        assert!(why(&checked, "a1-a2").contains("you are in check"));
+        assert!(why(&checked, "O-O-O").contains("out of check"));
+        let no_rights = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert!(why(&no_rights, "O-O-O").contains("no longer castle on the queen side"));
+    }
+
+    #[test]
+    fn unreadable_text_says_so() {
+        for text in ["", "hello", "Nz9", "e9", "Xe4", "e2-e4 e7-e5", "++", &"e4".repeat(5000)] {
+            let err = parse(text).unwrap_err();
+            assert!(err.to_string().starts_with("cannot read"), "{text}: {err}");
+        }
+        assert!(parse(&"x".repeat(10_000)).unwrap_err().to_string().len() < 300);
+    }
+
+    #[test]
+    fn san_round_trips_for_every_move_of_many_positions() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+        ] {
+            let p = pos(fen);
+            for mv in p.legal_moves() {
+                for text in [san(&p, &mv), lan(&p, &mv), uci(&mv)] {
+                    assert_eq!(play(&p, &text), Ok(mv), "{fen}: {text}");
+                }
+            }
+        }
+    }
+}

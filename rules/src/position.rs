@@ -1,0 +1,498 @@
+//! A position: pieces, the board's present squares, and the state that decides the legal moves.
+
+use crate::attacks;
+use crate::moves::{Action, Move};
+use crate::types::{Bitboard, ByColor, Color, Piece, Role, Square};
+use crate::variant::Variant;
+
+/// A validated position of any square-grid variant. Build one from text with
+/// [`Position::from_fen`](crate::text) or from [`Variant::start_fen`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) variant: Variant,
+    pub(crate) by_role: [Bitboard; 6],
+    pub(crate) by_color: [Bitboard; 2],
+    /// Locations that hold a square (or tile) a piece can stand on.
+    pub(crate) squares: Bitboard,
+    pub(crate) width: u8,
+    pub(crate) height: u8,
+    pub(crate) turn: Color,
+    /// Rooks that keep the right to castle, by their square.
+    pub(crate) castling: Bitboard,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+}
+
+impl Position {
+    /// The start position of a variant.
+    pub fn start(variant: Variant) -> Position {
+        Position::from_fen(variant, variant.start_fen()).expect("start positions are valid")
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    pub fn castling_rooks(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// Board width and height in locations (8x8 for most variants).
+    pub fn size(&self) -> (u8, u8) {
+        (self.width, self.height)
+    }
+
+    /// All locations inside the board's outline, square or not.
+    #[inline]
+    pub fn board_mask(&self) -> Bitboard {
+        Bitboard::rect(self.width, self.height)
+    }
+
+    /// Locations that hold a square.
+    #[inline]
+    pub fn squares(&self) -> Bitboard {
+        self.squares
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let color = if self.by_color[0].contains(sq) {
+            Color::White
+        } else if self.by_color[1].contains(sq) {
+            Color::Black
+        } else {
+            return None;
+        };
+        let role = Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))?;
+        Some(Piece { color, role })
+    }
+
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.pieces(color, Role::King).first()
+    }
+
+    /// Locations that stop sliding pieces besides pieces themselves: holes and everything off the board.
+    #[inline]
+    pub fn walls(&self) -> Bitboard {
+        !self.squares
+    }
+
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        self.by_color[piece.color.index()] |= sq.bb();
+        self.by_role[piece.role.index()] |= sq.bb();
+    }
+
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.piece_at(sq)?;
+        self.by_color[piece.color.index()] ^= sq.bb();
+        self.by_role[piece.role.index()] ^= sq.bb();
+        Some(piece)
+    }
+
+    /// Pieces of `by` that attack `sq`, with `blockers` stopping sliders.
+    pub fn attackers(&self, sq: Square, by: Color, blockers: Bitboard) -> Bitboard {
+        let them = self.by_color(by);
+        let rq = self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        let bq = self.by_role(Role::Bishop) | self.by_role(Role::Queen);
+        them & ((attacks::pawn(by.other(), sq) & self.by_role(Role::Pawn))
+            | (attacks::knight(sq) & self.by_role(Role::Knight))
+            | (attacks::king(sq) & self.by_role(Role::King))
+            | (attacks::rook(sq, blockers) & rq)
+            | (attacks::bishop(sq, blockers) & bq))
+    }
+
+    #[inline]
+    fn blockers(&self) -> Bitboard {
+        self.occupied() | self.walls()
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    pub fn checkers(&self) -> Bitboard {
+        match self.king(self.turn) {
+            Some(k) => self.attackers(k, self.turn.other(), self.blockers()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Whether `color`'s king stands attacked.
+    pub fn king_attacked(&self, color: Color) -> bool {
+        match self.king(color) {
+            Some(k) => self.attackers(k, color.other(), self.blockers()).any(),
+            None => false,
+        }
+    }
+
+    /// Own pieces that are the only thing between the own king and an enemy slider.
+    fn pinned(&self, king: Square) -> Bitboard {
+        let us = self.turn;
+        let them = self.by_color(us.other());
+        let snipers = them
+            & ((attacks::rook(king, Bitboard::EMPTY) & (self.by_role(Role::Rook) | self.by_role(Role::Queen)))
+                | (attacks::bishop(king, Bitboard::EMPTY)
+                    & (self.by_role(Role::Bishop) | self.by_role(Role::Queen))));
+        let blockers = self.blockers();
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & blockers;
+            if !between.more_than_one() {
+                pinned |= between & self.by_color(us);
+            }
+        }
+        pinned
+    }
+
+    /// All legal turns.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// All legal turns, appended to `out` (cleared first), reusing its allocation.
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let us = self.turn;
+        let king = self.king(us);
+        let in_check = self.is_check();
+        let pinned = king.map_or(Bitboard::EMPTY, |k| self.pinned(k));
+        let mut candidates = Vec::new();
+        self.gen_piece_actions(&mut |action| candidates.push(action));
+        for action in candidates {
+            let mv = Move::single(action);
+            // Without check, a move of an unpinned non-king piece cannot expose the king
+            // (en passant removes a second piece, so it is always tried).
+            let safe = !in_check
+                && match action {
+                    Action::Normal { role, from, to, .. } => {
+                        role != Role::King
+                            && (!pinned.contains(from)
+                                || king.is_some_and(|k| attacks::line(k, from).contains(to)))
+                    }
+                    _ => false,
+                };
+            if safe || !self.played(&mv).king_attacked(us) {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// Whether the side to move has at least one legal turn.
+    pub fn has_legal_moves(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Pseudo-legal piece actions: every move by the piece rules, before the own-king check.
+    pub(crate) fn gen_piece_actions(&self, emit: &mut dyn FnMut(Action)) {
+        let us = self.turn;
+        let ours = self.by_color(us);
+        let theirs = self.by_color(us.other());
+        let blockers = self.blockers();
+        let targets = self.squares & !ours;
+        let last_rank = us.last_rank(self.height);
+
+        for from in ours & !self.by_role(Role::Pawn) {
+            let role = self.role_at(from);
+            let reach = match role {
+                Role::Knight => attacks::knight(from),
+                Role::Bishop => attacks::bishop(from, blockers),
+                Role::Rook => attacks::rook(from, blockers),
+                Role::Queen => attacks::queen(from, blockers),
+                Role::King => attacks::king(from),
+                Role::Pawn => unreachable!(),
+            };
+            for to in reach & targets {
+                let capture = theirs.contains(to).then(|| self.role_at(to));
+                emit(Action::Normal { role, from, to, capture, promotion: None });
+            }
+        }
+
+        for from in self.pieces(us, Role::Pawn) {
+            let mut emit_pawn = |to: Square, capture: Option<Role>| {
+                if to.rank() == last_rank {
+                    for promo in Role::PROMOTIONS {
+                        emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: Some(promo) });
+                    }
+                } else {
+                    emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: None });
+                }
+            };
+            for to in attacks::pawn(us, from) & theirs & self.squares {
+                emit_pawn(to, Some(self.role_at(to)));
+            }
+            let free = self.squares & !self.occupied();
+            if let Some(one) = from.offset(0, us.forward())
+                && free.contains(one)
+            {
+                emit_pawn(one, None);
+                if self.double_step_rank(us) == Some(from.rank())
+                    && let Some(two) = one.offset(0, us.forward())
+                    && free.contains(two)
+                {
+                    emit_pawn(two, None);
+                }
+            }
+            if let Some(ep) = self.ep
+                && attacks::pawn(us, from).contains(ep)
+            {
+                emit(Action::EnPassant { from, to: ep });
+            }
+        }
+
+        self.gen_castling(emit);
+    }
+
+    /// The rank from which a pawn of `color` may make a double step.
+    fn double_step_rank(&self, color: Color) -> Option<u8> {
+        Some(match color {
+            Color::White => 1,
+            Color::Black => self.height.checked_sub(2)?,
+        })
+    }
+
+    fn gen_castling(&self, emit: &mut dyn FnMut(Action)) {
+        let us = self.turn;
+        let Some(king) = self.king(us) else { return };
+        let back = us.first_rank(self.height);
+        if king.rank() != back {
+            return;
+        }
+        let rooks = self.castling & self.pieces(us, Role::Rook) & Bitboard::rank(back);
+        if rooks.is_empty() || self.is_check() {
+            return;
+        }
+        for rook in rooks {
+            let (king_to, rook_to) = self.castling_targets(king, rook);
+            // Everything the king and rook cross or land on must be an empty square.
+            let span = attacks::between(king, king_to) | attacks::between(rook, rook_to) | king_to.bb() | rook_to.bb();
+            let span = span & !king.bb() & !rook.bb();
+            if (span & self.occupied()).any() || (span & !self.squares).any() {
+                continue;
+            }
+            let blockers = (self.occupied() & !king.bb() & !rook.bb()) | self.walls();
+            let king_path = attacks::between(king, king_to) | king_to.bb();
+            if king_path.into_iter().any(|sq| self.attackers(sq, us.other(), blockers).any()) {
+                continue;
+            }
+            emit(Action::Castle { king, rook });
+        }
+    }
+
+    /// Where king and rook end up when castling: FIDE's g/c and f/d files.
+    pub fn castling_targets(&self, king: Square, rook: Square) -> (Square, Square) {
+        let rank = king.rank();
+        if rook.file() > king.file() {
+            (Square::from_coords(6, rank), Square::from_coords(5, rank))
+        } else {
+            (Square::from_coords(2, rank), Square::from_coords(3, rank))
+        }
+    }
+
+    #[inline]
+    pub(crate) fn role_at(&self, sq: Square) -> Role {
+        let bb = sq.bb();
+        for role in Role::ALL {
+            if (self.by_role[role.index()] & bb).any() {
+                return role;
+            }
+        }
+        Role::Pawn
+    }
+
+    /// The position after a legal move.
+    pub fn played(&self, mv: &Move) -> Position {
+        let mut next = self.clone();
+        next.play_unchecked(mv);
+        next
+    }
+
+    /// Plays a move that must come from [`Position::legal_moves`].
+    pub fn play_unchecked(&mut self, mv: &Move) {
+        let us = self.turn;
+        let mut reset_clock = false;
+        let mut new_ep = None;
+        for action in mv.actions() {
+            match action {
+                Action::Normal { role, from, to, capture, promotion } => {
+                    if capture.is_some() {
+                        self.take(to);
+                        reset_clock = true;
+                    }
+                    self.take(from);
+                    self.put(to, Piece::new(us, promotion.unwrap_or(role)));
+                    if role == Role::Pawn {
+                        reset_clock = true;
+                        if from.rank().abs_diff(to.rank()) == 2 {
+                            new_ep = Some(Square::from_coords(from.file(), (from.rank() + to.rank()) / 2));
+                        }
+                    }
+                    if role == Role::King {
+                        self.castling &= !Bitboard::rank(from.rank());
+                    }
+                    self.castling &= !from.bb() & !to.bb();
+                }
+                Action::EnPassant { from, to } => {
+                    self.take(Square::from_coords(to.file(), from.rank()));
+                    self.take(from);
+                    self.put(to, Piece::new(us, Role::Pawn));
+                    reset_clock = true;
+                }
+                Action::Castle { king, rook } => {
+                    let (king_to, rook_to) = self.castling_targets(king, rook);
+                    self.take(king);
+                    self.take(rook);
+                    self.put(king_to, Piece::new(us, Role::King));
+                    self.put(rook_to, Piece::new(us, Role::Rook));
+                    self.castling &= !Bitboard::rank(king.rank());
+                }
+            }
+        }
+        self.halfmoves = if reset_clock { 0 } else { self.halfmoves + 1 };
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = us.other();
+        self.ep = None;
+        if let Some(ep) = new_ep
+            && self.ep_capture_possible(ep)
+        {
+            self.ep = Some(ep);
+        }
+    }
+
+    /// Whether the side to move could legally capture en passant onto `ep`. We record an
+    /// en passant square only then, as most chess software writes FEN.
+    fn ep_capture_possible(&self, ep: Square) -> bool {
+        let us = self.turn;
+        let capturers = attacks::pawn(us.other(), ep) & self.pieces(us, Role::Pawn);
+        capturers.into_iter().any(|from| {
+            let mv = Move::single(Action::EnPassant { from, to: ep });
+            !self.played(&mv).king_attacked(us)
+        })
+    }
+
+    /// The pieces of one side, for material checks.
+    pub fn material(&self) -> ByColor<[u32; 6]> {
+        let count = |c: Color| Role::ALL.map(|r| self.pieces(c, r).count());
+        ByColor::new(count(Color::White), count(Color::Black))
+    }
+
+    /// Neither side can ever mate (FIDE 9.6.2, the dead positions every arbiter recognises):
+    /// bare kings, a lone minor piece, or bishops all on one colour of square.
+    pub fn insufficient_material(&self) -> bool {
+        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.by_role(Role::Knight);
+        let bishops = self.by_role(Role::Bishop);
+        let minors = knights | bishops;
+        if minors.count() <= 1 {
+            return true;
+        }
+        const DARK: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+        knights.is_empty() && ((bishops & DARK).is_empty() || (bishops & !DARK).is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(fen: &str) -> usize {
+        Position::from_fen(Variant::Chess, fen).unwrap().legal_moves().len()
+    }
+
+    #[test]
+    fn start_position_has_twenty_moves() {
+        assert_eq!(Position::start(Variant::Chess).legal_moves().len(), 20);
+    }
+
+    #[test]
+    fn pinned_piece_moves_only_along_the_pin() {
+        // The e-file rook is pinned by the queen on e8: it may slide on the file only.
+        let pos = Position::from_fen(Variant::Chess, "4q2k/8/8/8/8/8/4R3/4K3 w - - 0 1").unwrap();
+        let rook_moves: Vec<_> =
+            pos.legal_moves().into_iter().filter(|m| m.first().from() == Square::parse("e2").unwrap()).collect();
+        assert_eq!(rook_moves.len(), 6);
+    }
+
+    #[test]
+    fn en_passant_that_exposes_the_king_is_illegal() {
+        // Capturing en passant would clear the fifth rank between the king and the rook.
+        let pos = Position::from_fen(Variant::Chess, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
+        let moves = pos.legal_moves();
+        assert!(!moves.iter().any(|m| matches!(m.first(), Action::EnPassant { .. })));
+        // Five king moves and e5-e6.
+        assert_eq!(moves.len(), 6);
+        assert_eq!(count("8/8/8/K2pP3/8/8/8/7k w - d6 0 1"), 7);
+    }
+
+    #[test]
+    fn castling_through_check_is_illegal() {
+        // The bishop on a6 covers f1, so only the long castle is possible.
+        let pos = Position::from_fen(Variant::Chess, "4k3/8/b7/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        let castles = pos.legal_moves().into_iter().filter(|m| matches!(m.first(), Action::Castle { .. })).count();
+        assert_eq!(castles, 1);
+    }
+
+    #[test]
+    fn insufficient_material_cases() {
+        let dead = |fen| Position::from_fen(Variant::Chess, fen).unwrap().insufficient_material();
+        assert!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"));
+        assert!(dead("8/8/4k3/8/8/3KN3/8/8 w - - 0 1"));
+        assert!(dead("8/8/3bk3/8/8/3KB3/8/8 w - - 0 1"), "bishops on the same colour");
+        assert!(!dead("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1"), "bishops on opposite colours");
+        assert!(!dead("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"));
+        assert!(!dead("8/8/4k3/8/8/3K4/P7/8 w - - 0 1"));
+    }
+
+    #[test]
+    fn ep_square_recorded_only_when_capturable() {
+        let pos = Position::start(Variant::Chess);
+        let e4 = pos.legal_moves().into_iter().find(|m| m.first().from() == Square::parse("e2").unwrap());
+        let after = pos.played(&e4.unwrap());
+        // Either e3 or e4 was found; neither allows an en passant reply in the start position.
+        assert_eq!(after.ep_square(), None);
+    }
+}

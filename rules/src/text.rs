@@ -1,0 +1,303 @@
+//! Tessera's text position format: FEN for plain chess, extended for boards that change.
+//! The format is documented in `docs/position-format.md`; parsing validates, formatting round-trips.
+
+use std::fmt;
+
+use crate::position::Position;
+use crate::types::{Bitboard, Color, Piece, Role, Square};
+use crate::variant::Variant;
+
+/// Why a position text was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, PositionError> {
+    Err(PositionError(msg.into()))
+}
+
+/// Longest position text we read; anything longer is not a position.
+const MAX_LEN: usize = 1024;
+
+impl Position {
+    /// Parses and validates a position of `variant`.
+    pub fn from_fen(variant: Variant, text: &str) -> Result<Position, PositionError> {
+        if text.len() > MAX_LEN {
+            return err(format!("a position text is at most {MAX_LEN} characters"));
+        }
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.is_empty() {
+            return err("empty position text");
+        }
+        if fields.len() > 6 {
+            return err(format!(
+                "too many fields: expected placement, side to move, castling, en passant, halfmove and fullmove \
+                 counters, got {}",
+                fields.len()
+            ));
+        }
+        let (width, height) = (8u8, 8u8);
+        let mut pos = Position {
+            variant,
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            squares: Bitboard::EMPTY,
+            width,
+            height,
+            turn: Color::White,
+            castling: Bitboard::EMPTY,
+            ep: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        parse_placement(&mut pos, fields[0])?;
+
+        pos.turn = match fields.get(1).copied().unwrap_or("w") {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            other => return err(format!("side to move must be \"w\" or \"b\", not \"{other}\"")),
+        };
+        parse_castling(&mut pos, fields.get(2).copied().unwrap_or("-"))?;
+        pos.ep = match fields.get(3).copied().unwrap_or("-") {
+            "-" => None,
+            s => Some(Square::parse(s).ok_or_else(|| PositionError(format!("\"{s}\" is not a square")))?),
+        };
+        pos.halfmoves = parse_counter(fields.get(4).copied(), 0, "halfmove clock")?;
+        pos.fullmoves = parse_counter(fields.get(5).copied(), 1, "fullmove number")?;
+        if pos.fullmoves == 0 {
+            return err("the fullmove number starts at 1");
+        }
+        validate(&pos)?;
+        Ok(pos)
+    }
+
+    /// The position in Tessera's text format.
+    pub fn fen(&self) -> String {
+        let mut out = String::with_capacity(90);
+        for rank in (0..self.height).rev() {
+            let mut empty = 0;
+            for file in 0..self.width {
+                let sq = Square::from_coords(file, rank);
+                let token = match self.piece_at(sq) {
+                    Some(piece) => Some(piece.char()),
+                    None if !self.squares.contains(sq) => Some('*'),
+                    None => None,
+                };
+                match token {
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(if self.turn == Color::White { 'w' } else { 'b' });
+        out.push(' ');
+        out.push_str(&castling_text(self));
+        out.push(' ');
+        match self.ep {
+            Some(sq) => out.push_str(&sq.to_string()),
+            None => out.push('-'),
+        }
+        out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        out
+    }
+}
+
+fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, PositionError> {
+    match field {
+        None => Ok(default),
+        Some(s) => s.parse().map_err(|_| PositionError(format!("the {what} must be a whole number, not \"{s}\""))),
+    }
+}
+
+fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> {
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != pos.height as usize {
+        return err(format!("the board needs {} ranks separated by '/', found {}", pos.height, rows.len()));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = pos.height - 1 - i as u8;
+        let mut file = 0u8;
+        for c in row.chars() {
+            let cells = match c {
+                '1'..='8' => c as u8 - b'0',
+                _ => 1,
+            };
+            if file + cells > pos.width {
+                return err(format!("rank {} is longer than {} files", rank + 1, pos.width));
+            }
+            match c {
+                '1'..='8' => {
+                    for f in file..file + cells {
+                        pos.squares |= Square::from_coords(f, rank).bb();
+                    }
+                }
+                '*' => {}
+                _ => {
+                    let piece = Piece::from_char(c).ok_or_else(|| {
+                        PositionError(format!("'{c}' on rank {} is not a piece letter (PNBRQK, pnbrqk)", rank + 1))
+                    })?;
+                    let sq = Square::from_coords(file, rank);
+                    pos.squares |= sq.bb();
+                    pos.put(sq, piece);
+                }
+            }
+            file += cells;
+        }
+        if file != pos.width {
+            return err(format!("rank {} has {} files, expected {}", rank + 1, file, pos.width));
+        }
+    }
+    Ok(())
+}
+
+/// `KQkq` name the outermost rook on each wing; a file letter (X-FEN) names any other rook.
+fn parse_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
+    if text == "-" {
+        return Ok(());
+    }
+    for c in text.chars() {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let rank = color.first_rank(pos.height);
+        let rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
+        let Some(king) = pos.pieces(color, Role::King).into_iter().find(|k| k.rank() == rank) else {
+            return err(format!("castling right '{c}' needs the {color} king on its first rank"));
+        };
+        let rook = match c.to_ascii_lowercase() {
+            'k' => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
+            'q' => rooks.into_iter().find(|r| r.file() < king.file()),
+            f @ 'a'..='h' => Some(Square::from_coords(f as u8 - b'a', rank)).filter(|sq| rooks.contains(*sq)),
+            _ => return err(format!("'{c}' is not a castling right (use KQkq, file letters, or -)")),
+        };
+        match rook {
+            Some(r) => pos.castling |= r.bb(),
+            None => return err(format!("castling right '{c}' has no {color} rook to castle with")),
+        }
+    }
+    Ok(())
+}
+
+fn castling_text(pos: &Position) -> String {
+    let mut out = String::new();
+    for color in Color::ALL {
+        let rank = color.first_rank(pos.height);
+        let rooks = pos.castling & Bitboard::rank(rank);
+        let Some(king) = pos.king(color) else { continue };
+        let all_rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
+        let outer_k = all_rooks.into_iter().filter(|r| r.file() > king.file()).last();
+        let outer_q = all_rooks.into_iter().find(|r| r.file() < king.file());
+        let mut letters: Vec<(u8, char)> = Vec::new();
+        for rook in rooks {
+            let c = if Some(rook) == outer_k {
+                'k'
+            } else if Some(rook) == outer_q {
+                'q'
+            } else {
+                rook.file_char()
+            };
+            letters.push((rook.file(), c));
+        }
+        // FEN order: king side first, then queen side.
+        letters.sort_by_key(|&(file, c)| (c != 'k', std::cmp::Reverse(file)));
+        for (_, c) in letters {
+            out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+        }
+    }
+    if out.is_empty() { "-".to_string() } else { out }
+}
+
+fn validate(pos: &Position) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let kings = pos.pieces(color, Role::King).count();
+        if kings != 1 {
+            return err(format!("{color} must have exactly one king, found {kings}"));
+        }
+    }
+    let back_ranks = Bitboard::rank(0) | Bitboard::rank(pos.height - 1);
+    if (pos.by_role(Role::Pawn) & back_ranks).any() {
+        return err("pawns cannot stand on the first or last rank");
+    }
+    let them = pos.turn.other();
+    if pos.king_attacked(them) {
+        return err(format!("{them} is in check but it is not {them}'s turn"));
+    }
+    if let Some(ep) = pos.ep {
+        let us = pos.turn;
+        let pushed = ep.offset(0, -us.forward());
+        let origin = ep.offset(0, us.forward());
+        let plausible = ep.rank() == them.first_rank(pos.height).abs_diff(2)
+            && !pos.occupied().contains(ep)
+            && pushed.is_some_and(|sq| pos.pieces(them, Role::Pawn).contains(sq))
+            && origin.is_some_and(|sq| !pos.occupied().contains(sq));
+        if !plausible {
+            return err(format!("en passant square {ep} does not follow a double step by {them}"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppp1ppp/8/8/3pP3/8/PPP2PPP/RNBQKBNR b KQkq e3 0 3",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R1R1K2R w KC - 3 40",
+            "4k3/8/8/8/8/8/8/4K3 b - - 99 120",
+        ] {
+            let pos = Position::from_fen(Variant::Chess, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(pos.fen(), fen);
+        }
+    }
+
+    #[test]
+    fn missing_counters_default() {
+        let pos = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4K3 w -").unwrap();
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    }
+
+    #[test]
+    fn rejects_bad_texts_with_reasons() {
+        let bad = |fen: &str| Position::from_fen(Variant::Chess, fen).unwrap_err().to_string();
+        assert!(bad("").contains("empty"));
+        assert!(bad("8/8/8/8/8/8/8/8 w - - 0 1").contains("exactly one king"));
+        assert!(bad("4k3/8/8/8/8/8/8 w - - 0 1").contains("8 ranks"));
+        assert!(bad("4k3/9/8/8/8/8/8/4K3 w - - 0 1").contains("piece letter"));
+        assert!(bad("4k3/8/8/8/8/8/8/4K2 w - - 0 1").contains("7 files"));
+        assert!(bad("4k3/8/8/8/8/8/8/4K3 x - - 0 1").contains("side to move"));
+        assert!(bad("4k3/8/8/8/8/8/8/4K3 w K - 0 1").contains("no white rook"));
+        assert!(bad("4k3/8/8/8/8/8/8/4K3 w - e3 0 1").contains("en passant"));
+        assert!(bad("P3k3/8/8/8/8/8/8/4K3 w - - 0 1").contains("pawns"));
+        assert!(bad("4k3/8/8/8/8/8/8/4K3 w - - x 1").contains("halfmove"));
+    }
+
+    #[test]
+    fn side_not_to_move_in_check_is_rejected() {
+        let e = Position::from_fen(Variant::Chess, "4k2R/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+        assert!(e.to_string().contains("black is in check"), "{e}");
+    }
+}

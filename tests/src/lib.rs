@@ -1,0 +1,1 @@
+//! Shared helpers for the data-driven tests live in the test files themselves.
