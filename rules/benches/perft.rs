@@ -1,0 +1,77 @@
+//! Perft speed in nodes per second, Tessera beside cozy-chess on the same positions in the same run.
+//! Both count leaves in bulk at the last level. Run: `cargo bench -p tessera-rules --bench perft`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use tessera_rules::{Position, Variant, perft};
+
+const CASES: [(&str, &str, u32); 3] = [
+    (
+        "startpos",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        5,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        4,
+    ),
+    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
+];
+
+fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    let mut nodes = 0;
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            nodes += moves.len() as u64;
+            false
+        });
+        return nodes;
+    }
+    board.generate_moves(|moves| {
+        for mv in moves {
+            let mut next = board.clone();
+            next.play_unchecked(mv);
+            nodes += cozy_perft(&next, depth - 1);
+        }
+        false
+    });
+    nodes
+}
+
+/// Best of several runs lasting at least `min` in total.
+fn measure(min: Duration, mut f: impl FnMut() -> u64) -> (u64, Duration) {
+    let mut best = Duration::MAX;
+    let mut nodes = 0;
+    let started = Instant::now();
+    let mut runs = 0;
+    while runs < 3 || started.elapsed() < min {
+        let t = Instant::now();
+        nodes = black_box(f());
+        best = best.min(t.elapsed());
+        runs += 1;
+    }
+    (nodes, best)
+}
+
+fn main() {
+    let min = Duration::from_secs(2);
+    println!(
+        "{:<10} {:>5} {:>12} {:>14} {:>14} {:>7}",
+        "position", "depth", "nodes", "tessera Mn/s", "cozy Mn/s", "ratio"
+    );
+    for (name, fen, depth) in CASES {
+        let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+        let board: cozy_chess::Board = fen.parse().unwrap();
+        let (ours, t_ours) = measure(min, || perft(&pos, depth));
+        let (theirs, t_theirs) = measure(min, || cozy_perft(&board, depth));
+        assert_eq!(ours, theirs, "{name}: the two libraries disagree");
+        let mnps = |n: u64, t: Duration| n as f64 / t.as_secs_f64() / 1e6;
+        let (a, b) = (mnps(ours, t_ours), mnps(theirs, t_theirs));
+        println!(
+            "{name:<10} {depth:>5} {ours:>12} {a:>14.1} {b:>14.1} {:>7.2}",
+            a / b
+        );
+    }
+}

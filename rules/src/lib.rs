@@ -11,17 +11,21 @@
 //! ```
 
 pub mod attacks;
+pub mod game;
 pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub mod text;
 pub mod types;
 pub mod variant;
 
+pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
 pub use moves::{Action, Move};
 pub use perft::perft;
 pub use position::Position;
+pub use record::{Record, Replay, ReplayError, parse_record, replay};
 pub use text::PositionError;
 pub use types::{Bitboard, ByColor, Color, Piece, Role, Square};
 pub use variant::{StalemateRule, Variant};

@@ -6,7 +6,13 @@ use crate::types::{Role, Square};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// A piece moves, maybe capturing (`capture` is the captured role) and maybe promoting.
-    Normal { role: Role, from: Square, to: Square, capture: Option<Role>, promotion: Option<Role> },
+    Normal {
+        role: Role,
+        from: Square,
+        to: Square,
+        capture: Option<Role>,
+        promotion: Option<Role>,
+    },
     /// A pawn captures en passant; the captured pawn stands beside `from` on `to`'s file.
     EnPassant { from: Square, to: Square },
     /// The king castles with the rook standing on `rook`.
@@ -47,7 +53,9 @@ pub struct Move {
 impl Move {
     #[inline]
     pub fn single(action: Action) -> Move {
-        Move { actions: [Some(action), None, None] }
+        Move {
+            actions: [Some(action), None, None],
+        }
     }
 
     /// The actions in the order they are made.

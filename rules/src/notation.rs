@@ -29,7 +29,9 @@ pub struct ParsedMove {
 pub enum ParsedAction {
     Piece(ParsedPieceMove),
     /// `O-O` (short) or `O-O-O` (long).
-    Castle { long: bool },
+    Castle {
+        long: bool,
+    },
 }
 
 /// A piece move in SAN or long algebraic form.
@@ -45,7 +47,7 @@ pub struct ParsedPieceMove {
 }
 
 impl ParsedPieceMove {
-    fn from_square(&self) -> Option<Square> {
+    fn origin(&self) -> Option<Square> {
         Some(Square::from_coords(self.from_file?, self.from_rank?))
     }
 }
@@ -134,7 +136,10 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 
 /// Reads move text without looking at a position.
 pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
-    let fail = |reason: &str| ParseError { text: shorten(text), reason: reason.to_string() };
+    let fail = |reason: &str| ParseError {
+        text: shorten(text),
+        reason: reason.to_string(),
+    };
     if text.len() > MAX_LEN {
         return Err(fail("that is far too long for a move"));
     }
@@ -147,12 +152,19 @@ pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
         return Err(fail("write one move"));
     }
     let action = parse_action(tokens[0]).map_err(|reason| fail(&reason))?;
-    Ok(ParsedMove { text: trimmed.to_string(), actions: vec![action] })
+    Ok(ParsedMove {
+        text: trimmed.to_string(),
+        actions: vec![action],
+    })
 }
 
 fn shorten(text: &str) -> String {
     let t = text.trim();
-    if t.chars().count() > 20 { format!("{}…", t.chars().take(20).collect::<String>()) } else { t.to_string() }
+    if t.chars().count() > 20 {
+        format!("{}…", t.chars().take(20).collect::<String>())
+    } else {
+        t.to_string()
+    }
 }
 
 /// Strips what may follow a move: check and mate marks, annotation glyphs, "e.p.".
@@ -179,7 +191,7 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
     if s.is_empty() {
         return Err("there is no move before the check or annotation marks".into());
     }
-    let castle = s.replace('0', "O").replace('o', "O");
+    let castle = s.replace(['0', 'o'], "O");
     match castle.as_str() {
         "O-O" => return Ok(ParsedAction::Castle { long: false }),
         "O-O-O" => return Ok(ParsedAction::Castle { long: true }),
@@ -212,9 +224,8 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
         return Err("a move needs a destination square such as e4".into());
     }
     let (head, dest) = body.split_at(body.len() - 2);
-    let to = Square::parse(dest).ok_or_else(|| {
-        format!("\"{dest}\" is not a square (files a-h, ranks 1-8)")
-    })?;
+    let to =
+        Square::parse(dest).ok_or_else(|| format!("\"{dest}\" is not a square (files a-h, ranks 1-8)"))?;
     let mut capture = false;
     let mut head = head;
     if let Some(h) = head.strip_suffix(['x', ':', '-']) {
@@ -233,7 +244,14 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
     if promotion.is_some() && role.is_some_and(|r| r != Role::Pawn) {
         return Err("only pawns promote".into());
     }
-    Ok(ParsedAction::Piece(ParsedPieceMove { role, from_file, from_rank, capture, to, promotion }))
+    Ok(ParsedAction::Piece(ParsedPieceMove {
+        role,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotion,
+    }))
 }
 
 fn promotion_role(c: char) -> Result<Role, String> {
@@ -250,25 +268,35 @@ impl ParsedMove {
         let matching: Vec<Move> = legal.iter().copied().filter(|mv| self.matches(pos, mv)).collect();
         match matching.len() {
             1 => Ok(matching[0]),
-            0 => Err(ResolveError::Illegal { text: self.text.clone(), reason: self.why_illegal(pos) }),
+            0 => Err(ResolveError::Illegal {
+                text: self.text.clone(),
+                reason: self.why_illegal(pos),
+            }),
             _ => {
                 let mut candidates: Vec<String> = matching.iter().map(|mv| san(pos, mv)).collect();
                 candidates.dedup();
-                Err(ResolveError::Ambiguous { text: self.text.clone(), candidates })
+                Err(ResolveError::Ambiguous {
+                    text: self.text.clone(),
+                    candidates,
+                })
             }
         }
     }
 
     fn matches(&self, pos: &Position, mv: &Move) -> bool {
         let mut actions = mv.actions();
-        self.actions.iter().all(|parsed| actions.next().is_some_and(|a| action_matches(pos, parsed, a)))
+        self.actions
+            .iter()
+            .all(|parsed| actions.next().is_some_and(|a| action_matches(pos, parsed, a)))
             && actions.next().is_none()
     }
 
     /// Explains, for a move that matches nothing legal, what stands in the way.
     fn why_illegal(&self, pos: &Position) -> String {
         let us = pos.turn();
-        let Some(parsed) = self.actions.first() else { return "it names no move".into() };
+        let Some(parsed) = self.actions.first() else {
+            return "it names no move".into();
+        };
         let p = match parsed {
             ParsedAction::Castle { long } => return why_no_castling(pos, *long),
             ParsedAction::Piece(p) => p,
@@ -279,11 +307,16 @@ impl ParsedMove {
         if !pos.squares().contains(p.to) {
             return format!("there is no square at {}", p.to);
         }
-        if let Some(from) = p.from_square() {
+        if let Some(from) = p.origin() {
             match pos.piece_at(from) {
                 None => return format!("there is no piece on {from}"),
                 Some(piece) if piece.color != us => {
-                    return format!("the {} on {from} is {}'s and it is {}'s turn", piece.role.name(), piece.color, us);
+                    return format!(
+                        "the {} on {from} is {}'s and it is {}'s turn",
+                        piece.role.name(),
+                        piece.color,
+                        us
+                    );
                 }
                 Some(piece) if p.role.is_some_and(|r| r != piece.role) => {
                     return format!("the piece on {from} is a {}", piece.role.name());
@@ -307,10 +340,16 @@ impl ParsedMove {
         if let Some(promo) = p.promotion
             && p.to.rank() != us.last_rank(pos.size().1)
         {
-            return format!("a pawn promotes only on the last rank, not on {} (={})", p.to, promo.upper());
+            return format!(
+                "a pawn promotes only on the last rank, not on {} (={})",
+                p.to,
+                promo.upper()
+            );
         }
-        let role = p.role.or_else(|| p.from_square().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
-        match (role.unwrap_or(Role::Pawn), p.from_square()) {
+        let role = p
+            .role
+            .or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
+        match (role.unwrap_or(Role::Pawn), p.origin()) {
             (role, Some(from)) => format!("the {} on {from} cannot move to {}", role.name(), p.to),
             (role, None) => format!("no {} of yours can move to {}", role.name(), p.to),
         }
@@ -319,7 +358,9 @@ impl ParsedMove {
 
 fn why_no_castling(pos: &Position, long: bool) -> String {
     let us = pos.turn();
-    let Some(king) = pos.king(us) else { return "you have no king".into() };
+    let Some(king) = pos.king(us) else {
+        return "you have no king".into();
+    };
     let side = if long { "queen" } else { "king" };
     let has_right = pos
         .castling_rooks()
@@ -337,16 +378,27 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
 
 fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool {
     match (parsed, action) {
-        (ParsedAction::Castle { long }, Action::Castle { king, rook }) => (rook.file() < king.file()) == *long,
+        (ParsedAction::Castle { long }, Action::Castle { king, rook }) => {
+            (rook.file() < king.file()) == *long
+        }
         (ParsedAction::Piece(p), Action::Castle { king, rook }) => {
             // Castling written as the king's move (e1-g1, Ke1g1) or king takes own rook (e1h1).
             let (king_to, _) = pos.castling_targets(king, rook);
             p.role.is_none_or(|r| r == Role::King)
-                && p.from_square() == Some(king)
+                && p.origin() == Some(king)
                 && (p.to == king_to || p.to == rook)
                 && p.promotion.is_none()
         }
-        (ParsedAction::Piece(p), Action::Normal { role, from, to, promotion, .. }) => {
+        (
+            ParsedAction::Piece(p),
+            Action::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            },
+        ) => {
             // A missing promotion letter matches every promotion, so the player is asked which.
             piece_fields_match(p, role, from, to) && (p.promotion == promotion || p.promotion.is_none())
         }
@@ -362,7 +414,7 @@ fn piece_fields_match(p: &ParsedPieceMove, role: Role, from: Square, to: Square)
     // otherwise the move is a pawn's, as in SAN.
     let role_ok = match p.role {
         Some(r) => r == role,
-        None => p.from_square().is_some() || role == Role::Pawn,
+        None => p.origin().is_some() || role == Role::Pawn,
     };
     role_ok
         && p.to == to
@@ -396,16 +448,20 @@ pub fn lan(pos: &Position, mv: &Move) -> String {
     out
 }
 
-/// Coordinates only (`e2e4`, `e7e8q`), as engines and UCI write moves.
-pub fn uci(mv: &Move) -> String {
+/// Coordinates only (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), as engines write moves.
+pub fn uci(pos: &Position, mv: &Move) -> String {
     let action = mv.first();
     match action {
-        Action::Normal { from, to, promotion, .. } => {
-            let promo = promotion.map(|r| r.upper().to_ascii_lowercase().to_string()).unwrap_or_default();
+        Action::Normal {
+            from, to, promotion, ..
+        } => {
+            let promo = promotion
+                .map(|r| r.upper().to_ascii_lowercase().to_string())
+                .unwrap_or_default();
             format!("{from}{to}{promo}")
         }
         Action::EnPassant { from, to } => format!("{from}{to}"),
-        Action::Castle { king, rook } => format!("{king}{rook}"),
+        Action::Castle { king, rook } => format!("{king}{}", pos.castling_targets(king, rook).0),
     }
 }
 
@@ -432,11 +488,21 @@ fn lan_action(action: Action) -> String {
         return c.to_string();
     }
     let (role, from, to, capture, promotion) = match action {
-        Action::Normal { role, from, to, capture, promotion } => (role, from, to, capture.is_some(), promotion),
+        Action::Normal {
+            role,
+            from,
+            to,
+            capture,
+            promotion,
+        } => (role, from, to, capture.is_some(), promotion),
         Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
         Action::Castle { .. } => unreachable!(),
     };
-    let letter = if role == Role::Pawn { String::new() } else { role.upper().to_string() };
+    let letter = if role == Role::Pawn {
+        String::new()
+    } else {
+        role.upper().to_string()
+    };
     let sep = if capture { 'x' } else { '-' };
     let promo = promotion.map(|r| format!("={}", r.upper())).unwrap_or_default();
     format!("{letter}{from}{sep}{to}{promo}")
@@ -447,7 +513,13 @@ fn san_action(pos: &Position, action: Action) -> String {
         return c.to_string();
     }
     let (role, from, to, capture, promotion) = match action {
-        Action::Normal { role, from, to, capture, promotion } => (role, from, to, capture.is_some(), promotion),
+        Action::Normal {
+            role,
+            from,
+            to,
+            capture,
+            promotion,
+        } => (role, from, to, capture.is_some(), promotion),
         Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
         Action::Castle { .. } => unreachable!(),
     };
@@ -463,7 +535,12 @@ fn san_action(pos: &Position, action: Action) -> String {
             .legal_moves()
             .into_iter()
             .filter_map(|mv| match mv.first() {
-                Action::Normal { role: r, from: f, to: t, .. } if r == role && t == to && f != from => Some(f),
+                Action::Normal {
+                    role: r,
+                    from: f,
+                    to: t,
+                    ..
+                } if r == role && t == to && f != from => Some(f),
                 _ => None,
             })
             .collect();
@@ -505,7 +582,9 @@ mod tests {
     fn all_spellings_of_a_move_agree() {
         let start = Position::start(Variant::Chess);
         let nf3 = play(&start, "Nf3").unwrap();
-        for text in ["Ng1-f3", "g1f3", "Ng1f3", "g1-f3", "Nf3+", "Nf3!?", "Ngf3", "N1f3"] {
+        for text in [
+            "Ng1-f3", "g1f3", "Ng1f3", "g1-f3", "Nf3+", "Nf3!?", "Ngf3", "N1f3",
+        ] {
             assert_eq!(play(&start, text).unwrap(), nf3, "{text}");
         }
         let e4 = play(&start, "e4").unwrap();
@@ -553,7 +632,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(play(&p, "e8=K").unwrap_err().to_string().contains("promotes to Q, R, B or N"));
+        assert!(
+            play(&p, "e8=K")
+                .unwrap_err()
+                .to_string()
+                .contains("promotes to Q, R, B or N")
+        );
     }
 
     #[test]
@@ -587,7 +671,11 @@ mod tests {
     fn illegal_moves_say_why() {
         let start = Position::start(Variant::Chess);
         let why = |p: &Position, t: &str| play(p, t).unwrap_err().to_string();
-        assert!(why(&start, "e5").contains("no pawn of yours can move to e5"), "{}", why(&start, "e5"));
+        assert!(
+            why(&start, "e5").contains("no pawn of yours can move to e5"),
+            "{}",
+            why(&start, "e5")
+        );
         assert!(why(&start, "e3-e4").contains("there is no piece on e3"));
         assert!(why(&start, "e7-e5").contains("black's"));
         assert!(why(&start, "Nd2").contains("your own piece stands on d2"));
@@ -604,7 +692,16 @@ mod tests {
 
     #[test]
     fn unreadable_text_says_so() {
-        for text in ["", "hello", "Nz9", "e9", "Xe4", "e2-e4 e7-e5", "++", &"e4".repeat(5000)] {
+        for text in [
+            "",
+            "hello",
+            "Nz9",
+            "e9",
+            "Xe4",
+            "e2-e4 e7-e5",
+            "++",
+            &"e4".repeat(5000),
+        ] {
             let err = parse(text).unwrap_err();
             assert!(err.to_string().starts_with("cannot read"), "{text}: {err}");
         }
@@ -621,7 +718,7 @@ mod tests {
         ] {
             let p = pos(fen);
             for mv in p.legal_moves() {
-                for text in [san(&p, &mv), lan(&p, &mv), uci(&mv)] {
+                for text in [san(&p, &mv), lan(&p, &mv), uci(&p, &mv)] {
                     assert_eq!(play(&p, &text), Ok(mv), "{fen}: {text}");
                 }
             }

@@ -99,7 +99,9 @@ impl Position {
         } else {
             return None;
         };
-        let role = Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))?;
+        let role = Role::ALL
+            .into_iter()
+            .find(|r| self.by_role[r.index()].contains(sq))?;
         Some(Piece { color, role })
     }
 
@@ -168,7 +170,8 @@ impl Position {
         let us = self.turn;
         let them = self.by_color(us.other());
         let snipers = them
-            & ((attacks::rook(king, Bitboard::EMPTY) & (self.by_role(Role::Rook) | self.by_role(Role::Queen)))
+            & ((attacks::rook(king, Bitboard::EMPTY)
+                & (self.by_role(Role::Rook) | self.by_role(Role::Queen)))
                 | (attacks::bishop(king, Bitboard::EMPTY)
                     & (self.by_role(Role::Bishop) | self.by_role(Role::Queen))));
         let blockers = self.blockers();
@@ -193,28 +196,33 @@ impl Position {
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
         let us = self.turn;
+        let them = us.other();
         let king = self.king(us);
         let in_check = self.is_check();
         let pinned = king.map_or(Bitboard::EMPTY, |k| self.pinned(k));
-        let mut candidates = Vec::new();
-        self.gen_piece_actions(&mut |action| candidates.push(action));
-        for action in candidates {
+        let blockers_without_king = self.blockers() & !king.map_or(Bitboard::EMPTY, |k| k.bb());
+        let keeps_geometry = self.variant.piece_moves_keep_geometry();
+        self.gen_piece_actions(&mut |action| {
             let mv = Move::single(action);
-            // Without check, a move of an unpinned non-king piece cannot expose the king
-            // (en passant removes a second piece, so it is always tried).
-            let safe = !in_check
-                && match action {
-                    Action::Normal { role, from, to, .. } => {
-                        role != Role::King
-                            && (!pinned.contains(from)
-                                || king.is_some_and(|k| attacks::line(k, from).contains(to)))
-                    }
-                    _ => false,
-                };
-            if safe || !self.played(&mv).king_attacked(us) {
+            // Cheap proofs of legality, sound only while a piece move leaves the squares where they
+            // are; anything else is played out and the king looked at.
+            let proven = if !keeps_geometry {
+                None
+            } else {
+                match action {
+                    Action::Normal {
+                        role: Role::King, to, ..
+                    } => Some(self.attackers(to, them, blockers_without_king).is_empty()),
+                    Action::Normal { from, to, .. } if !in_check => Some(
+                        !pinned.contains(from) || king.is_some_and(|k| attacks::line(k, from).contains(to)),
+                    ),
+                    _ => None,
+                }
+            };
+            if proven.unwrap_or_else(|| !self.played(&mv).king_attacked(us)) {
                 out.push(mv);
             }
-        }
+        });
     }
 
     /// Whether the side to move has at least one legal turn.
@@ -243,7 +251,13 @@ impl Position {
             };
             for to in reach & targets {
                 let capture = theirs.contains(to).then(|| self.role_at(to));
-                emit(Action::Normal { role, from, to, capture, promotion: None });
+                emit(Action::Normal {
+                    role,
+                    from,
+                    to,
+                    capture,
+                    promotion: None,
+                });
             }
         }
 
@@ -251,10 +265,22 @@ impl Position {
             let mut emit_pawn = |to: Square, capture: Option<Role>| {
                 if to.rank() == last_rank {
                     for promo in Role::PROMOTIONS {
-                        emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: Some(promo) });
+                        emit(Action::Normal {
+                            role: Role::Pawn,
+                            from,
+                            to,
+                            capture,
+                            promotion: Some(promo),
+                        });
                     }
                 } else {
-                    emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: None });
+                    emit(Action::Normal {
+                        role: Role::Pawn,
+                        from,
+                        to,
+                        capture,
+                        promotion: None,
+                    });
                 }
             };
             for to in attacks::pawn(us, from) & theirs & self.squares {
@@ -304,14 +330,20 @@ impl Position {
         for rook in rooks {
             let (king_to, rook_to) = self.castling_targets(king, rook);
             // Everything the king and rook cross or land on must be an empty square.
-            let span = attacks::between(king, king_to) | attacks::between(rook, rook_to) | king_to.bb() | rook_to.bb();
+            let span = attacks::between(king, king_to)
+                | attacks::between(rook, rook_to)
+                | king_to.bb()
+                | rook_to.bb();
             let span = span & !king.bb() & !rook.bb();
             if (span & self.occupied()).any() || (span & !self.squares).any() {
                 continue;
             }
             let blockers = (self.occupied() & !king.bb() & !rook.bb()) | self.walls();
             let king_path = attacks::between(king, king_to) | king_to.bb();
-            if king_path.into_iter().any(|sq| self.attackers(sq, us.other(), blockers).any()) {
+            if king_path
+                .into_iter()
+                .any(|sq| self.attackers(sq, us.other(), blockers).any())
+            {
                 continue;
             }
             emit(Action::Castle { king, rook });
@@ -353,7 +385,13 @@ impl Position {
         let mut new_ep = None;
         for action in mv.actions() {
             match action {
-                Action::Normal { role, from, to, capture, promotion } => {
+                Action::Normal {
+                    role,
+                    from,
+                    to,
+                    capture,
+                    promotion,
+                } => {
                     if capture.is_some() {
                         self.take(to);
                         reset_clock = true;
@@ -440,7 +478,10 @@ mod tests {
     use super::*;
 
     fn count(fen: &str) -> usize {
-        Position::from_fen(Variant::Chess, fen).unwrap().legal_moves().len()
+        Position::from_fen(Variant::Chess, fen)
+            .unwrap()
+            .legal_moves()
+            .len()
     }
 
     #[test]
@@ -452,8 +493,11 @@ mod tests {
     fn pinned_piece_moves_only_along_the_pin() {
         // The e-file rook is pinned by the queen on e8: it may slide on the file only.
         let pos = Position::from_fen(Variant::Chess, "4q2k/8/8/8/8/8/4R3/4K3 w - - 0 1").unwrap();
-        let rook_moves: Vec<_> =
-            pos.legal_moves().into_iter().filter(|m| m.first().from() == Square::parse("e2").unwrap()).collect();
+        let rook_moves: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.first().from() == Square::parse("e2").unwrap())
+            .collect();
         assert_eq!(rook_moves.len(), 6);
     }
 
@@ -462,7 +506,11 @@ mod tests {
         // Capturing en passant would clear the fifth rank between the king and the rook.
         let pos = Position::from_fen(Variant::Chess, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
         let moves = pos.legal_moves();
-        assert!(!moves.iter().any(|m| matches!(m.first(), Action::EnPassant { .. })));
+        assert!(
+            !moves
+                .iter()
+                .any(|m| matches!(m.first(), Action::EnPassant { .. }))
+        );
         // Five king moves and e5-e6.
         assert_eq!(moves.len(), 6);
         assert_eq!(count("8/8/8/K2pP3/8/8/8/7k w - d6 0 1"), 7);
@@ -472,17 +520,31 @@ mod tests {
     fn castling_through_check_is_illegal() {
         // The bishop on a6 covers f1, so only the long castle is possible.
         let pos = Position::from_fen(Variant::Chess, "4k3/8/b7/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
-        let castles = pos.legal_moves().into_iter().filter(|m| matches!(m.first(), Action::Castle { .. })).count();
+        let castles = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m.first(), Action::Castle { .. }))
+            .count();
         assert_eq!(castles, 1);
     }
 
     #[test]
     fn insufficient_material_cases() {
-        let dead = |fen| Position::from_fen(Variant::Chess, fen).unwrap().insufficient_material();
+        let dead = |fen| {
+            Position::from_fen(Variant::Chess, fen)
+                .unwrap()
+                .insufficient_material()
+        };
         assert!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"));
         assert!(dead("8/8/4k3/8/8/3KN3/8/8 w - - 0 1"));
-        assert!(dead("8/8/3bk3/8/8/3KB3/8/8 w - - 0 1"), "bishops on the same colour");
-        assert!(!dead("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1"), "bishops on opposite colours");
+        assert!(
+            dead("8/8/3bk3/8/8/3KB3/8/8 w - - 0 1"),
+            "bishops on the same colour"
+        );
+        assert!(
+            !dead("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1"),
+            "bishops on opposite colours"
+        );
         assert!(!dead("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"));
         assert!(!dead("8/8/4k3/8/8/3K4/P7/8 w - - 0 1"));
     }
@@ -490,7 +552,10 @@ mod tests {
     #[test]
     fn ep_square_recorded_only_when_capturable() {
         let pos = Position::start(Variant::Chess);
-        let e4 = pos.legal_moves().into_iter().find(|m| m.first().from() == Square::parse("e2").unwrap());
+        let e4 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.first().from() == Square::parse("e2").unwrap());
         let after = pos.played(&e4.unwrap());
         // Either e3 or e4 was found; neither allows an en passant reply in the start position.
         assert_eq!(after.ep_square(), None);

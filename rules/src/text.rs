@@ -125,14 +125,20 @@ impl Position {
 fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, PositionError> {
     match field {
         None => Ok(default),
-        Some(s) => s.parse().map_err(|_| PositionError(format!("the {what} must be a whole number, not \"{s}\""))),
+        Some(s) => s
+            .parse()
+            .map_err(|_| PositionError(format!("the {what} must be a whole number, not \"{s}\""))),
     }
 }
 
 fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != pos.height as usize {
-        return err(format!("the board needs {} ranks separated by '/', found {}", pos.height, rows.len()));
+        return err(format!(
+            "the board needs {} ranks separated by '/', found {}",
+            pos.height,
+            rows.len()
+        ));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = pos.height - 1 - i as u8;
@@ -154,7 +160,10 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
                 '*' => {}
                 _ => {
                     let piece = Piece::from_char(c).ok_or_else(|| {
-                        PositionError(format!("'{c}' on rank {} is not a piece letter (PNBRQK, pnbrqk)", rank + 1))
+                        PositionError(format!(
+                            "'{c}' on rank {} is not a piece letter (PNBRQK, pnbrqk)",
+                            rank + 1
+                        ))
                     })?;
                     let sq = Square::from_coords(file, rank);
                     pos.squares |= sq.bb();
@@ -164,7 +173,12 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
             file += cells;
         }
         if file != pos.width {
-            return err(format!("rank {} has {} files, expected {}", rank + 1, file, pos.width));
+            return err(format!(
+                "rank {} has {} files, expected {}",
+                rank + 1,
+                file,
+                pos.width
+            ));
         }
     }
     Ok(())
@@ -176,17 +190,31 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
         return Ok(());
     }
     for c in text.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let rank = color.first_rank(pos.height);
         let rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
-        let Some(king) = pos.pieces(color, Role::King).into_iter().find(|k| k.rank() == rank) else {
-            return err(format!("castling right '{c}' needs the {color} king on its first rank"));
+        let Some(king) = pos
+            .pieces(color, Role::King)
+            .into_iter()
+            .find(|k| k.rank() == rank)
+        else {
+            return err(format!(
+                "castling right '{c}' needs the {color} king on its first rank"
+            ));
         };
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
             'q' => rooks.into_iter().find(|r| r.file() < king.file()),
             f @ 'a'..='h' => Some(Square::from_coords(f as u8 - b'a', rank)).filter(|sq| rooks.contains(*sq)),
-            _ => return err(format!("'{c}' is not a castling right (use KQkq, file letters, or -)")),
+            _ => {
+                return err(format!(
+                    "'{c}' is not a castling right (use KQkq, file letters, or -)"
+                ));
+            }
         };
         match rook {
             Some(r) => pos.castling |= r.bb(),
@@ -219,7 +247,11 @@ fn castling_text(pos: &Position) -> String {
         // FEN order: king side first, then queen side.
         letters.sort_by_key(|&(file, c)| (c != 'k', std::cmp::Reverse(file)));
         for (_, c) in letters {
-            out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+            out.push(if color == Color::White {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
         }
     }
     if out.is_empty() { "-".to_string() } else { out }
@@ -249,7 +281,9 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
             && pushed.is_some_and(|sq| pos.pieces(them, Role::Pawn).contains(sq))
             && origin.is_some_and(|sq| !pos.occupied().contains(sq));
         if !plausible {
-            return err(format!("en passant square {ep} does not follow a double step by {them}"));
+            return err(format!(
+                "en passant square {ep} does not follow a double step by {them}"
+            ));
         }
     }
     Ok(())

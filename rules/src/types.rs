@@ -77,7 +77,14 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+    pub const ALL: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
     /// The roles a pawn may promote to, in the order we list them to players.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
@@ -143,7 +150,11 @@ impl Piece {
 
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece { color, role })
     }
 }
@@ -212,7 +223,9 @@ impl Square {
     }
 
     pub fn distance(self, other: Square) -> u8 {
-        self.file().abs_diff(other.file()).max(self.rank().abs_diff(other.rank()))
+        self.file()
+            .abs_diff(other.file())
+            .max(self.rank().abs_diff(other.rank()))
     }
 }
 

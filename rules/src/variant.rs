@@ -55,6 +55,14 @@ impl Variant {
         }
     }
 
+    /// Whether a piece move leaves every square and hole where it was. Move generation takes
+    /// shortcuts (pins, king steps) only then.
+    pub fn piece_moves_keep_geometry(self) -> bool {
+        match self {
+            Variant::Chess => true,
+        }
+    }
+
     /// Whether a lone-minor-piece ending is a draw by rule (G4).
     pub fn insufficient_material_draws(self) -> bool {
         matches!(self, Variant::Chess)
@@ -73,7 +81,12 @@ pub struct UnknownVariant(pub String);
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        write!(f, "unknown variant \"{}\"; choose one of: {}", self.0, names.join(", "))
+        write!(
+            f,
+            "unknown variant \"{}\"; choose one of: {}",
+            self.0,
+            names.join(", ")
+        )
     }
 }
 
@@ -85,7 +98,10 @@ impl FromStr for Variant {
     /// Accepts names and aliases in any case, with `-`, `_` or spaces between words.
     fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
         let norm = |s: &str| -> String {
-            s.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect()
+            s.chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .map(|c| c.to_ascii_lowercase())
+                .collect()
         };
         let wanted = norm(text);
         Variant::ALL

@@ -1,0 +1,211 @@
+//! The scriptable commands: `variants`, `perft`, `replay`. Their `--json` output is stable.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use serde_json::{Map, Value, json};
+use tessera_rules::{Color, Position, ReplayError, Variant, notation, perft};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tessera",
+    version,
+    about = "Chess variants whose board changes during play, for Discord and Matrix"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the variants, one a line, name first.
+    Variants,
+    /// Count the leaf nodes of the move tree to DEPTH.
+    Perft {
+        #[arg(long, default_value = "chess")]
+        variant: Variant,
+        /// Start from this position instead of the variant's start.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Also print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+        #[arg(long)]
+        json: bool,
+        depth: u32,
+    },
+    /// Replay a game record and print the final position and the result.
+    Replay {
+        /// The variant; defaults to the record's Variant header, else chess.
+        #[arg(long)]
+        variant: Option<Variant>,
+        #[arg(long)]
+        json: bool,
+        /// The record file, or - for standard input.
+        file: PathBuf,
+    },
+}
+
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::Variants) => {
+            for v in Variant::ALL {
+                println!("{:<24} {}", v.name(), v.summary());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Perft {
+            variant,
+            fen,
+            divide,
+            json,
+            depth,
+        }) => run_perft(variant, fen, divide, json, depth),
+        Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
+        None => {
+            use clap::CommandFactory;
+            Cli::command().print_help()?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn run_perft(
+    variant: Variant,
+    fen: Option<String>,
+    divide: bool,
+    json: bool,
+    depth: u32,
+) -> Result<ExitCode> {
+    if depth > 12 {
+        bail!("depth {depth} would run for days; use 12 or less");
+    }
+    let pos = match &fen {
+        Some(f) => Position::from_fen(variant, f).context("--fen")?,
+        None => Position::start(variant),
+    };
+    let started = Instant::now();
+    let split: Vec<(String, u64)> = if divide {
+        tessera_rules::perft::divide(&pos, depth)
+            .into_iter()
+            .map(|(mv, n)| (notation::uci(&pos, &mv), n))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let nodes = if divide {
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&pos, depth)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        let mut out = json!({
+            "variant": variant.name(),
+            "fen": pos.fen(),
+            "depth": depth,
+            "nodes": nodes,
+        });
+        if divide {
+            out["divide"] = Value::Object(split.into_iter().map(|(m, n)| (m, json!(n))).collect());
+        }
+        println!("{out}");
+    } else {
+        for (m, n) in &split {
+            println!("{m}: {n}");
+        }
+        if divide {
+            println!();
+        }
+        println!("{nodes}");
+        eprintln!(
+            "{:.3} s, {:.1} M nodes/s",
+            seconds,
+            nodes as f64 / seconds.max(1e-9) / 1e6
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_input(file: &PathBuf) -> Result<String> {
+    let mut text = String::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin()
+            .take(16 << 20)
+            .read_to_string(&mut text)
+            .context("reading standard input")?;
+    } else {
+        text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    }
+    Ok(text)
+}
+
+fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<ExitCode> {
+    let text = read_input(file)?;
+    let variant = match variant {
+        Some(v) => v,
+        None => {
+            let record = tessera_rules::parse_record(&text)?;
+            match record.header("Variant") {
+                Some(name) => name.parse()?,
+                None => Variant::Chess,
+            }
+        }
+    };
+    match tessera_rules::replay(variant, &text) {
+        Ok(replay) => {
+            let pos = replay.game.position();
+            let result = replay.result();
+            if json {
+                println!(
+                    "{}",
+                    position_json(variant, pos, replay.game.moves().len(), result.as_deref())
+                );
+            } else {
+                println!("{}", pos.fen());
+                println!("{}", result.as_deref().unwrap_or("*"));
+                if let Some(outcome) = replay.outcome() {
+                    eprintln!("{outcome}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(error) => {
+            if json {
+                let mut out = json!({ "variant": variant.name(), "error": error.to_string() });
+                if let ReplayError::Move { ply, text, error } = &error {
+                    out["ply"] = json!(ply);
+                    out["move"] = json!(text);
+                    out["reason"] = json!(error.to_string());
+                }
+                println!("{out}");
+            } else {
+                eprintln!("{error}");
+            }
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// The stable JSON view of a position.
+pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Option<&str>) -> Value {
+    let mut board = Map::new();
+    for sq in pos.occupied() {
+        if let Some(piece) = pos.piece_at(sq) {
+            board.insert(sq.to_string(), json!({ "piece": piece.char().to_string() }));
+        }
+    }
+    json!({
+        "variant": variant.name(),
+        "ply": ply,
+        "turn": if pos.turn() == Color::White { "white" } else { "black" },
+        "result": result,
+        "fen": pos.fen(),
+        "board": board,
+    })
+}

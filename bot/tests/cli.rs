@@ -1,0 +1,129 @@
+//! The scriptable CLI, run as a user would run it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn tessera(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
+}
+
+#[test]
+fn variants_one_a_line_name_first() {
+    let out = tessera(&["variants"], None);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert!(names.contains(&"chess"), "{text}");
+}
+
+#[test]
+fn perft_plain_divide_and_json() {
+    let out = tessera(&["perft", "--variant", "chess", "3"], None);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).trim(), "8902");
+
+    let out = tessera(&["perft", "--divide", "2"], None);
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l == "e2e4: 20"), "{text}");
+    assert_eq!(text.lines().last(), Some("400"));
+
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = tessera(&["perft", "--fen", kiwipete, "--json", "--divide", "2"], None);
+    let v = json(&out);
+    assert_eq!(v["nodes"], 2039);
+    assert_eq!(v["depth"], 2);
+    assert_eq!(v["divide"]["e1g1"], 43);
+    assert_eq!(v["fen"], kiwipete);
+}
+
+#[test]
+fn perft_rejects_bad_positions() {
+    let out = tessera(&["perft", "--fen", "not a fen", "2"], None);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--fen"), "{err}");
+    let out = tessera(&["perft", "--variant", "nonsense", "2"], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
+}
+
+const SCHOLARS_MATE: &str = "[Event \"Casual\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? {oops} 4. Qxf7# 1-0\n";
+
+#[test]
+fn replay_plain_and_json() {
+    let out = tessera(&["replay", "--variant", "chess", "-"], Some(SCHOLARS_MATE));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines, ["r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "1-0"]);
+
+    let out = tessera(&["replay", "--json", "-"], Some(SCHOLARS_MATE));
+    let v = json(&out);
+    assert_eq!(v["variant"], "chess");
+    assert_eq!(v["ply"], 7);
+    assert_eq!(v["turn"], "black");
+    assert_eq!(v["result"], "1-0");
+    assert_eq!(v["board"]["f7"]["piece"], "Q");
+    assert_eq!(v["board"]["e8"]["piece"], "k");
+    assert_eq!(v["board"].as_object().unwrap().len(), 31);
+    assert!(v["board"]["e2"].is_null());
+}
+
+#[test]
+fn replay_of_an_unfinished_game_has_no_result() {
+    let out = tessera(&["replay", "--json", "-"], Some("1. d4 d5 2. c4"));
+    let v = json(&out);
+    assert_eq!(v["result"], Value::Null);
+    assert_eq!(v["ply"], 3);
+    assert_eq!(v["fen"], "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2");
+}
+
+#[test]
+fn replay_stops_at_the_first_illegal_move() {
+    let out = tessera(&["replay", "-"], Some("1. e4 e5 2. Nf3 Nf6 3. Ng5 Ke7 4. Nxf7 Kxf7 5. Bc4+ Ke7 6. Qh5 Qe9"));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ply 12") && err.contains("Qe9"), "{err}");
+
+    let out = tessera(&["replay", "--json", "-"], Some("1. e4 e5 2. Ke3"));
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["ply"], 3);
+    assert_eq!(v["move"], "Ke3");
+    assert!(v["reason"].as_str().unwrap().contains("e3"));
+}
+
+#[test]
+fn replay_from_a_file() {
+    let path = std::env::temp_dir().join(format!("tessera-cli-{}.pgn", std::process::id()));
+    std::fs::write(&path, SCHOLARS_MATE).unwrap();
+    let out = tessera(&["replay", path.to_str().unwrap()], None);
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().nth(1), Some("1-0"));
+    let out = tessera(&["replay", "/nonexistent/game.pgn"], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/game.pgn"));
+}

@@ -1,0 +1,266 @@
+//! Game records: PGN-like text with headers, move numbers, comments and a result.
+//!
+//! Tolerated and skipped: `[Tag "value"]` headers (the `Variant`, `FEN` and `Result` tags are read),
+//! move numbers (`1.`, `1...`, `1.e4`), comments in braces or after `;`, variations in
+//! parentheses, numeric annotation glyphs (`$1`). What is left is one move text per token.
+
+use std::fmt;
+
+use crate::game::{Game, Outcome, PlayError};
+use crate::position::Position;
+use crate::text::PositionError;
+use crate::variant::Variant;
+
+/// A record split into its parts, not yet played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub headers: Vec<(String, String)>,
+    pub moves: Vec<String>,
+    /// The result token that closes the record, if any (`1-0`, `0-1`, `1/2-1/2`).
+    pub result: Option<String>,
+}
+
+impl Record {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a record could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    Syntax(String),
+    StartPosition(PositionError),
+    /// The move at `ply` (1-based) could not be played.
+    Move {
+        ply: usize,
+        text: String,
+        error: PlayError,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Syntax(msg) => write!(f, "cannot read the record: {msg}"),
+            ReplayError::StartPosition(e) => write!(f, "bad start position: {e}"),
+            ReplayError::Move { ply, text, error } => write!(f, "ply {ply} ({text}): {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+fn is_result(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+}
+
+/// Splits a record into headers, move texts and result.
+pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
+    let mut record = Record::default();
+    let mut body = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some((name, value)) = header_line(trimmed) {
+            record.headers.push((name, value));
+        } else if !trimmed.starts_with('%') {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+
+    let mut chars = body.chars().peekable();
+    let mut token = String::new();
+    let mut tokens = Vec::new();
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                if !chars.by_ref().any(|c| c == '}') {
+                    return Err(ReplayError::Syntax(
+                        "a comment opened with { is never closed".into(),
+                    ));
+                }
+                flush(&mut token, &mut tokens, depth);
+            }
+            ';' => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                flush(&mut token, &mut tokens, depth);
+            }
+            '(' => {
+                flush(&mut token, &mut tokens, depth);
+                depth += 1;
+            }
+            ')' => {
+                flush(&mut token, &mut tokens, depth);
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| ReplayError::Syntax("a ) closes no variation".into()))?;
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut tokens, depth),
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut tokens, depth);
+    if depth > 0 {
+        return Err(ReplayError::Syntax(
+            "a variation opened with ( is never closed".into(),
+        ));
+    }
+
+    for token in tokens {
+        let token = strip_move_number(&token);
+        if token.is_empty() || token.starts_with('$') {
+            continue;
+        }
+        if is_result(token) {
+            record.result = Some(token.replace('½', "1/2")).filter(|r| r != "*");
+            continue;
+        }
+        if record.result.is_some() {
+            return Err(ReplayError::Syntax(format!("\"{token}\" comes after the result")));
+        }
+        record.moves.push(token.to_string());
+    }
+    if record.result.is_none() {
+        record.result = record
+            .header("Result")
+            .filter(|r| is_result(r) && *r != "*")
+            .map(str::to_string);
+    }
+    Ok(record)
+}
+
+fn flush(token: &mut String, tokens: &mut Vec<String>, depth: usize) {
+    if !token.is_empty() {
+        if depth == 0 {
+            tokens.push(std::mem::take(token));
+        } else {
+            token.clear();
+        }
+    }
+}
+
+/// `[Name "value"]`, the only header form; other bracketed text is left to the moves.
+fn header_line(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    name.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        .then(|| (name.to_string(), value.replace("\\\"", "\"")))
+}
+
+/// Removes a leading move number: `12.`, `12...`, `12.e4` → `e4`.
+fn strip_move_number(token: &str) -> &str {
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && token[digits..].starts_with('.') {
+        token[digits..].trim_start_matches('.')
+    } else {
+        token
+    }
+}
+
+/// The result of replaying a record.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub game: Game,
+    pub record: Record,
+}
+
+impl Replay {
+    /// The game's result: by the rules if the board decided it, else what the record states
+    /// (a resignation or agreed draw), else none.
+    pub fn result(&self) -> Option<String> {
+        self.game
+            .outcome()
+            .map(|o| o.result().to_string())
+            .or_else(|| self.record.result.clone())
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+}
+
+/// Plays a record from the variant's start position (or its `FEN` header), stopping at the first bad move.
+pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
+    let record = parse_record(text)?;
+    let start = match record.header("FEN") {
+        Some(fen) => Position::from_fen(variant, fen).map_err(ReplayError::StartPosition)?,
+        None => Position::start(variant),
+    };
+    let mut game = Game::new(start);
+    for (i, text) in record.moves.iter().enumerate() {
+        game.play_text(text).map_err(|error| ReplayError::Move {
+            ply: i + 1,
+            text: text.clone(),
+            error,
+        })?;
+    }
+    Ok(Replay { game, record })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerates_pgn_furniture() {
+        let text = r#"[Event "Casual"]
+[Result "1-0"]
+% a escape line
+1. e4 {best by test} e5 2.Nf3 ; a comment
+Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
+        let rec = parse_record(text).unwrap();
+        assert_eq!(rec.moves, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Nf6??"]);
+        assert_eq!(rec.result.as_deref(), Some("1-0"));
+        assert_eq!(rec.header("event"), Some("Casual"));
+    }
+
+    #[test]
+    fn replay_stops_at_the_first_illegal_move() {
+        let err = replay(Variant::Chess, "1. e4 e5 2. Ke3 Nc6").unwrap_err();
+        match &err {
+            ReplayError::Move { ply, text, .. } => {
+                assert_eq!((*ply, text.as_str()), (3, "Ke3"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(err.to_string().contains("ply 3"));
+    }
+
+    #[test]
+    fn result_from_rules_or_record() {
+        let r = replay(Variant::Chess, "1. f3 e5 2. g4 Qh4#").unwrap();
+        assert_eq!(r.result().as_deref(), Some("0-1"));
+        let r = replay(Variant::Chess, "1. e4 e5 1/2-1/2").unwrap();
+        assert_eq!(r.result().as_deref(), Some("1/2-1/2"));
+        let r = replay(Variant::Chess, "1. e4 e5 *").unwrap();
+        assert_eq!(r.result(), None);
+    }
+
+    #[test]
+    fn fen_header_sets_the_start() {
+        let text = "[FEN \"4k3/8/8/8/8/8/8/R3K3 b - - 0 1\"]\n1... Kd7 2. Ra7+";
+        let r = replay(Variant::Chess, text).unwrap();
+        assert_eq!(r.game.position().fen(), "8/R2k4/8/8/8/8/8/4K3 b - - 2 2");
+    }
+
+    #[test]
+    fn syntax_errors() {
+        assert!(matches!(parse_record("1. e4 {oops"), Err(ReplayError::Syntax(_))));
+        assert!(matches!(parse_record("1. e4 (e5"), Err(ReplayError::Syntax(_))));
+        assert!(matches!(
+            parse_record("1. e4 1-0 e5"),
+            Err(ReplayError::Syntax(_))
+        ));
+    }
+}
