@@ -34,7 +34,10 @@ fn variants_one_a_line_name_first() {
     let out = tessera(&["variants"], None);
     assert!(out.status.success());
     let text = stdout(&out);
-    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    let names: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
     assert!(names.contains(&"chess"), "{text}");
 }
 
@@ -69,7 +72,8 @@ fn perft_rejects_bad_positions() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
 }
 
-const SCHOLARS_MATE: &str = "[Event \"Casual\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? {oops} 4. Qxf7# 1-0\n";
+const SCHOLARS_MATE: &str =
+    "[Event \"Casual\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? {oops} 4. Qxf7# 1-0\n";
 
 #[test]
 fn replay_plain_and_json() {
@@ -77,7 +81,13 @@ fn replay_plain_and_json() {
     assert!(out.status.success());
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines, ["r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "1-0"]);
+    assert_eq!(
+        lines,
+        [
+            "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4",
+            "1-0"
+        ]
+    );
 
     let out = tessera(&["replay", "--json", "-"], Some(SCHOLARS_MATE));
     let v = json(&out);
@@ -97,12 +107,18 @@ fn replay_of_an_unfinished_game_has_no_result() {
     let v = json(&out);
     assert_eq!(v["result"], Value::Null);
     assert_eq!(v["ply"], 3);
-    assert_eq!(v["fen"], "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2");
+    assert_eq!(
+        v["fen"],
+        "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2"
+    );
 }
 
 #[test]
 fn replay_stops_at_the_first_illegal_move() {
-    let out = tessera(&["replay", "-"], Some("1. e4 e5 2. Nf3 Nf6 3. Ng5 Ke7 4. Nxf7 Kxf7 5. Bc4+ Ke7 6. Qh5 Qe9"));
+    let out = tessera(
+        &["replay", "-"],
+        Some("1. e4 e5 2. Nf3 Nf6 3. Ng5 Ke7 4. Nxf7 Kxf7 5. Bc4+ Ke7 6. Qh5 Qe9"),
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("ply 12") && err.contains("Qe9"), "{err}");
