@@ -173,19 +173,19 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard::EMPTY
 }
 
-/// Everything within two steps in each direction: the King, Knight, Dabbaba and Alfil moves (Hans38 squares).
+#[rustfmt::skip]
+static TWO_STEP: [u64; 64] = leaper_table(&[
+    (-2, -2), (-1, -2), (0, -2), (1, -2), (2, -2),
+    (-2, -1), (-1, -1), (0, -1), (1, -1), (2, -1),
+    (-2, 0), (-1, 0), (1, 0), (2, 0),
+    (-2, 1), (-1, 1), (0, 1), (1, 1), (2, 1),
+    (-2, 2), (-1, 2), (0, 2), (1, 2), (2, 2),
+]);
+
+/// Everything within two steps in each direction: the King, Knight, Dabbaba and Alfil moves (L6).
+#[inline]
 pub fn two_step(sq: Square) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    for df in -2..=2 {
-        for dr in -2..=2 {
-            if (df, dr) != (0, 0)
-                && let Some(to) = sq.offset(df, dr)
-            {
-                bb = bb.with(to);
-            }
-        }
-    }
-    bb
+    Bitboard(TWO_STEP[sq.index()])
 }
 
 #[cfg(test)]

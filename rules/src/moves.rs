@@ -1,4 +1,4 @@
-//! Moves: a turn is one to three actions (a piece move, square moves, placements).
+//! Moves: a turn is one to three actions (a piece move, a square move, a placement).
 
 use crate::types::{Role, Square};
 
@@ -17,34 +17,52 @@ pub enum Action {
     EnPassant { from: Square, to: Square },
     /// The king castles with the rook standing on `rook`.
     Castle { king: Square, rook: Square },
+    /// A square from reserve is placed where there was none (`@@f3`).
+    Place { to: Square },
+    /// A square moves to a location without one (`@g8-e6`), carrying the friendly piece on it
+    /// where the variant allows (L13); `promotion` when that piece is a pawn reaching its last rank.
+    Shift {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
 }
 
 impl Action {
-    /// Where the moving piece starts, for actions that move one.
+    /// Where the action starts: the moving piece's or square's location, or the placement.
     pub fn from(self) -> Square {
         match self {
-            Action::Normal { from, .. } | Action::EnPassant { from, .. } => from,
+            Action::Normal { from, .. } | Action::EnPassant { from, .. } | Action::Shift { from, .. } => from,
             Action::Castle { king, .. } => king,
+            Action::Place { to } => to,
         }
+    }
+
+    /// Whether this action moves a piece by its own powers (as opposed to moving or placing squares).
+    pub fn is_piece_move(self) -> bool {
+        matches!(
+            self,
+            Action::Normal { .. } | Action::EnPassant { .. } | Action::Castle { .. }
+        )
     }
 
     pub fn is_capture(self) -> bool {
         match self {
             Action::Normal { capture, .. } => capture.is_some(),
             Action::EnPassant { .. } => true,
-            Action::Castle { .. } => false,
+            _ => false,
         }
     }
 
     pub fn promotion(self) -> Option<Role> {
         match self {
-            Action::Normal { promotion, .. } => promotion,
+            Action::Normal { promotion, .. } | Action::Shift { promotion, .. } => promotion,
             _ => None,
         }
     }
 }
 
-/// A whole turn. Most turns are a single action.
+/// A whole turn: up to three actions, in the order they are made.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     actions: [Option<Action>; 3],
@@ -58,14 +76,50 @@ impl Move {
         }
     }
 
+    /// A turn of several actions; `None` if there are none or more than three.
+    pub fn from_actions(actions: &[Action]) -> Option<Move> {
+        if actions.is_empty() || actions.len() > 3 {
+            return None;
+        }
+        let mut slots = [None; 3];
+        for (slot, a) in slots.iter_mut().zip(actions) {
+            *slot = Some(*a);
+        }
+        Some(Move { actions: slots })
+    }
+
+    /// The same turn with one more action at the end.
+    pub(crate) fn then(mut self, action: Action) -> Move {
+        let slot = self
+            .actions
+            .iter_mut()
+            .find(|a| a.is_none())
+            .expect("at most three actions a turn");
+        *slot = Some(action);
+        self
+    }
+
     /// The actions in the order they are made.
     pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
         self.actions.iter().map_while(|a| *a)
     }
 
+    pub fn len(&self) -> usize {
+        self.actions().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.actions[0].is_none()
+    }
+
     /// The first action of the turn.
     pub fn first(&self) -> Action {
         self.actions[0].expect("a move has at least one action")
+    }
+
+    /// The turn's piece move, if it has one.
+    pub fn piece_action(&self) -> Option<Action> {
+        self.actions().find(|a| a.is_piece_move())
     }
 }
 

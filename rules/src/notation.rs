@@ -14,6 +14,7 @@ use std::fmt;
 use crate::moves::{Action, Move};
 use crate::position::Position;
 use crate::types::{Role, Square};
+use crate::variant::TurnRule;
 
 /// Longest move text we read; anything longer is not a move.
 const MAX_LEN: usize = 64;
@@ -32,6 +33,22 @@ pub enum ParsedAction {
     Castle {
         long: bool,
     },
+    /// `@@f3`: a square from reserve.
+    Place {
+        to: Square,
+    },
+    /// `@g8-e6`: a square moved; `=Q` when it carries a pawn to its last rank.
+    Shift {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
+}
+
+impl ParsedAction {
+    fn is_piece_move(&self) -> bool {
+        matches!(self, ParsedAction::Piece(_) | ParsedAction::Castle { .. })
+    }
 }
 
 /// A piece move in SAN or long algebraic form.
@@ -148,13 +165,19 @@ pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
         return Err(fail("it is empty"));
     }
     let tokens: Vec<&str> = trimmed.split_whitespace().collect();
-    if tokens.len() > 1 {
-        return Err(fail("write one move"));
+    if tokens.len() > 3 {
+        return Err(fail(
+            "a turn has at most three actions (a piece move, a square move, a placement)",
+        ));
     }
-    let action = parse_action(tokens[0]).map_err(|reason| fail(&reason))?;
+    let actions = tokens
+        .iter()
+        .map(|t| parse_action(t))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|r| fail(&r))?;
     Ok(ParsedMove {
         text: trimmed.to_string(),
-        actions: vec![action],
+        actions,
     })
 }
 
@@ -190,6 +213,14 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
     let s = strip_suffixes(token);
     if s.is_empty() {
         return Err("there is no move before the check or annotation marks".into());
+    }
+    if let Some(rest) = s.strip_prefix("@@") {
+        let to = Square::parse(rest)
+            .ok_or_else(|| format!("\"{rest}\" is not a square; place a square with @@f3"))?;
+        return Ok(ParsedAction::Place { to });
+    }
+    if let Some(rest) = s.strip_prefix('@') {
+        return parse_shift(rest);
     }
     let castle = s.replace(['0', 'o'], "O");
     match castle.as_str() {
@@ -254,6 +285,25 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
     }))
 }
 
+/// `g8-e6`, `g8e6`, `e7-e8=Q`: the part after `@`.
+fn parse_shift(rest: &str) -> Result<ParsedAction, String> {
+    let usage = || format!("\"@{rest}\" is not a square move; write @g8-e6");
+    let (squares, promotion) = match rest.split_once(['=', '/']) {
+        Some((sq, p)) if p.chars().count() == 1 => {
+            (sq, Some(promotion_role(p.chars().next().unwrap_or('?'))?))
+        }
+        Some(_) => return Err(usage()),
+        None => (rest, None),
+    };
+    let squares = squares.replace(['-', 'x', ':'], "");
+    if squares.len() != 4 || !squares.is_ascii() {
+        return Err(usage());
+    }
+    let from = Square::parse(&squares[..2]).ok_or_else(usage)?;
+    let to = Square::parse(&squares[2..]).ok_or_else(usage)?;
+    Ok(ParsedAction::Shift { from, to, promotion })
+}
+
 fn promotion_role(c: char) -> Result<Role, String> {
     match Role::from_char(c) {
         Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Ok(r),
@@ -264,8 +314,7 @@ fn promotion_role(c: char) -> Result<Role, String> {
 impl ParsedMove {
     /// Finds the one legal move this text names in `pos`.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
-        let legal = pos.legal_moves();
-        let matching: Vec<Move> = legal.iter().copied().filter(|mv| self.matches(pos, mv)).collect();
+        let matching = self.candidates(pos);
         match matching.len() {
             1 => Ok(matching[0]),
             0 => Err(ResolveError::Illegal {
@@ -283,6 +332,29 @@ impl ParsedMove {
         }
     }
 
+    /// Legal turns this text could mean (a few at most, enough to show an ambiguity).
+    fn candidates(&self, pos: &Position) -> Vec<Move> {
+        if pos.rules().turn == TurnRule::Single && self.actions.len() == 1 {
+            return pos
+                .legal_moves()
+                .into_iter()
+                .filter(|mv| self.matches(pos, mv))
+                .collect();
+        }
+        let n = self.actions.len();
+        let mut found = Vec::new();
+        pos.for_each_turn(
+            &mut |step, at, action| step < n && action_matches(at, &self.actions[step], action),
+            &mut |mv| {
+                if mv.len() == n {
+                    found.push(mv);
+                }
+                found.len() < 8
+            },
+        );
+        found
+    }
+
     fn matches(&self, pos: &Position, mv: &Move) -> bool {
         let mut actions = mv.actions();
         self.actions
@@ -291,69 +363,232 @@ impl ParsedMove {
             && actions.next().is_none()
     }
 
-    /// Explains, for a move that matches nothing legal, what stands in the way.
+    /// Explains, for text that matches no legal turn, what stands in the way.
     fn why_illegal(&self, pos: &Position) -> String {
+        if let Some(reason) = turn_shape_error(pos, &self.actions) {
+            return reason;
+        }
+        // Walk the actions: the first one that cannot be made is the one to explain.
+        let mut at = pos.clone();
+        for (i, parsed) in self.actions.iter().enumerate() {
+            let mut options = Vec::new();
+            at.gen_piece_actions(&mut |a| options.push(a));
+            at.gen_square_actions(&mut |a| options.push(a));
+            let Some(&action) = options.iter().find(|&&a| action_matches(&at, parsed, a)) else {
+                let reason = why_action_impossible(&at, parsed);
+                return if i == 0 {
+                    reason
+                } else {
+                    format!("after {}, {reason}", self.actions_text(i))
+                };
+            };
+            at.apply_action(action);
+        }
         let us = pos.turn();
-        let Some(parsed) = self.actions.first() else {
-            return "it names no move".into();
-        };
-        let p = match parsed {
-            ParsedAction::Castle { long } => return why_no_castling(pos, *long),
-            ParsedAction::Piece(p) => p,
-        };
-        if !pos.board_mask().contains(p.to) {
-            return format!("{} is off this board", p.to);
-        }
-        if !pos.squares().contains(p.to) {
-            return format!("there is no square at {}", p.to);
-        }
-        if let Some(from) = p.origin() {
-            match pos.piece_at(from) {
-                None => return format!("there is no piece on {from}"),
-                Some(piece) if piece.color != us => {
-                    return format!(
-                        "the {} on {from} is {}'s and it is {}'s turn",
-                        piece.role.name(),
-                        piece.color,
-                        us
-                    );
-                }
-                Some(piece) if p.role.is_some_and(|r| r != piece.role) => {
-                    return format!("the piece on {from} is a {}", piece.role.name());
-                }
-                _ => {}
-            }
-        }
-        if pos.by_color(us).contains(p.to) {
-            return format!("your own piece stands on {}", p.to);
-        }
-        // Does it match a move by the piece rules that only the king's safety forbids?
-        let mut pseudo = Vec::new();
-        pos.gen_piece_actions(&mut |a| pseudo.push(a));
-        if pseudo.iter().any(|&a| action_matches(pos, parsed, a)) {
+        if at.king_attacked(us) {
             return if pos.is_check() {
                 "you are in check and it does not get you out of check".into()
+            } else if self.actions.len() > 1 {
+                "your king would be in check at the end of the turn".into()
             } else {
                 "your king would be in check".into()
             };
         }
-        if let Some(promo) = p.promotion
-            && p.to.rank() != us.last_rank(pos.size().1)
+        if pos.rules().turn == TurnRule::InfiniteReserves
+            && !self
+                .actions
+                .iter()
+                .any(|a| matches!(a, ParsedAction::Place { .. }))
         {
-            return format!(
-                "a pawn promotes only on the last rank, not on {} (={})",
-                p.to,
-                promo.upper()
-            );
+            return "every turn places a square while there is a location without one (add @@e4 or the like)"
+                .into();
         }
-        let role = p
-            .role
-            .or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
-        match (role.unwrap_or(Role::Pawn), p.origin()) {
-            (role, Some(from)) => format!("the {} on {from} cannot move to {}", role.name(), p.to),
-            (role, None) => format!("no {} of yours can move to {}", role.name(), p.to),
+        if !self.actions.iter().any(ParsedAction::is_piece_move) && pos.rules().turn != TurnRule::Single {
+            return "a turn must include a piece move whenever a piece can move".into();
+        }
+        "it is not a legal turn here".into()
+    }
+
+    fn actions_text(&self, upto: usize) -> String {
+        let words: Vec<&str> = self.text.split_whitespace().take(upto).collect();
+        words.join(" ")
+    }
+}
+
+/// What the variant's turn structure says about this sequence of actions, before any square is looked at.
+fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> {
+    let rules = pos.rules();
+    let variant = pos.variant();
+    let square_actions = actions.iter().filter(|a| !a.is_piece_move()).count();
+    if !rules.square_actions && square_actions > 0 {
+        return Some(format!("{variant} has no square moves or placements"));
+    }
+    match rules.turn {
+        TurnRule::Single if actions.len() > 1 => Some(if rules.square_actions {
+            format!(
+                "in {variant} a turn is one action: a piece move, a square move (@g8-e6) or a placement (@@f3)"
+            )
+        } else {
+            "write one move".into()
+        }),
+        TurnRule::Single => None,
+        _ => {
+            let pieces = actions.iter().filter(|a| a.is_piece_move()).count();
+            let places = actions
+                .iter()
+                .filter(|a| matches!(a, ParsedAction::Place { .. }))
+                .count();
+            let shifts = actions
+                .iter()
+                .filter(|a| matches!(a, ParsedAction::Shift { .. }))
+                .count();
+            if pieces > 1 {
+                Some("a turn has one piece move".into())
+            } else if pieces == 1 && !actions[0].is_piece_move() {
+                Some("the piece move comes first, then the square actions".into())
+            } else if rules.turn == TurnRule::Postal && square_actions > 1 {
+                Some(format!(
+                    "in {variant} a turn is a piece move, then at most one square move or placement"
+                ))
+            } else if places > 1 || shifts > 1 {
+                Some("a turn has at most one square move and one placement".into())
+            } else {
+                None
+            }
         }
     }
+}
+
+/// Why one action cannot be made in `pos` by the piece and square rules.
+fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
+    let us = pos.turn();
+    let rules = pos.rules();
+    let p = match parsed {
+        ParsedAction::Castle { long } => return why_no_castling(pos, *long),
+        ParsedAction::Place { to } => {
+            return if !pos.board_mask().contains(*to) {
+                format!("{to} is off the board")
+            } else if pos.squares().contains(*to) {
+                format!("there is already a square at {to}")
+            } else if pos.reserve(us) == Some(0) {
+                "you have no squares left in reserve".into()
+            } else {
+                format!("you cannot place a square at {to} now")
+            };
+        }
+        ParsedAction::Shift { from, to, .. } => return why_no_shift(pos, *from, *to),
+        ParsedAction::Piece(p) => p,
+    };
+    if !pos.board_mask().contains(p.to) {
+        return format!("{} is off this board", p.to);
+    }
+    if !pos.squares().contains(p.to) {
+        return format!("there is no square at {}", p.to);
+    }
+    if let Some(from) = p.origin() {
+        match pos.piece_at(from) {
+            None => return format!("there is no piece on {from}"),
+            Some(piece) if piece.color != us => {
+                return format!(
+                    "the {} on {from} is {}'s and it is {}'s turn",
+                    piece.role.name(),
+                    piece.color,
+                    us
+                );
+            }
+            Some(piece) if p.role.is_some_and(|r| r != piece.role) => {
+                return format!("the piece on {from} is a {}", piece.role.name());
+            }
+            _ => {}
+        }
+    }
+    if pos.by_color(us).contains(p.to) {
+        return format!("your own piece stands on {}", p.to);
+    }
+    let mut pseudo = Vec::new();
+    pos.gen_piece_actions(&mut |a| pseudo.push(a));
+    if pseudo.iter().any(|&a| action_matches(pos, parsed, a)) {
+        return if pos.is_check() {
+            "you are in check and it does not get you out of check".into()
+        } else {
+            "your king would be in check".into()
+        };
+    }
+    if let Some(promo) = p.promotion
+        && p.to.rank() != us.last_rank(pos.size().1)
+    {
+        return format!(
+            "a pawn promotes only on the last rank, not on {} (={})",
+            p.to,
+            promo.upper()
+        );
+    }
+    let role = p
+        .role
+        .or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
+    let role = role.unwrap_or(Role::Pawn);
+    if rules.owned_squares
+        && role == Role::Pawn
+        && p.to.file() != p.origin().map_or(p.to.file(), |f| f.file())
+    {
+        if pos.piece_at(p.to).is_none() {
+            return format!(
+                "a pawn moves diagonally only to capture a piece, and {} holds none",
+                p.to
+            );
+        }
+    }
+    match p.origin() {
+        Some(from) => format!("the {} on {from} cannot move to {}", role.name(), p.to),
+        None => format!("no {} of yours can move to {}", role.name(), p.to),
+    }
+}
+
+fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
+    let us = pos.turn();
+    let rules = pos.rules();
+    if !pos.squares().contains(from) {
+        return format!("there is no square at {from} to move");
+    }
+    if let Some(piece) = pos.piece_at(from) {
+        if !rules.carry {
+            return format!(
+                "only empty squares move, and a {} stands on {from}",
+                piece.role.name()
+            );
+        }
+        if piece.color != us {
+            return format!(
+                "only squares under your own pieces move with them, and {from} holds a {} piece",
+                piece.color
+            );
+        }
+        if piece.role == Role::King {
+            return "the king's square never moves".into();
+        }
+        if from.distance(to) != 1 {
+            return "a square with a piece on it moves one step".into();
+        }
+    }
+    if pos.locked().contains(from) {
+        return format!("your opponent just moved or placed the square at {from}; it cannot move this turn");
+    }
+    if rules.owned_squares && pos.piece_at(from).is_none() && pos.owner(from) != Some(us) {
+        return format!(
+            "the square at {from} is {}'s; you move only your own squares",
+            us.other()
+        );
+    }
+    if !pos.board_mask().contains(to) {
+        return format!("{to} is off the board");
+    }
+    if pos.squares().contains(to) {
+        return format!("there is already a square at {to}");
+    }
+    if from.distance(to) > 2 {
+        return "a square moves at most two steps in any direction".into();
+    }
+    format!("the square at {from} cannot move to {to} now")
 }
 
 fn why_no_castling(pos: &Position, long: bool) -> String {
@@ -371,7 +606,8 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
     } else if pos.is_check() {
         "you cannot castle out of check".into()
     } else {
-        "every square between king and rook must be empty, and the king may not pass or land on an attacked square"
+        "every location between king and rook must be an empty square, and the king may not pass or land on an \
+         attacked square"
             .into()
     }
 }
@@ -405,7 +641,16 @@ fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool
         (ParsedAction::Piece(p), Action::EnPassant { from, to }) => {
             piece_fields_match(p, Role::Pawn, from, to) && p.promotion.is_none()
         }
-        (ParsedAction::Castle { .. }, _) => false,
+        (ParsedAction::Place { to }, Action::Place { to: t }) => *to == t,
+        (
+            ParsedAction::Shift { from, to, promotion },
+            Action::Shift {
+                from: f,
+                to: t,
+                promotion: pr,
+            },
+        ) => *from == f && *to == t && (promotion.is_none() || *promotion == pr),
+        _ => false,
     }
 }
 
@@ -422,47 +667,50 @@ fn piece_fields_match(p: &ParsedPieceMove, role: Role, from: Square, to: Square)
         && p.from_rank.is_none_or(|r| r == from.rank())
 }
 
-/// Standard algebraic notation with check (`+`) and mate (`#`) marks.
+/// Standard algebraic notation with check (`+`) and mate (`#`) marks; square actions as `@@f3`, `@g8-e6`.
 pub fn san(pos: &Position, mv: &Move) -> String {
-    let mut out = String::new();
-    for (i, action) in mv.actions().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(&san_action(pos, action));
-    }
-    out.push_str(check_suffix(pos, mv));
-    out
+    write_turn(pos, mv, |p, a| san_action(p, a))
 }
 
-/// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4:d5`, `e7-e8=Q`).
+/// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4xd5`, `e7-e8=Q`, `@g8-e6`).
 pub fn lan(pos: &Position, mv: &Move) -> String {
+    write_turn(pos, mv, |_, a| lan_action(a))
+}
+
+fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> String) -> String {
     let mut out = String::new();
+    let mut at = pos.clone();
     for (i, action) in mv.actions().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(&lan_action(action));
+        out.push_str(&write(&at, action));
+        at.apply_action(action);
     }
     out.push_str(check_suffix(pos, mv));
     out
 }
 
-/// Coordinates only (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), as engines write moves.
+/// Coordinates only (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), as engines write moves;
+/// square actions as in long algebraic.
 pub fn uci(pos: &Position, mv: &Move) -> String {
-    let action = mv.first();
-    match action {
-        Action::Normal {
-            from, to, promotion, ..
-        } => {
-            let promo = promotion
-                .map(|r| r.upper().to_ascii_lowercase().to_string())
-                .unwrap_or_default();
-            format!("{from}{to}{promo}")
-        }
-        Action::EnPassant { from, to } => format!("{from}{to}"),
-        Action::Castle { king, rook } => format!("{king}{}", pos.castling_targets(king, rook).0),
+    let mut parts = Vec::new();
+    for action in mv.actions() {
+        parts.push(match action {
+            Action::Normal {
+                from, to, promotion, ..
+            } => {
+                let promo = promotion
+                    .map(|r| r.upper().to_ascii_lowercase().to_string())
+                    .unwrap_or_default();
+                format!("{from}{to}{promo}")
+            }
+            Action::EnPassant { from, to } => format!("{from}{to}"),
+            Action::Castle { king, rook } => format!("{king}{}", pos.castling_targets(king, rook).0),
+            Action::Place { .. } | Action::Shift { .. } => lan_action(action),
+        });
     }
+    parts.join(" ")
 }
 
 fn check_suffix(pos: &Position, mv: &Move) -> &'static str {
@@ -476,18 +724,23 @@ fn check_suffix(pos: &Position, mv: &Move) -> &'static str {
     }
 }
 
-fn castle_text(action: Action) -> Option<&'static str> {
+fn square_action_text(action: Action) -> Option<String> {
     match action {
-        Action::Castle { king, rook } => Some(if rook.file() < king.file() { "O-O-O" } else { "O-O" }),
+        Action::Castle { king, rook } => {
+            Some(if rook.file() < king.file() { "O-O-O" } else { "O-O" }.to_string())
+        }
+        Action::Place { to } => Some(format!("@@{to}")),
+        Action::Shift { from, to, promotion } => {
+            let promo = promotion.map(|r| format!("={}", r.upper())).unwrap_or_default();
+            Some(format!("@{from}-{to}{promo}"))
+        }
         _ => None,
     }
 }
 
-fn lan_action(action: Action) -> String {
-    if let Some(c) = castle_text(action) {
-        return c.to_string();
-    }
-    let (role, from, to, capture, promotion) = match action {
+/// The moving piece's fields, for actions that move a piece by its own powers.
+fn piece_fields(action: Action) -> (Role, Square, Square, bool, Option<Role>) {
+    match action {
         Action::Normal {
             role,
             from,
@@ -496,8 +749,15 @@ fn lan_action(action: Action) -> String {
             promotion,
         } => (role, from, to, capture.is_some(), promotion),
         Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
-        Action::Castle { .. } => unreachable!(),
-    };
+        _ => unreachable!("castling and square actions are written by square_action_text"),
+    }
+}
+
+fn lan_action(action: Action) -> String {
+    if let Some(text) = square_action_text(action) {
+        return text;
+    }
+    let (role, from, to, capture, promotion) = piece_fields(action);
     let letter = if role == Role::Pawn {
         String::new()
     } else {
@@ -509,20 +769,10 @@ fn lan_action(action: Action) -> String {
 }
 
 fn san_action(pos: &Position, action: Action) -> String {
-    if let Some(c) = castle_text(action) {
-        return c.to_string();
+    if let Some(text) = square_action_text(action) {
+        return text;
     }
-    let (role, from, to, capture, promotion) = match action {
-        Action::Normal {
-            role,
-            from,
-            to,
-            capture,
-            promotion,
-        } => (role, from, to, capture.is_some(), promotion),
-        Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
-        Action::Castle { .. } => unreachable!(),
-    };
+    let (role, from, to, capture, promotion) = piece_fields(action);
     let mut out = String::new();
     if role == Role::Pawn {
         if capture {
@@ -530,20 +780,46 @@ fn san_action(pos: &Position, action: Action) -> String {
         }
     } else {
         out.push(role.upper());
-        // Disambiguate against other pieces of the same role that can reach the same square.
-        let rivals: Vec<Square> = pos
-            .legal_moves()
-            .into_iter()
-            .filter_map(|mv| match mv.first() {
-                Action::Normal {
-                    role: r,
+        // Disambiguate against other pieces of the same role that could go to the same square.
+        let mut rivals = Vec::new();
+        pos.gen_piece_actions(&mut |a| {
+            if let Action::Normal {
+                role: r,
+                from: f,
+                to: t,
+                ..
+            } = a
+                && r == role
+                && t == to
+                && f != from
+            {
+                rivals.push(f);
+            }
+        });
+        if pos.rules().turn == TurnRule::Single {
+            // Only rivals that may legally move count (FIDE): a pinned knight needs no mention.
+            rivals.retain(|&f| {
+                let mv = Move::single(Action::Normal {
+                    role,
                     from: f,
-                    to: t,
-                    ..
-                } if r == role && t == to && f != from => Some(f),
-                _ => None,
-            })
-            .collect();
+                    to,
+                    capture: None,
+                    promotion: None,
+                });
+                let mv = if pos.by_color(pos.turn().other()).contains(to) {
+                    Move::single(Action::Normal {
+                        role,
+                        from: f,
+                        to,
+                        capture: pos.piece_at(to).map(|p| p.role),
+                        promotion: None,
+                    })
+                } else {
+                    mv
+                };
+                !pos.played(&mv).king_attacked(pos.turn())
+            });
+        }
         if !rivals.is_empty() {
             if rivals.iter().all(|r| r.file() != from.file()) {
                 out.push(from.file_char());
@@ -679,7 +955,9 @@ mod tests {
         assert!(why(&start, "e3-e4").contains("there is no piece on e3"));
         assert!(why(&start, "e7-e5").contains("black's"));
         assert!(why(&start, "Nd2").contains("your own piece stands on d2"));
-        assert!(why(&start, "O-O").contains("every square between king and rook"));
+        assert!(why(&start, "O-O").contains("every location between king and rook"));
+        assert!(why(&start, "e2-e4 e7-e5").contains("write one move"));
+        assert!(why(&start, "@@e4").contains("chess has no square moves or placements"));
         assert!(why(&start, "Bg1-f3").contains("the piece on g1 is a knight"));
         let pinned = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
         assert!(why(&pinned, "Nc3").contains("your king would be in check"));
@@ -698,8 +976,12 @@ mod tests {
             "Nz9",
             "e9",
             "Xe4",
-            "e2-e4 e7-e5",
+            "e4 e5 e6 e7",
             "++",
+            "@@",
+            "@e2",
+            "@e2-e9",
+            "@@e4=Q",
             &"e4".repeat(5000),
         ] {
             let err = parse(text).unwrap_err();

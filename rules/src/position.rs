@@ -3,7 +3,7 @@
 use crate::attacks;
 use crate::moves::{Action, Move};
 use crate::types::{Bitboard, ByColor, Color, Piece, Role, Square};
-use crate::variant::Variant;
+use crate::variant::{Reserve, Rules, TurnRule, Variant};
 
 /// A validated position of any square-grid variant. Build one from text with
 /// [`Position::from_fen`](crate::text) or from [`Variant::start_fen`].
@@ -22,6 +22,78 @@ pub struct Position {
     pub(crate) ep: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    /// Who owns each square, where squares are owned (L10). An occupied square is its occupant's.
+    pub(crate) owners: [Bitboard; 2],
+    /// Squares in hand, where reserves are finite.
+    pub(crate) reserves: [u8; 2],
+    /// Squares the side to move may not move: those the opponent placed or moved last turn (L5).
+    pub(crate) locked: Bitboard,
+    /// Pawns that have been carried by their square and so may not double-step (L13).
+    pub(crate) carried: Bitboard,
+}
+
+/// A compound turn being built: the position after its actions so far (turn not yet closed).
+struct TurnBuilder {
+    pos: Position,
+    mv: Option<Move>,
+    effects: TurnEffects,
+}
+
+impl TurnBuilder {
+    /// Visits this turn if it may end here, then every legal continuation by square actions.
+    fn extend(
+        &self,
+        step: usize,
+        shifted: bool,
+        placed: bool,
+        filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
+        visit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        let rules = self.pos.rules();
+        if let Some(mv) = self.mv {
+            // L12: the placement is required while a hole exists; L9: the king safe at the end.
+            let placement_done =
+                rules.turn != TurnRule::InfiniteReserves || placed || self.pos.holes().is_empty();
+            if placement_done && !self.pos.king_attacked(self.pos.turn) && !visit(mv) {
+                return false;
+            }
+        }
+        let (may_shift, may_place) = match rules.turn {
+            TurnRule::Single => (false, false),
+            TurnRule::Postal => (!shifted && !placed, !shifted && !placed),
+            TurnRule::PostalPlus | TurnRule::InfiniteReserves => (!shifted, !placed),
+        };
+        if !may_shift && !may_place {
+            return true;
+        }
+        let mut actions = Vec::new();
+        self.pos.gen_square_actions(&mut |a| actions.push(a));
+        for action in actions {
+            let is_place = matches!(action, Action::Place { .. });
+            if (is_place && !may_place) || (!is_place && !may_shift) || !filter(step, &self.pos, action) {
+                continue;
+            }
+            let mut next = TurnBuilder {
+                pos: self.pos.clone(),
+                mv: Some(self.mv.map_or(Move::single(action), |m| m.then(action))),
+                effects: self.effects,
+            };
+            next.pos.apply(action, &mut next.effects);
+            if !next.extend(step + 1, shifted || !is_place, placed || is_place, filter, visit) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// What one turn's actions leave for the end of the turn.
+#[derive(Default, Clone, Copy, Debug)]
+struct TurnEffects {
+    reset_clock: bool,
+    double_step: Option<Square>,
+    /// Squares placed or moved this turn: locked for the opponent's next turn.
+    touched: Bitboard,
 }
 
 impl Position {
@@ -52,6 +124,46 @@ impl Position {
 
     pub fn castling_rooks(&self) -> Bitboard {
         self.castling
+    }
+
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.variant.rules()
+    }
+
+    /// Squares in hand; `None` where the supply is unlimited or there is none.
+    pub fn reserve(&self, color: Color) -> Option<u8> {
+        match self.rules().reserve {
+            Reserve::Finite(_) => Some(self.reserves[color.index()]),
+            Reserve::None | Reserve::Infinite => None,
+        }
+    }
+
+    /// Who owns the square at `sq`, where squares are owned.
+    pub fn owner(&self, sq: Square) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|c| self.owners[c.index()].contains(sq))
+    }
+
+    pub fn owned_by(&self, color: Color) -> Bitboard {
+        self.owners[color.index()]
+    }
+
+    /// Squares the side to move may not move this turn.
+    pub fn locked(&self) -> Bitboard {
+        self.locked
+    }
+
+    /// Pawns that were carried by their square (and may not double-step).
+    pub fn carried_pawns(&self) -> Bitboard {
+        self.carried
+    }
+
+    /// Locations inside the board that hold no square.
+    #[inline]
+    pub fn holes(&self) -> Bitboard {
+        self.board_mask() & !self.squares
     }
 
     /// Board width and height in locations (8x8 for most variants).
@@ -195,6 +307,26 @@ impl Position {
     /// All legal turns, appended to `out` (cleared first), reusing its allocation.
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
+        if self.rules().turn == TurnRule::Single {
+            self.single_piece_moves(out);
+            if self.rules().square_actions {
+                self.gen_square_actions(&mut |action| {
+                    let mv = Move::single(action);
+                    if !self.played(&mv).king_attacked(self.turn) {
+                        out.push(mv);
+                    }
+                });
+            }
+        } else {
+            self.for_each_turn(&mut |_, _, _| true, &mut |mv| {
+                out.push(mv);
+                true
+            });
+        }
+    }
+
+    /// Legal one-action piece moves, proved legal cheaply where the geometry allows.
+    fn single_piece_moves(&self, out: &mut Vec<Move>) {
         let us = self.turn;
         let them = us.other();
         let king = self.king(us);
@@ -227,7 +359,78 @@ impl Position {
 
     /// Whether the side to move has at least one legal turn.
     pub fn has_legal_moves(&self) -> bool {
-        !self.legal_moves().is_empty()
+        match self.rules().turn {
+            TurnRule::Single => !self.legal_moves().is_empty(),
+            _ => !self.for_each_turn(&mut |_, _, _| true, &mut |_| false),
+        }
+    }
+
+    /// Walks the legal turns whose `i`-th action passes `filter(i, position before it, action)`,
+    /// calling `visit` with each; stops early, returning false, when `visit` returns false.
+    pub(crate) fn for_each_turn(
+        &self,
+        filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
+        visit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        let rules = self.rules();
+        if rules.turn == TurnRule::Single {
+            let mut actions = Vec::new();
+            self.gen_piece_actions(&mut |a| actions.push(a));
+            self.gen_square_actions(&mut |a| actions.push(a));
+            for action in actions {
+                if filter(0, self, action) {
+                    let mv = Move::single(action);
+                    if !self.played(&mv).king_attacked(self.turn) && !visit(mv) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+        if !self.for_each_piece_turn(filter, visit) {
+            return false;
+        }
+        // L9: on a player's first turn, a turn without a piece move when no piece can move.
+        if self.fullmoves == 1 && !self.has_piece_turn() {
+            let start = TurnBuilder {
+                pos: self.clone(),
+                mv: None,
+                effects: TurnEffects::default(),
+            };
+            return start.extend(0, false, false, filter, visit);
+        }
+        true
+    }
+
+    fn for_each_piece_turn(
+        &self,
+        filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
+        visit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        let mut actions = Vec::new();
+        self.gen_piece_actions(&mut |a| actions.push(a));
+        for action in actions {
+            if !filter(0, self, action) {
+                continue;
+            }
+            let mut pos = self.clone();
+            let mut effects = TurnEffects::default();
+            pos.apply(action, &mut effects);
+            let built = TurnBuilder {
+                pos,
+                mv: Some(Move::single(action)),
+                effects,
+            };
+            if !built.extend(1, false, false, filter, visit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether some legal turn includes a piece move (compound turns, L9).
+    fn has_piece_turn(&self) -> bool {
+        !self.for_each_piece_turn(&mut |_, _, _| true, &mut |_| false)
     }
 
     /// Pseudo-legal piece actions: every move by the piece rules, before the own-king check.
@@ -292,6 +495,7 @@ impl Position {
             {
                 emit_pawn(one, None);
                 if self.double_step_rank(us) == Some(from.rank())
+                    && !self.carried.contains(from)
                     && let Some(two) = one.offset(0, us.forward())
                     && free.contains(two)
                 {
@@ -299,6 +503,7 @@ impl Position {
                 }
             }
             if let Some(ep) = self.ep
+                && self.squares.contains(ep)
                 && attacks::pawn(us, from).contains(ep)
             {
                 emit(Action::EnPassant { from, to: ep });
@@ -380,73 +585,219 @@ impl Position {
 
     /// Plays a move that must come from [`Position::legal_moves`].
     pub fn play_unchecked(&mut self, mv: &Move) {
-        let us = self.turn;
-        let mut reset_clock = false;
-        let mut new_ep = None;
+        let mut effects = TurnEffects::default();
         for action in mv.actions() {
-            match action {
-                Action::Normal {
-                    role,
-                    from,
-                    to,
-                    capture,
-                    promotion,
-                } => {
-                    if capture.is_some() {
-                        self.take(to);
-                        reset_clock = true;
-                    }
-                    self.take(from);
-                    self.put(to, Piece::new(us, promotion.unwrap_or(role)));
-                    if role == Role::Pawn {
-                        reset_clock = true;
-                        if from.rank().abs_diff(to.rank()) == 2 {
-                            new_ep = Some(Square::from_coords(from.file(), (from.rank() + to.rank()) / 2));
-                        }
-                    }
-                    if role == Role::King {
-                        self.castling &= !Bitboard::rank(from.rank());
-                    }
-                    self.castling &= !from.bb() & !to.bb();
+            self.apply(action, &mut effects);
+        }
+        self.finish_turn(effects);
+    }
+
+    /// Makes one action of the side to move, leaving the turn open.
+    fn apply(&mut self, action: Action, fx: &mut TurnEffects) {
+        let us = self.turn;
+        let rules = self.rules();
+        // L12: from the fourth turn on, the square a moving piece leaves is removed.
+        let removes = rules.removal_from_turn.is_some_and(|n| self.fullmoves >= n);
+        match action {
+            Action::Normal {
+                role,
+                from,
+                to,
+                capture,
+                promotion,
+            } => {
+                if capture.is_some() {
+                    self.take(to);
+                    fx.reset_clock = true;
                 }
-                Action::EnPassant { from, to } => {
-                    self.take(Square::from_coords(to.file(), from.rank()));
-                    self.take(from);
-                    self.put(to, Piece::new(us, Role::Pawn));
-                    reset_clock = true;
+                self.take(from);
+                self.put(to, Piece::new(us, promotion.unwrap_or(role)));
+                if role == Role::Pawn {
+                    fx.reset_clock = true;
+                    if from.rank().abs_diff(to.rank()) == 2 {
+                        fx.double_step =
+                            Some(Square::from_coords(from.file(), (from.rank() + to.rank()) / 2));
+                    }
                 }
-                Action::Castle { king, rook } => {
-                    let (king_to, rook_to) = self.castling_targets(king, rook);
-                    self.take(king);
-                    self.take(rook);
-                    self.put(king_to, Piece::new(us, Role::King));
-                    self.put(rook_to, Piece::new(us, Role::Rook));
-                    self.castling &= !Bitboard::rank(king.rank());
+                if role == Role::King {
+                    self.castling &= !Bitboard::rank(us.first_rank(self.height));
+                }
+                self.castling &= !from.bb() & !to.bb();
+                self.carried &= !from.bb() & !to.bb();
+                fx.reset_clock |= self.occupy_square(to);
+                if removes {
+                    self.remove_square(from);
                 }
             }
+            Action::EnPassant { from, to } => {
+                self.take(Square::from_coords(to.file(), from.rank()));
+                self.take(from);
+                self.put(to, Piece::new(us, Role::Pawn));
+                fx.reset_clock = true;
+                self.occupy_square(to);
+                if removes {
+                    self.remove_square(from);
+                }
+            }
+            Action::Castle { king, rook } => {
+                let (king_to, rook_to) = self.castling_targets(king, rook);
+                self.take(king);
+                self.take(rook);
+                self.put(king_to, Piece::new(us, Role::King));
+                self.put(rook_to, Piece::new(us, Role::Rook));
+                self.castling &= !Bitboard::rank(us.first_rank(self.height));
+                fx.reset_clock |= self.occupy_square(king_to) | self.occupy_square(rook_to);
+                // L12: only the king's square goes.
+                if removes && !self.occupied().contains(king) {
+                    self.remove_square(king);
+                }
+            }
+            Action::Place { to } => {
+                self.squares |= to.bb();
+                if rules.owned_squares {
+                    self.owners[us.index()] |= to.bb();
+                }
+                if let Reserve::Finite(_) = rules.reserve {
+                    self.reserves[us.index()] = self.reserves[us.index()].saturating_sub(1);
+                }
+                fx.reset_clock = true;
+                fx.touched |= to.bb();
+            }
+            Action::Shift { from, to, promotion } => {
+                let both = from.bb() | to.bb();
+                self.squares ^= both;
+                for owned in &mut self.owners {
+                    if owned.contains(from) {
+                        *owned ^= both;
+                    }
+                }
+                if let Some(piece) = self.take(from) {
+                    self.put(to, Piece::new(piece.color, promotion.unwrap_or(piece.role)));
+                    self.castling &= !from.bb();
+                    // L13: a carried pawn has moved.
+                    let was_pawn = piece.role == Role::Pawn && promotion.is_none();
+                    self.carried =
+                        (self.carried & !from.bb()) | if was_pawn { to.bb() } else { Bitboard::EMPTY };
+                }
+                fx.touched |= to.bb();
+            }
         }
-        self.halfmoves = if reset_clock { 0 } else { self.halfmoves + 1 };
+    }
+
+    /// Makes one action without closing the turn, for walking through a compound turn.
+    pub(crate) fn apply_action(&mut self, action: Action) {
+        self.apply(action, &mut TurnEffects::default());
+    }
+
+    /// Gives the square at `sq` to the side to move, where squares are owned (L10).
+    /// Returns whether that captured an enemy square.
+    fn occupy_square(&mut self, sq: Square) -> bool {
+        if !self.rules().owned_squares {
+            return false;
+        }
+        let (us, them) = (self.turn.index(), self.turn.other().index());
+        let captured = self.owners[them].contains(sq);
+        self.owners[them] &= !sq.bb();
+        self.owners[us] |= sq.bb();
+        captured
+    }
+
+    fn remove_square(&mut self, sq: Square) {
+        self.squares &= !sq.bb();
+        self.owners[0] &= !sq.bb();
+        self.owners[1] &= !sq.bb();
+    }
+
+    /// Closes the turn: counters, side to move, locks, en passant.
+    fn finish_turn(&mut self, fx: TurnEffects) {
+        let us = self.turn;
+        self.halfmoves = if fx.reset_clock { 0 } else { self.halfmoves + 1 };
         if us == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = us.other();
+        self.locked = fx.touched;
         self.ep = None;
-        if let Some(ep) = new_ep
+        if let Some(ep) = fx.double_step
+            && self.squares.contains(ep)
             && self.ep_capture_possible(ep)
         {
             self.ep = Some(ep);
         }
     }
 
-    /// Whether the side to move could legally capture en passant onto `ep`. We record an
-    /// en passant square only then, as most chess software writes FEN.
+    /// Whether the side to move could capture en passant onto `ep`. We record an en passant
+    /// square only then, as most chess software writes FEN. Where a turn has several actions,
+    /// a pawn standing ready is enough: later actions of that turn could still shield the king.
     fn ep_capture_possible(&self, ep: Square) -> bool {
         let us = self.turn;
         let capturers = attacks::pawn(us.other(), ep) & self.pieces(us, Role::Pawn);
+        if self.rules().turn != TurnRule::Single {
+            return capturers.any();
+        }
         capturers.into_iter().any(|from| {
             let mv = Move::single(Action::EnPassant { from, to: ep });
             !self.played(&mv).king_attacked(us)
         })
+    }
+
+    /// Pseudo-legal square actions of the side to move: square moves and placements.
+    pub(crate) fn gen_square_actions(&self, emit: &mut dyn FnMut(Action)) {
+        let rules = self.rules();
+        if !rules.square_actions {
+            return;
+        }
+        let us = self.turn;
+        let holes = self.holes();
+        let mine = if rules.owned_squares {
+            self.owners[us.index()]
+        } else {
+            Bitboard::FULL
+        };
+        // L5, L6, L10, L11: an empty square, ours where owned, not locked, leaps up to two steps.
+        for from in self.squares & !self.occupied() & !self.locked & mine {
+            for to in attacks::two_step(from) & holes {
+                emit(Action::Shift {
+                    from,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        // L13: a square under a friendly piece other than the king moves one step, carrying it.
+        if rules.carry {
+            let last_rank = us.last_rank(self.height);
+            for from in self.by_color(us) & !self.by_role(Role::King) & !self.locked {
+                let pawn = self.pieces(us, Role::Pawn).contains(from);
+                for to in attacks::king(from) & holes {
+                    if pawn && to.rank() == last_rank {
+                        for promo in Role::PROMOTIONS {
+                            emit(Action::Shift {
+                                from,
+                                to,
+                                promotion: Some(promo),
+                            });
+                        }
+                    } else {
+                        emit(Action::Shift {
+                            from,
+                            to,
+                            promotion: None,
+                        });
+                    }
+                }
+            }
+        }
+        let in_hand = match rules.reserve {
+            Reserve::None => false,
+            Reserve::Finite(_) => self.reserves[us.index()] > 0,
+            Reserve::Infinite => true,
+        };
+        if in_hand {
+            for to in holes {
+                emit(Action::Place { to });
+            }
+        }
     }
 
     /// The pieces of one side, for material checks.

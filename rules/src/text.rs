@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
-use crate::variant::Variant;
+use crate::variant::{Reserve, Variant};
 
 /// Why a position text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,9 +32,13 @@ impl Position {
         if text.len() > MAX_LEN {
             return err(format!("a position text is at most {MAX_LEN} characters"));
         }
-        let fields: Vec<&str> = text.split_whitespace().collect();
+        let (extensions, fields): (Vec<&str>, Vec<&str>) =
+            text.split_whitespace().partition(|f| f.contains(':'));
         if fields.is_empty() {
             return err("empty position text");
+        }
+        if extensions.len() > 8 {
+            return err("too many extension fields");
         }
         if fields.len() > 6 {
             return err(format!(
@@ -56,8 +60,19 @@ impl Position {
             ep: None,
             halfmoves: 0,
             fullmoves: 1,
+            owners: [Bitboard::EMPTY; 2],
+            reserves: [0; 2],
+            locked: Bitboard::EMPTY,
+            carried: Bitboard::EMPTY,
         };
         parse_placement(&mut pos, fields[0])?;
+        if pos.rules().owned_squares {
+            // An occupied square is its occupant's (L10).
+            for color in Color::ALL {
+                pos.owners[color.index()] |= pos.by_color(color);
+            }
+        }
+        parse_extensions(&mut pos, &extensions)?;
 
         pos.turn = match fields.get(1).copied().unwrap_or("w") {
             "w" | "W" => Color::White,
@@ -88,7 +103,11 @@ impl Position {
                 let token = match self.piece_at(sq) {
                     Some(piece) => Some(piece.char()),
                     None if !self.squares.contains(sq) => Some('*'),
-                    None => None,
+                    None => match self.owner(sq) {
+                        Some(Color::White) => Some('+'),
+                        Some(Color::Black) => Some('-'),
+                        None => None,
+                    },
                 };
                 match token {
                     Some(c) => {
@@ -118,8 +137,71 @@ impl Position {
             None => out.push('-'),
         }
         out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        if let Reserve::Finite(_) = self.rules().reserve {
+            out.push_str(&format!(" hand:{}/{}", self.reserves[0], self.reserves[1]));
+        }
+        for (key, squares) in [("lock", self.locked), ("carried", self.carried)] {
+            if squares.any() {
+                let names: Vec<String> = squares.into_iter().map(|sq| sq.to_string()).collect();
+                out.push_str(&format!(" {key}:{}", names.join(",")));
+            }
+        }
         out
     }
+}
+
+/// `hand:W/B` squares in reserve, `lock:e4,f5` locked squares, `carried:c2` carried pawns.
+fn parse_extensions(pos: &mut Position, extensions: &[&str]) -> Result<(), PositionError> {
+    let variant = pos.variant;
+    let mut hand_seen = false;
+    for field in extensions {
+        let (key, value) = field.split_once(':').expect("extension fields contain ':'");
+        match key {
+            "hand" if matches!(pos.rules().reserve, Reserve::Finite(_)) => {
+                let parsed = value
+                    .split_once('/')
+                    .and_then(|(w, b)| Some([w.parse().ok()?, b.parse().ok()?]));
+                pos.reserves = parsed.ok_or_else(|| {
+                    PositionError(format!(
+                        "hand:{value} should give White's and Black's squares in reserve, e.g. hand:3/2"
+                    ))
+                })?;
+                hand_seen = true;
+            }
+            "lock" if pos.rules().square_actions => pos.locked = parse_squares(value, key)?,
+            "carried" if pos.rules().carry => pos.carried = parse_squares(value, key)?,
+            _ => return err(format!("\"{field}\" is not part of a {variant} position")),
+        }
+    }
+    if let Reserve::Finite(n) = pos.rules().reserve {
+        if !hand_seen {
+            return err(format!(
+                "a {variant} position gives the squares in reserve, e.g. hand:{n}/{n}"
+            ));
+        }
+        if pos.reserves.iter().any(|&r| r > n) {
+            return err(format!(
+                "nobody has more than {n} squares in reserve in {variant}"
+            ));
+        }
+    }
+    if (pos.locked & !pos.squares).any() {
+        return err("a locked location must hold a square");
+    }
+    if (pos.carried & !pos.by_role(Role::Pawn)).any() {
+        return err("only pawns are marked as carried");
+    }
+    Ok(())
+}
+
+fn parse_squares(value: &str, key: &str) -> Result<Bitboard, PositionError> {
+    let mut bb = Bitboard::EMPTY;
+    for name in value.split(',') {
+        let sq =
+            Square::parse(name).ok_or_else(|| PositionError(format!("{key}: \"{name}\" is not a square")))?;
+        bb |= sq.bb();
+    }
+    Ok(bb)
 }
 
 fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, PositionError> {
@@ -132,6 +214,7 @@ fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, P
 }
 
 fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> {
+    let variant = pos.variant;
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != pos.height as usize {
         return err(format!(
@@ -157,7 +240,25 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
                         pos.squares |= Square::from_coords(f, rank).bb();
                     }
                 }
-                '*' => {}
+                '*' if pos.rules().square_actions => {}
+                '*' => {
+                    return err(format!(
+                        "{variant} has no holes: '*' on rank {} is not allowed",
+                        rank + 1
+                    ));
+                }
+                '+' | '-' if pos.rules().owned_squares => {
+                    let sq = Square::from_coords(file, rank);
+                    pos.squares |= sq.bb();
+                    let owner = if c == '+' { Color::White } else { Color::Black };
+                    pos.owners[owner.index()] |= sq.bb();
+                }
+                '+' | '-' => {
+                    return err(format!(
+                        "squares have no owners in {variant}: '{c}' on rank {} is not allowed",
+                        rank + 1
+                    ));
+                }
                 _ => {
                     let piece = Piece::from_char(c).ok_or_else(|| {
                         PositionError(format!(
@@ -264,9 +365,18 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
             return err(format!("{color} must have exactly one king, found {kings}"));
         }
     }
-    let back_ranks = Bitboard::rank(0) | Bitboard::rank(pos.height - 1);
-    if (pos.by_role(Role::Pawn) & back_ranks).any() {
-        return err("pawns cannot stand on the first or last rank");
+    for color in Color::ALL {
+        let pawns = pos.pieces(color, Role::Pawn);
+        let last = Bitboard::rank(color.last_rank(pos.height));
+        // A pawn can reach its own first rank only by being carried (L13).
+        let first = if pos.rules().carry {
+            Bitboard::EMPTY
+        } else {
+            Bitboard::rank(color.first_rank(pos.height))
+        };
+        if (pawns & (last | first)).any() {
+            return err("pawns cannot stand on the first or last rank");
+        }
     }
     let them = pos.turn.other();
     if pos.king_attacked(them) {

@@ -7,6 +7,18 @@ use std::str::FromStr;
 pub enum Variant {
     /// FIDE chess.
     Chess,
+    /// Betza's Hans38: holes between the armies, 3 owned squares in reserve each, one action a turn.
+    Hans38,
+    Hans38Postal,
+    Hans38PostalPlus,
+    /// Hans38 without ownership of squares (L11).
+    Hans38Neutral,
+    Hans38NeutralPostal,
+    Hans38NeutralPostalPlus,
+    /// The Game of Infinite Reserves (L12).
+    InfiniteReserves,
+    /// Moving Occupied Squares, with Infinite Reserves (L13).
+    MovingOccupiedSquares,
 }
 
 /// What ends a game when the side to move has no legal turn and is not in check.
@@ -17,14 +29,99 @@ pub enum StalemateRule {
     Loss,
 }
 
+/// How many actions make a turn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TurnRule {
+    /// One action: a piece move, a square move or a placement.
+    Single,
+    /// A piece move, then optionally one square action (L9).
+    Postal,
+    /// A piece move, then optionally a square move and/or a placement, in either order (L9).
+    PostalPlus,
+    /// Postal Plus where the placement is required while a hole exists (L12).
+    InfiniteReserves,
+}
+
+/// Squares in hand at the start.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reserve {
+    None,
+    Finite(u8),
+    Infinite,
+}
+
+/// The switches that make a variant, so move generation reads rules instead of variant names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub turn: TurnRule,
+    /// Squares can be moved or placed at all.
+    pub square_actions: bool,
+    /// Squares have owners; only the owner moves an empty square; moving onto an enemy square takes it (L10).
+    pub owned_squares: bool,
+    pub reserve: Reserve,
+    /// From this turn number on, the square a moving piece leaves is removed (L12).
+    pub removal_from_turn: Option<u32>,
+    /// A square holding a friendly piece may be moved one step, carrying it (L13).
+    pub carry: bool,
+    pub stalemate: StalemateRule,
+    /// Whether the insufficient-material draw applies (G4).
+    pub insufficient_material: bool,
+}
+
+const CHESS_RULES: Rules = Rules {
+    turn: TurnRule::Single,
+    square_actions: false,
+    owned_squares: false,
+    reserve: Reserve::None,
+    removal_from_turn: None,
+    carry: false,
+    stalemate: StalemateRule::Draw,
+    insufficient_material: true,
+};
+
+const HANS38_RULES: Rules = Rules {
+    turn: TurnRule::Single,
+    square_actions: true,
+    owned_squares: true,
+    reserve: Reserve::Finite(3),
+    removal_from_turn: None,
+    carry: false,
+    stalemate: StalemateRule::Loss,
+    insufficient_material: false,
+};
+
+/// Only the 32 squares under the armies exist (L1).
+const HOLES_START: &str =
+    "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const HANS38_START: &str =
+    "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1 hand:3/3";
+
 impl Variant {
     /// Every variant `tessera variants` lists, in the order it lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess];
+    pub const ALL: &'static [Variant] = &[
+        Variant::Chess,
+        Variant::Hans38,
+        Variant::Hans38Postal,
+        Variant::Hans38PostalPlus,
+        Variant::Hans38Neutral,
+        Variant::Hans38NeutralPostal,
+        Variant::Hans38NeutralPostalPlus,
+        Variant::InfiniteReserves,
+        Variant::MovingOccupiedSquares,
+    ];
 
     /// The canonical name, used in commands, records and the CLI.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Chess => "chess",
+            Variant::Hans38 => "hans38",
+            Variant::Hans38Postal => "hans38-postal",
+            Variant::Hans38PostalPlus => "hans38-postal-plus",
+            Variant::Hans38Neutral => "hans38-neutral",
+            Variant::Hans38NeutralPostal => "hans38-neutral-postal",
+            Variant::Hans38NeutralPostalPlus => "hans38-neutral-postal-plus",
+            Variant::InfiniteReserves => "infinite-reserves",
+            Variant::MovingOccupiedSquares => "moving-occupied-squares",
         }
     }
 
@@ -32,6 +129,14 @@ impl Variant {
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
             Variant::Chess => &["fide", "standard", "orthodox"],
+            Variant::Hans38 => &["hans38-chess", "limited-squares"],
+            Variant::Hans38Postal => &["hans38-postal-rule"],
+            Variant::Hans38PostalPlus => &[],
+            Variant::Hans38Neutral => &["hans38-with-neutral-squares", "neutral-squares"],
+            Variant::Hans38NeutralPostal => &[],
+            Variant::Hans38NeutralPostalPlus => &[],
+            Variant::InfiniteReserves => &["the-game-of-infinite-reserves", "game-of-infinite-reserves"],
+            Variant::MovingOccupiedSquares => &["moving-occupied", "mos"],
         }
     }
 
@@ -39,6 +144,22 @@ impl Variant {
     pub fn summary(self) -> &'static str {
         match self {
             Variant::Chess => "FIDE chess on the full 8x8 board",
+            Variant::Hans38 => {
+                "holes between the armies; 3 owned squares in hand; move a piece, a square, or place one"
+            }
+            Variant::Hans38Postal => "Hans38 where a turn is a piece move, then a square move or placement",
+            Variant::Hans38PostalPlus => {
+                "Hans38 where a turn is a piece move, then a square move and/or a placement"
+            }
+            Variant::Hans38Neutral => "Hans38 without ownership: anyone moves any empty square",
+            Variant::Hans38NeutralPostal => "Hans38 with neutral squares and the Postal turn",
+            Variant::Hans38NeutralPostalPlus => "Hans38 with neutral squares and the Postal Plus turn",
+            Variant::InfiniteReserves => {
+                "piece move + placement every turn, squares left behind vanish from the fourth turn"
+            }
+            Variant::MovingOccupiedSquares => {
+                "Infinite Reserves where a square may carry a friendly piece one step"
+            }
         }
     }
 
@@ -46,26 +167,70 @@ impl Variant {
     pub fn start_fen(self) -> &'static str {
         match self {
             Variant::Chess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            Variant::InfiniteReserves | Variant::MovingOccupiedSquares => HOLES_START,
+            Variant::Hans38
+            | Variant::Hans38Postal
+            | Variant::Hans38PostalPlus
+            | Variant::Hans38Neutral
+            | Variant::Hans38NeutralPostal
+            | Variant::Hans38NeutralPostalPlus => HANS38_START,
+        }
+    }
+
+    /// The rule switches of this variant.
+    pub fn rules(self) -> Rules {
+        match self {
+            Variant::Chess => CHESS_RULES,
+            Variant::Hans38 => HANS38_RULES,
+            Variant::Hans38Postal => Rules {
+                turn: TurnRule::Postal,
+                ..HANS38_RULES
+            },
+            Variant::Hans38PostalPlus => Rules {
+                turn: TurnRule::PostalPlus,
+                ..HANS38_RULES
+            },
+            Variant::Hans38Neutral => Rules {
+                owned_squares: false,
+                ..HANS38_RULES
+            },
+            Variant::Hans38NeutralPostal => Rules {
+                owned_squares: false,
+                turn: TurnRule::Postal,
+                ..HANS38_RULES
+            },
+            Variant::Hans38NeutralPostalPlus => Rules {
+                owned_squares: false,
+                turn: TurnRule::PostalPlus,
+                ..HANS38_RULES
+            },
+            Variant::InfiniteReserves => Rules {
+                turn: TurnRule::InfiniteReserves,
+                owned_squares: false,
+                reserve: Reserve::Infinite,
+                removal_from_turn: Some(4),
+                ..HANS38_RULES
+            },
+            Variant::MovingOccupiedSquares => Rules {
+                carry: true,
+                ..Variant::InfiniteReserves.rules()
+            },
         }
     }
 
     pub fn stalemate(self) -> StalemateRule {
-        match self {
-            Variant::Chess => StalemateRule::Draw,
-        }
+        self.rules().stalemate
     }
 
     /// Whether a piece move leaves every square and hole where it was. Move generation takes
     /// shortcuts (pins, king steps) only then.
     pub fn piece_moves_keep_geometry(self) -> bool {
-        match self {
-            Variant::Chess => true,
-        }
+        self.rules().removal_from_turn.is_none()
     }
 
     /// Whether a lone-minor-piece ending is a draw by rule (G4).
     pub fn insufficient_material_draws(self) -> bool {
-        matches!(self, Variant::Chess)
+        self.rules().insufficient_material
     }
 }
 
@@ -95,10 +260,11 @@ impl std::error::Error for UnknownVariant {}
 impl FromStr for Variant {
     type Err = UnknownVariant;
 
-    /// Accepts names and aliases in any case, with `-`, `_` or spaces between words.
+    /// Accepts names and aliases in any case, with `-`, `_` or spaces between words; `+` reads as "plus".
     fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
         let norm = |s: &str| -> String {
-            s.chars()
+            s.replace('+', "plus")
+                .chars()
                 .filter(|c| c.is_ascii_alphanumeric())
                 .map(|c| c.to_ascii_lowercase())
                 .collect()
@@ -108,7 +274,7 @@ impl FromStr for Variant {
             .iter()
             .copied()
             .find(|v| norm(v.name()) == wanted || v.aliases().iter().any(|a| norm(a) == wanted))
-            .ok_or_else(|| UnknownVariant(text.to_string()))
+            .ok_or_else(|| UnknownVariant(text.chars().take(40).collect()))
     }
 }
 
@@ -121,11 +287,28 @@ mod tests {
         for &v in Variant::ALL {
             assert_eq!(v.name().parse::<Variant>(), Ok(v));
             for a in v.aliases() {
-                assert_eq!(a.parse::<Variant>(), Ok(v));
+                assert_eq!(a.parse::<Variant>(), Ok(v), "{a}");
             }
         }
         assert_eq!("FIDE".parse::<Variant>(), Ok(Variant::Chess));
+        assert_eq!("Hans38 Postal+".parse::<Variant>(), Ok(Variant::Hans38PostalPlus));
+        assert_eq!("hans38_neutral".parse::<Variant>(), Ok(Variant::Hans38Neutral));
         let err = "checkers".parse::<Variant>().unwrap_err();
         assert!(err.to_string().contains("chess"));
+    }
+
+    #[test]
+    fn names_are_unique_after_normalising() {
+        let mut seen = std::collections::HashSet::new();
+        for &v in Variant::ALL {
+            for name in std::iter::once(v.name()).chain(v.aliases().iter().copied()) {
+                let n: String = name
+                    .replace('+', "plus")
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric())
+                    .collect();
+                assert!(seen.insert(n.to_lowercase()), "{name} is used twice");
+            }
+        }
     }
 }
