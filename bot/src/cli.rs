@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
+use tessera_rules::variant::Reserve;
 use tessera_rules::{Color, Position, ReplayError, Variant, notation, perft};
 
 #[derive(Debug, Parser)]
@@ -192,20 +193,45 @@ fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<Ex
     }
 }
 
-/// The stable JSON view of a position.
+/// The stable JSON view of a position. Where the board itself changes, every location is listed
+/// with its square state; otherwise only occupied squares.
 pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Option<&str>) -> Value {
+    let rules = pos.rules();
+    let changing_board = rules.square_actions;
     let mut board = Map::new();
-    for sq in pos.occupied() {
-        if let Some(piece) = pos.piece_at(sq) {
-            board.insert(sq.to_string(), json!({ "piece": piece.char().to_string() }));
+    let listed = if changing_board { pos.board_mask() } else { pos.occupied() };
+    for sq in listed {
+        let mut entry = Map::new();
+        if changing_board {
+            let state = if pos.squares().contains(sq) { "normal" } else { "hole" };
+            entry.insert("square".into(), json!(state));
+            if let Some(owner) = pos.owner(sq) {
+                entry.insert("owner".into(), json!(owner.name()));
+            }
         }
+        if let Some(piece) = pos.piece_at(sq) {
+            entry.insert("piece".into(), json!(piece.char().to_string()));
+        }
+        board.insert(sq.to_string(), Value::Object(entry));
     }
-    json!({
+    let mut out = json!({
         "variant": variant.name(),
         "ply": ply,
-        "turn": if pos.turn() == Color::White { "white" } else { "black" },
+        "turn": pos.turn().name(),
         "result": result,
         "fen": pos.fen(),
         "board": board,
-    })
+    });
+    match rules.reserve {
+        Reserve::None => {}
+        Reserve::Finite(_) => {
+            let hand = |c: Color| pos.reserve(c).unwrap_or(0);
+            out["reserves"] = json!({ "white": hand(Color::White), "black": hand(Color::Black) });
+        }
+        Reserve::Infinite => out["reserves"] = json!({ "white": "infinite", "black": "infinite" }),
+    }
+    if changing_board {
+        out["locked"] = json!(pos.locked().into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>());
+    }
+    out
 }

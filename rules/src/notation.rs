@@ -355,6 +355,20 @@ impl ParsedMove {
         found
     }
 
+    /// Whether a legal turn starts with these actions (and may go on with more).
+    pub fn is_prefix_of_legal_turn(&self, pos: &Position) -> bool {
+        let n = self.actions.len();
+        let mut found = false;
+        pos.for_each_turn(
+            &mut |step, at, action| step >= n || action_matches(at, &self.actions[step], action),
+            &mut |mv| {
+                found = mv.len() >= n;
+                !found
+            },
+        );
+        found
+    }
+
     fn matches(&self, pos: &Position, mv: &Move) -> bool {
         let mut actions = mv.actions();
         self.actions

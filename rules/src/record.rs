@@ -7,6 +7,8 @@
 use std::fmt;
 
 use crate::game::{Game, Outcome, PlayError};
+use crate::notation;
+use crate::variant::TurnRule;
 use crate::position::Position;
 use crate::text::PositionError;
 use crate::variant::Variant;
@@ -15,9 +17,18 @@ use crate::variant::Variant;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     pub headers: Vec<(String, String)>,
-    pub moves: Vec<String>,
+    /// Move texts, one action each; a turn of several actions spans several tokens.
+    pub moves: Vec<RecordToken>,
     /// The result token that closes the record, if any (`1-0`, `0-1`, `1/2-1/2`).
     pub result: Option<String>,
+}
+
+/// One move text of a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordToken {
+    pub text: String,
+    /// A move number stood right before it (`12.` or `12...`): it starts a turn.
+    pub numbered: bool,
 }
 
 impl Record {
@@ -115,8 +126,13 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
         ));
     }
 
+    let mut numbered = false;
     for token in tokens {
-        let token = strip_move_number(&token);
+        let stripped = strip_move_number(&token);
+        if stripped.len() != token.len() {
+            numbered = true;
+        }
+        let token = stripped;
         if token.is_empty() || token.starts_with('$') {
             continue;
         }
@@ -127,7 +143,7 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
         if record.result.is_some() {
             return Err(ReplayError::Syntax(format!("\"{token}\" comes after the result")));
         }
-        record.moves.push(token.to_string());
+        record.moves.push(RecordToken { text: token.to_string(), numbered: std::mem::take(&mut numbered) });
     }
     if record.result.is_none() {
         record.result = record
@@ -198,14 +214,31 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
         None => Position::start(variant),
     };
     let mut game = Game::new(start);
-    for (i, text) in record.moves.iter().enumerate() {
-        game.play_text(text).map_err(|error| ReplayError::Move {
-            ply: i + 1,
-            text: text.clone(),
-            error,
-        })?;
+    let mut tokens = record.moves.iter().peekable();
+    let mut ply = 0;
+    while let Some(first) = tokens.next() {
+        ply += 1;
+        let mut turn = first.text.clone();
+        // A square action joins the turn before it while that turn can take it (L15); a move
+        // number, or an action the turn cannot take, starts the next turn.
+        if game.position().rules().turn != TurnRule::Single {
+            while let Some(next) = tokens.peek() {
+                let longer = format!("{turn} {}", next.text);
+                if next.numbered || !next.text.starts_with('@') || !turn_can_start_with(game.position(), &longer) {
+                    break;
+                }
+                turn = longer;
+                tokens.next();
+            }
+        }
+        game.play_text(&turn).map_err(|error| ReplayError::Move { ply, text: turn.clone(), error })?;
     }
     Ok(Replay { game, record })
+}
+
+/// Whether some legal turn begins with the actions written in `text`.
+fn turn_can_start_with(pos: &Position, text: &str) -> bool {
+    notation::parse(text).is_ok_and(|parsed| parsed.is_prefix_of_legal_turn(pos))
 }
 
 #[cfg(test)]
@@ -220,7 +253,10 @@ mod tests {
 1. e4 {best by test} e5 2.Nf3 ; a comment
 Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         let rec = parse_record(text).unwrap();
-        assert_eq!(rec.moves, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Nf6??"]);
+        let texts: Vec<&str> = rec.moves.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Nf6??"]);
+        let numbered: Vec<bool> = rec.moves.iter().map(|t| t.numbered).collect();
+        assert_eq!(numbered, [true, false, true, false, true, false, true]);
         assert_eq!(rec.result.as_deref(), Some("1-0"));
         assert_eq!(rec.header("event"), Some("Casual"));
     }
