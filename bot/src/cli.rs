@@ -199,11 +199,19 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
     let rules = pos.rules();
     let changing_board = rules.square_actions;
     let mut board = Map::new();
-    let listed = if changing_board { pos.board_mask() } else { pos.occupied() };
+    let listed = if changing_board {
+        pos.board_mask()
+    } else {
+        pos.occupied()
+    };
     for sq in listed {
         let mut entry = Map::new();
         if changing_board {
-            let state = if pos.squares().contains(sq) { "normal" } else { "hole" };
+            let state = if pos.squares().contains(sq) {
+                "normal"
+            } else {
+                "hole"
+            };
             entry.insert("square".into(), json!(state));
             if let Some(owner) = pos.owner(sq) {
                 entry.insert("owner".into(), json!(owner.name()));
@@ -231,7 +239,12 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
         Reserve::Infinite => out["reserves"] = json!({ "white": "infinite", "black": "infinite" }),
     }
     if changing_board {
-        out["locked"] = json!(pos.locked().into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>());
+        out["locked"] = json!(
+            pos.locked()
+                .into_iter()
+                .map(|sq| sq.to_string())
+                .collect::<Vec<_>>()
+        );
     }
     out
 }

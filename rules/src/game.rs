@@ -261,8 +261,7 @@ impl Game {
 fn repetition_key(pos: &Position) -> Position {
     let mut key = pos.clone();
     key.halfmoves = 0;
-    // Turn numbers change the legal turns only early in the squares family (L9, L12).
-    key.fullmoves = if pos.rules().square_actions { pos.fullmoves.min(4) } else { 0 };
+    key.fullmoves = pos.turn_number_phase();
     if key.ep.is_some()
         && !pos
             .legal_moves()

@@ -541,15 +541,21 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
         .role
         .or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
     let role = role.unwrap_or(Role::Pawn);
-    if rules.owned_squares
-        && role == Role::Pawn
-        && p.to.file() != p.origin().map_or(p.to.file(), |f| f.file())
+    if role == Role::Pawn
+        && let Some(from) = p.origin()
     {
-        if pos.piece_at(p.to).is_none() {
+        if from.file() != p.to.file() && pos.piece_at(p.to).is_none() && rules.square_actions {
             return format!(
                 "a pawn moves diagonally only to capture a piece, and {} holds none",
                 p.to
             );
+        }
+        let middle = Square::from_coords(from.file(), (from.rank() + p.to.rank()) / 2);
+        if from.file() == p.to.file()
+            && from.rank().abs_diff(p.to.rank()) == 2
+            && !pos.squares().contains(middle)
+        {
+            return format!("a pawn's double step needs a square at {middle} too");
         }
     }
     match p.origin() {
@@ -683,7 +689,7 @@ fn piece_fields_match(p: &ParsedPieceMove, role: Role, from: Square, to: Square)
 
 /// Standard algebraic notation with check (`+`) and mate (`#`) marks; square actions as `@@f3`, `@g8-e6`.
 pub fn san(pos: &Position, mv: &Move) -> String {
-    write_turn(pos, mv, |p, a| san_action(p, a))
+    write_turn(pos, mv, san_action)
 }
 
 /// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4xd5`, `e7-e8=Q`, `@g8-e6`).

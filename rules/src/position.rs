@@ -160,6 +160,17 @@ impl Position {
         self.carried
     }
 
+    /// The part of the turn number that changes the legal turns: the first turn under the
+    /// Postal rules (L9), the turns before squares start vanishing (L12); otherwise 0.
+    pub fn turn_number_phase(&self) -> u32 {
+        let rules = self.rules();
+        match rules.removal_from_turn {
+            Some(n) if self.fullmoves < n => self.fullmoves,
+            _ if rules.turn != TurnRule::Single && self.fullmoves == 1 => 1,
+            _ => 0,
+        }
+    }
+
     /// Locations inside the board that hold no square.
     #[inline]
     pub fn holes(&self) -> Bitboard {

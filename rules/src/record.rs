@@ -8,9 +8,9 @@ use std::fmt;
 
 use crate::game::{Game, Outcome, PlayError};
 use crate::notation;
-use crate::variant::TurnRule;
 use crate::position::Position;
 use crate::text::PositionError;
+use crate::variant::TurnRule;
 use crate::variant::Variant;
 
 /// A record split into its parts, not yet played.
@@ -143,7 +143,10 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
         if record.result.is_some() {
             return Err(ReplayError::Syntax(format!("\"{token}\" comes after the result")));
         }
-        record.moves.push(RecordToken { text: token.to_string(), numbered: std::mem::take(&mut numbered) });
+        record.moves.push(RecordToken {
+            text: token.to_string(),
+            numbered: std::mem::take(&mut numbered),
+        });
     }
     if record.result.is_none() {
         record.result = record
@@ -224,14 +227,21 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
         if game.position().rules().turn != TurnRule::Single {
             while let Some(next) = tokens.peek() {
                 let longer = format!("{turn} {}", next.text);
-                if next.numbered || !next.text.starts_with('@') || !turn_can_start_with(game.position(), &longer) {
+                if next.numbered
+                    || !next.text.starts_with('@')
+                    || !turn_can_start_with(game.position(), &longer)
+                {
                     break;
                 }
                 turn = longer;
                 tokens.next();
             }
         }
-        game.play_text(&turn).map_err(|error| ReplayError::Move { ply, text: turn.clone(), error })?;
+        game.play_text(&turn).map_err(|error| ReplayError::Move {
+            ply,
+            text: turn.clone(),
+            error,
+        })?;
     }
     Ok(Replay { game, record })
 }

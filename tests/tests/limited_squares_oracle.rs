@@ -42,28 +42,61 @@ fn forward(c: Color) -> i32 {
     if c == Color::White { 1 } else { -1 }
 }
 
-const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// One action in a canonical text both implementations can produce.
 #[derive(Clone, Debug)]
 enum Act {
-    Piece { from: usize, to: usize, promo: Option<Role>, ep: bool },
-    Castle { king: usize, rook: usize },
+    Piece {
+        from: usize,
+        to: usize,
+        promo: Option<Role>,
+        ep: bool,
+    },
+    Castle {
+        king: usize,
+        rook: usize,
+    },
     Place(usize),
-    Shift { from: usize, to: usize, promo: Option<Role> },
+    Shift {
+        from: usize,
+        to: usize,
+        promo: Option<Role>,
+    },
 }
 
 fn promo_text(p: Option<Role>) -> String {
-    p.map(|r| r.upper().to_ascii_lowercase().to_string()).unwrap_or_default()
+    p.map(|r| r.upper().to_ascii_lowercase().to_string())
+        .unwrap_or_default()
 }
 
 impl Act {
     fn text(&self) -> String {
         match self {
-            Act::Piece { from, to, promo, .. } => format!("{}{}{}", name(*from), name(*to), promo_text(*promo)),
+            Act::Piece { from, to, promo, .. } => {
+                format!("{}{}{}", name(*from), name(*to), promo_text(*promo))
+            }
             Act::Castle { king, rook } => if rook < king { "O-O-O" } else { "O-O" }.to_string(),
             Act::Place(to) => format!("@@{}", name(*to)),
             Act::Shift { from, to, promo } => format!("@{}-{}{}", name(*from), name(*to), promo_text(*promo)),
@@ -77,7 +110,11 @@ impl Act {
 
 impl Oracle {
     fn from_position(pos: &Position) -> Oracle {
-        let mut cells = [Cell { square: false, owner: None, piece: None }; 64];
+        let mut cells = [Cell {
+            square: false,
+            owner: None,
+            piece: None,
+        }; 64];
         for (i, cell) in cells.iter_mut().enumerate() {
             let sq = Square::new(i as u8);
             cell.square = pos.squares().contains(sq);
@@ -91,7 +128,10 @@ impl Oracle {
             castle_rooks: pos.castling_rooks().into_iter().map(|s| s.index()).collect(),
             ep: pos.ep_square().map(|s| s.index()),
             fullmoves: pos.fullmoves(),
-            reserves: [pos.reserve(Color::White).unwrap_or(0), pos.reserve(Color::Black).unwrap_or(0)],
+            reserves: [
+                pos.reserve(Color::White).unwrap_or(0),
+                pos.reserve(Color::Black).unwrap_or(0),
+            ],
             locked: pos.locked().into_iter().map(|s| s.index()).collect(),
             carried: pos.carried_pawns().into_iter().map(|s| s.index()).collect(),
         }
@@ -113,7 +153,9 @@ impl Oracle {
                 Role::King => KING.contains(&(df, dr)),
                 Role::Rook => self.ray_reaches(i, target, &ROOK_DIRS),
                 Role::Bishop => self.ray_reaches(i, target, &BISHOP_DIRS),
-                Role::Queen => self.ray_reaches(i, target, &ROOK_DIRS) || self.ray_reaches(i, target, &BISHOP_DIRS),
+                Role::Queen => {
+                    self.ray_reaches(i, target, &ROOK_DIRS) || self.ray_reaches(i, target, &BISHOP_DIRS)
+                }
             };
             if hit {
                 return true;
@@ -141,7 +183,10 @@ impl Oracle {
     }
 
     fn king_attacked(&self, color: Color) -> bool {
-        let king = self.cells.iter().position(|c| c.piece == Some((color, Role::King)));
+        let king = self
+            .cells
+            .iter()
+            .position(|c| c.piece == Some((color, Role::King)));
         king.is_some_and(|k| self.attacked(k, color.other()))
     }
 
@@ -160,10 +205,20 @@ impl Oracle {
                 let last = if us == Color::White { 7 } else { 0 };
                 if role == Role::Pawn && to / 8 == last {
                     for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                        acts.push(Act::Piece { from: i, to, promo: Some(p), ep: false });
+                        acts.push(Act::Piece {
+                            from: i,
+                            to,
+                            promo: Some(p),
+                            ep: false,
+                        });
                     }
                 } else {
-                    acts.push(Act::Piece { from: i, to, promo: None, ep: false });
+                    acts.push(Act::Piece {
+                        from: i,
+                        to,
+                        promo: None,
+                        ep: false,
+                    });
                 }
             };
             match role {
@@ -187,7 +242,12 @@ impl Oracle {
                             if self.cells[t].piece.is_some_and(|(c, _)| c != us) {
                                 add(t, &mut acts);
                             } else if self.ep == Some(t) && self.cells[t].square {
-                                acts.push(Act::Piece { from: i, to: t, promo: None, ep: true });
+                                acts.push(Act::Piece {
+                                    from: i,
+                                    to: t,
+                                    promo: None,
+                                    ep: true,
+                                });
                             }
                         }
                     }
@@ -243,14 +303,20 @@ impl Oracle {
                 if rook / 8 != back || self.cells[rook].piece != Some((us, Role::Rook)) {
                     continue;
                 }
-                let (kt, rt) = if rook > king { (back * 8 + 6, back * 8 + 5) } else { (back * 8 + 2, back * 8 + 3) };
+                let (kt, rt) = if rook > king {
+                    (back * 8 + 6, back * 8 + 5)
+                } else {
+                    (back * 8 + 2, back * 8 + 3)
+                };
                 let lo = *[king, rook, kt, rt].iter().min().unwrap();
                 let hi = *[king, rook, kt, rt].iter().max().unwrap();
                 let clear = (lo..=hi).filter(|&i| i != king && i != rook).all(free);
                 let mut without_king = self.clone();
                 without_king.cells[king].piece = None;
                 let (a, b) = (king.min(kt), king.max(kt));
-                let safe = (a..=b).filter(|&i| i != king).all(|i| !without_king.attacked(i, us.other()));
+                let safe = (a..=b)
+                    .filter(|&i| i != king)
+                    .all(|i| !without_king.attacked(i, us.other()));
                 if clear && safe {
                     acts.push(Act::Castle { king, rook });
                 }
@@ -277,7 +343,11 @@ impl Oracle {
                         if let Some(to) = idx(f + df, r + dr)
                             && !self.cells[to].square
                         {
-                            acts.push(Act::Shift { from, to, promo: None });
+                            acts.push(Act::Shift {
+                                from,
+                                to,
+                                promo: None,
+                            });
                         }
                     }
                 }
@@ -294,10 +364,18 @@ impl Oracle {
                         let last = if us == Color::White { 7 } else { 0 };
                         if role == Role::Pawn && to / 8 == last {
                             for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                                acts.push(Act::Shift { from, to, promo: Some(p) });
+                                acts.push(Act::Shift {
+                                    from,
+                                    to,
+                                    promo: Some(p),
+                                });
                             }
                         } else {
-                            acts.push(Act::Shift { from, to, promo: None });
+                            acts.push(Act::Shift {
+                                from,
+                                to,
+                                promo: None,
+                            });
                         }
                     }
                 }
@@ -349,7 +427,11 @@ impl Oracle {
             }
             Act::Castle { king, rook } => {
                 let back = king / 8 * 8;
-                let (kt, rt) = if rook > king { (back + 6, back + 5) } else { (back + 2, back + 3) };
+                let (kt, rt) = if rook > king {
+                    (back + 6, back + 5)
+                } else {
+                    (back + 2, back + 3)
+                };
                 self.cells[king].piece = None;
                 self.cells[rook].piece = None;
                 self.cells[kt].piece = Some((us, Role::King));
@@ -374,7 +456,11 @@ impl Oracle {
             }
             Act::Shift { from, to, promo } => {
                 let moved = self.cells[from];
-                self.cells[from] = Cell { square: false, owner: None, piece: None };
+                self.cells[from] = Cell {
+                    square: false,
+                    owner: None,
+                    piece: None,
+                };
                 self.cells[to] = moved;
                 if let Some((color, role)) = moved.piece {
                     self.cells[to].piece = Some((color, promo.unwrap_or(role)));
@@ -445,18 +531,19 @@ impl Oracle {
     }
 }
 
-fn engine_text(pos: &Position, mv: &Move) -> String {
+fn engine_text(mv: &Move) -> String {
     let mut parts = Vec::new();
     for a in mv.actions() {
         parts.push(match a {
-            Action::Normal { from, to, promotion, .. } => format!("{from}{to}{}", promo_text(promotion)),
+            Action::Normal {
+                from, to, promotion, ..
+            } => format!("{from}{to}{}", promo_text(promotion)),
             Action::EnPassant { from, to } => format!("{from}{to}"),
             Action::Castle { king, rook } => if rook < king { "O-O-O" } else { "O-O" }.to_string(),
             Action::Place { to } => format!("@@{to}"),
             Action::Shift { from, to, promotion } => format!("@{from}-{to}{}", promo_text(promotion)),
         });
     }
-    let _ = pos;
     parts.join(" ")
 }
 
@@ -480,8 +567,13 @@ fn agree_on_random_games(variant: Variant, games: usize, plies: usize, seed: u64
         for ply in 0..plies {
             let pos = game.position().clone();
             let ours: Vec<Move> = pos.legal_moves();
-            let ours_text: BTreeSet<String> = ours.iter().map(|m| engine_text(&pos, m)).collect();
-            assert_eq!(ours_text.len(), ours.len(), "{variant}: the engine lists a turn twice at {}", pos.fen());
+            let ours_text: BTreeSet<String> = ours.iter().map(engine_text).collect();
+            assert_eq!(
+                ours_text.len(),
+                ours.len(),
+                "{variant}: the engine lists a turn twice at {}",
+                pos.fen()
+            );
             let theirs = Oracle::from_position(&pos).turns();
             if ours_text != theirs {
                 let extra: Vec<_> = ours_text.difference(&theirs).take(5).collect();
@@ -502,7 +594,7 @@ fn agree_on_random_games(variant: Variant, games: usize, plies: usize, seed: u64
             let piece_turns: Vec<&Move> = ours.iter().filter(|m| m.piece_action().is_some()).collect();
             let mut pick = ours[0];
             for _ in 0..10 {
-                pick = if !piece_turns.is_empty() && rng.next() % 3 != 0 {
+                pick = if !piece_turns.is_empty() && !rng.next().is_multiple_of(3) {
                     *piece_turns[rng.next() % piece_turns.len()]
                 } else {
                     ours[rng.next() % ours.len()]

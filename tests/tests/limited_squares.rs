@@ -1,0 +1,468 @@
+//! Hand-checked positions for the limited-supply-of-squares family (shared rulings L1–L15 and
+//! Tessera's R-L rulings in docs/rules/limited-squares.md). Positions are written in Tessera's
+//! text: `*` a location with no square, `+`/`-` an empty square owned by White/Black.
+
+use tessera_rules::notation::{self, MoveError};
+use tessera_rules::{
+    Action, Color, DrawReason, Game, Outcome, Position, Role, Square, Variant, WinReason, replay,
+};
+
+fn sq(name: &str) -> Square {
+    Square::parse(name).unwrap()
+}
+
+fn pos(variant: Variant, fen: &str) -> Position {
+    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play(p: &Position, text: &str) -> Position {
+    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
+    p.played(&mv)
+}
+
+fn refused(p: &Position, text: &str) -> String {
+    match notation::parse_move(p, text) {
+        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn game(variant: Variant, moves: &str) -> Game {
+    replay(variant, moves)
+        .unwrap_or_else(|e| panic!("{moves}: {e}"))
+        .game
+}
+
+#[test]
+fn the_start_allows_only_placements() {
+    let start = Position::start(Variant::Hans38);
+    let moves = start.legal_moves();
+    assert_eq!(moves.len(), 32, "one placement per empty location of ranks 3-6");
+    assert!(moves.iter().all(|m| matches!(m.first(), Action::Place { .. })));
+    assert!(refused(&start, "Ng1-f3").contains("there is no square at f3"));
+    assert!(refused(&start, "e4").contains("there is no square at e4"));
+    assert_eq!(start.reserve(Color::White), Some(3));
+    assert_eq!(start.owner(sq("a1")), Some(Color::White));
+    assert_eq!(start.owner(sq("h7")), Some(Color::Black));
+    assert_eq!(start.owner(sq("e4")), None);
+}
+
+#[test]
+fn holes_block_sliders_but_not_knights() {
+    // a4 has no square; a rook on a1 reaches a2, a3 and the first rank only.
+    let p = pos(Variant::Hans38, "4k3/8/8/8/*7/8/8/R3K3 w - - 0 1 hand:0/0");
+    let rook: Vec<Square> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| m.first().from() == sq("a1"))
+        .map(|m| match m.first() {
+            Action::Normal { to, .. } => to,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(rook, [sq("b1"), sq("c1"), sq("d1"), sq("a2"), sq("a3")]);
+    assert!(
+        refused(&p, "Ra5").contains("cannot move to a5") || refused(&p, "Ra5").contains("can move to a5")
+    );
+    assert!(refused(&p, "Ra4").contains("there is no square at a4"));
+
+    // The knight leaps a2, b2 and c2, which have no squares, and lands on squares.
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/8/***5/1N2K3 w - - 0 1 hand:0/0");
+    for to in ["Na3", "Nc3", "Nd2"] {
+        play(&p, to);
+    }
+    // Kings and pawns step only onto squares.
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/4*3/3*P3/4K3 w - - 0 1 hand:0/0");
+    assert!(refused(&p, "Kd2").contains("there is no square at d2"));
+    assert!(refused(&p, "e3").contains("there is no square at e3"));
+}
+
+#[test]
+fn placements_use_up_the_reserve() {
+    let g = game(Variant::Hans38, "1. @@a5 @@a4 2. @@b5 @@b4 3. @@c5 @@c4");
+    let p = g.position();
+    assert_eq!(
+        (p.reserve(Color::White), p.reserve(Color::Black)),
+        (Some(0), Some(0))
+    );
+    assert_eq!(p.owner(sq("c5")), Some(Color::White));
+    assert_eq!(p.owner(sq("c4")), Some(Color::Black));
+    assert!(refused(p, "@@d5").contains("no squares left in reserve"));
+    assert!(refused(p, "@@c4").contains("there is already a square at c4"));
+}
+
+#[test]
+fn empty_owned_squares_move_up_to_two_steps() {
+    let fen = "****k***/********/********/********/********/********/********/****K**+ w - - 0 1 hand:0/0";
+    let p = pos(Variant::Hans38, fen);
+    // The king stands among holes; the square on h1 can go to each of its 8 neighbours within two steps.
+    assert_eq!(p.legal_moves().len(), 8);
+    let after = play(&p, "@h1-f3");
+    assert!(after.squares().contains(sq("f3")) && !after.squares().contains(sq("h1")));
+    assert_eq!(
+        after.owner(sq("f3")),
+        Some(Color::White),
+        "a moved square keeps its owner"
+    );
+    assert!(refused(&p, "@h1-h4").contains("at most two steps"));
+    assert!(refused(&p, "@h1-e1").contains("already a square at e1"));
+    assert!(refused(&p, "@e1-e3").contains("only empty squares move"));
+    assert!(refused(&p, "@g1-g3").contains("no square at g1"));
+
+    // Black may not move White's square...
+    let black = pos(Variant::Hans38, &fen.replace(" w ", " b "));
+    assert!(refused(&black, "@h1-h3").contains("is white's"));
+    // ...unless squares have no owners.
+    let neutral = pos(
+        Variant::Hans38Neutral,
+        &fen.replace('+', "1").replace(" w ", " b "),
+    );
+    play(&neutral, "@h1-h3");
+}
+
+#[test]
+fn moving_onto_an_enemy_square_captures_it() {
+    // e3 and d3 are Black's empty squares; f3 holds a black knight.
+    let p = pos(
+        Variant::Hans38,
+        "****k***/********/********/********/********/***--b**/****P***/****K*** w - - 0 1 hand:0/0",
+    );
+    let after = play(&p, "e2-e3");
+    assert_eq!(
+        after.owner(sq("e3")),
+        Some(Color::White),
+        "a pawn takes a square straight ahead"
+    );
+    assert_eq!(after.halfmoves(), 0);
+    assert!(refused(&p, "e2xd3").contains("diagonally only to capture a piece"));
+    let after = play(&p, "exf3");
+    assert_eq!(
+        after.owner(sq("f3")),
+        Some(Color::White),
+        "square and piece taken together"
+    );
+    assert_eq!(
+        after.owner(sq("e2")),
+        Some(Color::White),
+        "the square left behind stays with the mover"
+    );
+
+    // A knight taking an empty enemy square resets the move counter (G3).
+    let p = pos(
+        Variant::Hans38,
+        "****k***/********/********/********/********/**-*****/********/*N**K*** w - - 7 9 hand:0/0",
+    );
+    let after = play(&p, "Nb1-c3");
+    assert_eq!(
+        (after.owner(sq("c3")), after.halfmoves()),
+        (Some(Color::White), 0)
+    );
+}
+
+#[test]
+fn squares_block_and_give_check() {
+    // The rook on e8 checks along a file of white squares; moving any of them away blocks the check.
+    let fen = "****r**k/****+***/****+***/****+***/****+***/****+***/****+***/****K*** w - - 0 1 hand:0/0";
+    let p = pos(Variant::Hans38, fen);
+    assert!(p.is_check());
+    let after = play(&p, "@e4-c4");
+    assert!(!after.king_attacked(Color::White));
+    assert!(
+        p.legal_moves()
+            .iter()
+            .all(|m| matches!(m.first(), Action::Shift { .. }))
+    );
+
+    // Placing a square on c1 would open the first rank to the rook on a1.
+    let p = pos(
+        Variant::Hans38,
+        "****k***/********/********/********/********/********/********/r+*+K*** w - - 0 1 hand:1/0",
+    );
+    assert!(refused(&p, "@@c1").contains("your king would be in check"));
+    play(&p, "@@b3");
+
+    // Completing a line gives check.
+    let p = pos(
+        Variant::Hans38,
+        "****k***/****-***/****-***/****-***/********/****+**+/****+***/****R**K w - - 0 1 hand:1/0",
+    );
+    let mv = notation::parse_move(&p, "@@e4").unwrap();
+    assert_eq!(notation::san(&p, &mv), "@@e4+");
+    let mv = notation::parse_move(&p, "@e3-e5").unwrap_err();
+    assert!(mv.to_string().contains("already a square at e5"));
+}
+
+#[test]
+fn stalemate_loses_the_shortest_win() {
+    // White places three squares, Black takes each with a pawn; White has nothing left to do.
+    let g = game(Variant::Hans38, "1. @@a6 a7-a6 2. @@b6 b7-b6 3. @@c6 c7-c6");
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Stalemate
+        })
+    );
+    assert!(!g.position().is_check());
+    let r = replay(Variant::Hans38, "1. @@a6 a7-a6 2. @@b6 b7-b6 3. @@c6 c7-c6").unwrap();
+    assert_eq!(r.result().as_deref(), Some("0-1"));
+}
+
+#[test]
+fn checkmate_through_holes() {
+    // Black's king on h8 is hemmed in by holes; the rook mates along the eighth rank.
+    let p = pos(
+        Variant::Hans38,
+        "*****++k/********/********/********/********/********/********/R***K*** w - - 0 1 hand:0/0",
+    );
+    // a1-a8 needs squares all the way: not here.
+    assert!(refused(&p, "Ra8").contains("no square at a8"));
+    let p = pos(
+        Variant::Hans38,
+        "+++++++k/+*******/+*******/+*******/+*******/+*******/+*******/R***K*** w - - 0 1 hand:0/0",
+    );
+    let mut g = Game::new(p);
+    g.play_text("Ra1-a8").unwrap();
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Checkmate
+        })
+    );
+}
+
+#[test]
+fn the_square_just_moved_or_placed_is_locked() {
+    // The text's own neutral-squares example steals a just-placed square; ruling L5 forbids that.
+    let err = replay(
+        Variant::Hans38Neutral,
+        "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5",
+    )
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("ply 6") && text.contains("just moved or placed"),
+        "{text}"
+    );
+    // One turn later the square is free to move.
+    let g = game(
+        Variant::Hans38Neutral,
+        "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @@d4 4. @@c3 @e3-d5",
+    );
+    assert!(g.position().squares().contains(sq("d5")));
+    assert_eq!(g.position().owner(sq("d5")), None);
+    // A moved square is locked too.
+    let err = replay(Variant::Hans38Neutral, "1. @@f3 @@f6 2. @f3-f4 @f4-f5").unwrap_err();
+    assert!(err.to_string().contains("ply 4"), "{err}");
+}
+
+#[test]
+fn castling_needs_squares_and_takes_the_landing_squares() {
+    // f1 and g1 are Black's empty squares: castling takes them (ruling R-L1).
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/8/8/4K--R w K - 0 1 hand:0/0");
+    let after = play(&p, "O-O");
+    assert_eq!(after.piece_at(sq("g1")).map(|p| p.role), Some(Role::King));
+    assert_eq!(after.owner(sq("g1")), Some(Color::White));
+    assert_eq!(after.owner(sq("f1")), Some(Color::White));
+    // With no square on f1 the king cannot pass.
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/8/8/4K*+R w K - 0 1 hand:0/0");
+    assert!(refused(&p, "O-O").contains("every location between king and rook must be an empty square"));
+    // Long castling needs b1 too, though neither king nor rook lands there.
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/8/8/R*++K3 w Q - 0 1 hand:0/0");
+    assert!(refused(&p, "O-O-O").contains("every location between"));
+}
+
+#[test]
+fn double_steps_and_en_passant_need_squares() {
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 hand:0/0");
+    play(&p, "e4");
+    let p = pos(Variant::Hans38, "4k3/8/8/8/4*3/8/4P3/4K3 w - - 0 1 hand:0/0");
+    assert!(refused(&p, "e2-e4").contains("no square at e4"));
+    let p = pos(Variant::Hans38, "4k3/8/8/8/8/4*3/4P3/4K3 w - - 0 1 hand:0/0");
+    assert!(refused(&p, "e2-e4").contains("double step needs a square at e3"));
+
+    // Postal: a double step, then the passed square moved away in the same turn, leaves nothing
+    // to capture en passant onto (ruling R-L2).
+    let fen = "4k3/8/8/8/3p2**/4+3/4P3/4K3 w - - 0 1 hand:0/0";
+    let p = pos(Variant::Hans38Postal, fen);
+    let plain = play(&p, "e2-e4");
+    assert_eq!(plain.ep_square(), Some(sq("e3")));
+    play(&plain, "d4xe3");
+    let moved = play(&p, "e2-e4 @e3-g4");
+    assert_eq!(moved.ep_square(), None);
+    assert!(refused(&moved, "d4xe3").contains("no square at e3"));
+}
+
+#[test]
+fn postal_turns() {
+    // The first turn of each side is a lone placement: no piece can move.
+    let g = game(Variant::Hans38Postal, "1. @@f3 @@f6");
+    let p = g.position();
+    // From now on a turn starts with a piece move.
+    assert!(refused(p, "@@e4").contains("must include a piece move"));
+    assert!(refused(p, "@@e4 Ng1-f3").contains("piece move comes first"));
+    assert!(refused(p, "Ng1-f3 @@e4 @@d4").contains("at most one square move or placement"));
+    let after = play(p, "Ng1-f3 @@e4");
+    assert_eq!(after.reserve(Color::White), Some(1));
+    play(p, "Ng1-f3 @g1-g3");
+    play(p, "Ng1-f3");
+
+    // A first placement out of every piece's reach loses: on the next turn no piece can move.
+    let g = game(Variant::Hans38Postal, "1. @@a5 @@f6");
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Stalemate
+        })
+    );
+}
+
+#[test]
+fn postal_plus_turns() {
+    let g = game(Variant::Hans38PostalPlus, "1. @@f3 @@f6");
+    let p = g.position();
+    let both = play(p, "Ng1-f3 @g1-g3 @@e4");
+    assert_eq!(both.reserve(Color::White), Some(1));
+    assert!(both.squares().contains(sq("g3")) && both.squares().contains(sq("e4")));
+    // Either order; a square placed this turn may then be moved.
+    play(p, "Ng1-f3 @@e4 @g1-g3");
+    let moved_placed = play(p, "Ng1-f3 @@e4 @e4-e6");
+    assert!(moved_placed.squares().contains(sq("e6")) && !moved_placed.squares().contains(sq("e4")));
+    assert!(refused(p, "Ng1-f3 @@e4 @@d4").contains("at most one square move and one placement"));
+    // Records group a turn's actions after its piece move.
+    let g = game(
+        Variant::Hans38PostalPlus,
+        "1. @@f3 @@f6 2. Ng1-f3 @g1-g3 @@e4 Ng8-f6 @@e5",
+    );
+    assert_eq!(g.moves().len(), 4);
+    assert_eq!(g.moves()[2].len(), 3);
+}
+
+#[test]
+fn infinite_reserves_turns() {
+    let start = Position::start(Variant::InfiniteReserves);
+    assert_eq!(start.reserve(Color::White), None);
+    // Turn 1: no piece can move; a placement, perhaps followed by a square move.
+    let g = game(
+        Variant::InfiniteReserves,
+        "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5 3. Nf3xe5 @@d4 Nf6xe4 @@d5",
+    );
+    let p = g.position();
+    assert_eq!(p.fullmoves(), 4);
+    // The placement is required.
+    assert!(refused(p, "Ne5-f3").contains("places a square"));
+    // From the fourth turn the square a moving piece leaves is removed.
+    let after = play(p, "Ne5-f3 @@g5");
+    assert!(!after.squares().contains(sq("e5")));
+    assert_eq!(after.squares().count(), p.squares().count());
+    // Both squares touched last turn are locked for the opponent.
+    let after = play(p, "Ne5-f3 @g1-h3 @@g5");
+    assert_eq!(after.locked(), sq("h3").bb() | sq("g5").bb());
+    assert!(refused(&after, "Ne4-f6 @h3-h5 @@a5").contains("just moved or placed the square at h3"));
+    // Before the fourth turn nothing is removed.
+    let g3 = game(Variant::InfiniteReserves, "1. @@f3 @@f6 2. Ng1-f3 @@e4");
+    assert!(g3.position().squares().contains(sq("g1")));
+}
+
+#[test]
+fn infinite_reserves_castling_removes_only_the_kings_square() {
+    let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 6";
+    let p = pos(Variant::InfiniteReserves, &fen.replace("8/8/8/8", "8/8/8/*7"));
+    let after = play(&p, "O-O @@a4");
+    assert!(!after.squares().contains(sq("e1")));
+    assert!(after.squares().contains(sq("h1")), "the rook's square stays");
+}
+
+#[test]
+fn moving_occupied_squares() {
+    let g = game(
+        Variant::MovingOccupiedSquares,
+        "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5",
+    );
+    let p = g.position();
+    // The knight's square carries it one step.
+    let after = play(p, "Nf3-e5 @@c3 @g2-h3");
+    assert_eq!(after.piece_at(sq("h3")).map(|p| p.role), Some(Role::Pawn));
+    assert!(!after.squares().contains(sq("g2")));
+    let after = play(p, "Nf3-e5 @@c3 @b2-a3");
+    assert_eq!(after.piece_at(sq("a3")).map(|p| p.role), Some(Role::Pawn));
+    assert!(after.carried_pawns().contains(sq("a3")));
+    assert!(refused(p, "Nf3-e5 @@c3 @e1-e2").contains("king's square never moves"));
+    assert!(refused(p, "Nf3-e5 @@c3 @b2-b4").contains("one step"));
+    assert!(refused(p, "Nf3-e5 @@c3 @f6-g5").contains("under your own pieces"));
+
+    // A carried pawn has moved: no double step from its new place on the second rank.
+    let fen = "4k3/8/8/8/7*/8/P*6/4K3 w - - 0 9";
+    let p = pos(Variant::MovingOccupiedSquares, fen);
+    let carried = play(&p, "Ke1-d1 @a2-b2 @@h4");
+    assert!(carried.carried_pawns().contains(sq("b2")));
+    let white = play(&carried, "Ke8-d8 @@a2");
+    assert!(refused(&white, "b2-b4 @@e8").contains("cannot move to b4"));
+    play(&white, "b2-b3 @@e8");
+    // A pawn carried to its last rank promotes; the mover chooses.
+    let p = pos(Variant::MovingOccupiedSquares, "1*2k3/P7/8/8/8/8/8/4K3 w - - 0 9");
+    let promoted = play(&p, "Ke1-d1 @a7-b8=N @@a7");
+    assert_eq!(promoted.piece_at(sq("b8")).map(|p| p.role), Some(Role::Knight));
+}
+
+#[test]
+fn repetition_counts_squares_and_owners() {
+    // Two squares shuttled back and forth repeat the position; the game goes on until claimed.
+    let mut g = game(
+        Variant::Hans38Neutral,
+        "1. @@f3 @@f6 2. @f3-f4 @f6-f5 3. @f4-f3 @f5-f6 4. @f3-f4 @f6-f5 5. @f4-f3 @f5-f6",
+    );
+    assert_eq!(g.claimable_draw(), Some(DrawReason::ThreefoldRepetition));
+    for m in [
+        "@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6", "@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6",
+    ] {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::FivefoldRepetition
+        })
+    );
+}
+
+#[test]
+fn text_format_round_trips_every_position_of_a_game() {
+    let g = game(Variant::Hans38, "1. @@e4 @@e5 2. @@d4 @@d5 3. @e4-e3 @d5-d6");
+    let mut p = g.start().clone();
+    for mv in g.moves() {
+        p = p.played(mv);
+        let text = p.fen();
+        let back = Position::from_fen(Variant::Hans38, &text).unwrap();
+        assert_eq!(back, p, "{text}");
+        assert_eq!(back.fen(), text);
+    }
+    assert_eq!(
+        g.position().fen(),
+        "rnbqkbnr/pppppppp/***-****/****-***/***+****/****+***/PPPPPPPP/RNBQKBNR w KQkq - 2 4 hand:1/1 lock:d6"
+    );
+}
+
+#[test]
+fn bad_texts_are_refused_with_reasons() {
+    let bad = |v: Variant, fen: &str| Position::from_fen(v, fen).unwrap_err().to_string();
+    assert!(bad(Variant::Hans38, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").contains("hand:3/3"));
+    assert!(bad(Variant::Hans38, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand:4/0").contains("more than 3"));
+    assert!(bad(Variant::Chess, "4k3/8/8/8/8/8/8/4K2* w - - 0 1").contains("no holes"));
+    assert!(bad(Variant::Hans38Neutral, "4k3/8/8/8/8/8/8/4K2+ w - - 0 1 hand:0/0").contains("no owners"));
+    assert!(bad(Variant::Hans38, "4k3/8/8/8/8/8/8/4K2* w - - 0 1 hand:0/0 lock:h1").contains("locked"));
+    assert!(
+        bad(Variant::Chess, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand:0/0")
+            .contains("not part of a chess position")
+    );
+    match notation::parse_move(&Position::start(Variant::Hans38), "@e2") {
+        Err(MoveError::Parse(e)) => assert!(e.to_string().contains("@g8-e6")),
+        other => panic!("{other:?}"),
+    }
+    let _ = ResolveError::Ambiguous {
+        text: String::new(),
+        candidates: Vec::new(),
+    };
+}
