@@ -461,8 +461,4 @@ fn bad_texts_are_refused_with_reasons() {
         Err(MoveError::Parse(e)) => assert!(e.to_string().contains("@g8-e6")),
         other => panic!("{other:?}"),
     }
-    let _ = ResolveError::Ambiguous {
-        text: String::new(),
-        candidates: Vec::new(),
-    };
 }
