@@ -28,6 +28,9 @@ struct Oracle {
     reserves: [u8; 2],
     locked: Vec<usize>,
     carried: Vec<usize>,
+    /// Squares placed or moved this turn, and the location a double step passed.
+    touched: Vec<usize>,
+    double: Option<usize>,
 }
 
 fn idx(file: i32, rank: i32) -> Option<usize> {
@@ -134,6 +137,8 @@ impl Oracle {
             ],
             locked: pos.locked().into_iter().map(|s| s.index()).collect(),
             carried: pos.carried_pawns().into_iter().map(|s| s.index()).collect(),
+            touched: Vec::new(),
+            double: None,
         }
     }
 
@@ -414,6 +419,9 @@ impl Oracle {
                 self.cells[to].piece = Some((color, promo.unwrap_or(role)));
                 self.cells[from].piece = None;
                 take(self, to);
+                if role == Role::Pawn && from.abs_diff(to) == 16 {
+                    self.double = Some((from + to) / 2);
+                }
                 if role == Role::King {
                     let back = if us == Color::White { 0..8 } else { 56..64 };
                     self.castle_rooks.retain(|r| !back.contains(r));
@@ -446,6 +454,7 @@ impl Oracle {
                 }
             }
             Act::Place(to) => {
+                self.touched.push(to);
                 self.cells[to].square = true;
                 if self.rules.owned_squares {
                     self.cells[to].owner = Some(us);
@@ -455,6 +464,7 @@ impl Oracle {
                 }
             }
             Act::Shift { from, to, promo } => {
+                self.touched.push(to);
                 let moved = self.cells[from];
                 self.cells[from] = Cell {
                     square: false,
@@ -476,7 +486,29 @@ impl Oracle {
 
     /// Every legal turn as text, by brute force over the turn shapes of L9, L12 and the basic game.
     fn turns(&self) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
+        self.turns_full().into_iter().map(|(t, _)| t).collect()
+    }
+
+    /// Closes a turn: side to move, turn number, locks, en passant.
+    fn finish(mut self) -> Oracle {
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = self.turn.other();
+        self.locked = std::mem::take(&mut self.touched);
+        self.ep = self.double.take().filter(|&e| self.cells[e].square);
+        self
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.turns_full().into_iter().map(|(_, next)| next.finish().perft(depth - 1)).sum()
+    }
+
+    fn turns_full(&self) -> Vec<(String, Oracle)> {
+        let mut out = Vec::new();
         let us = self.turn;
         match self.rules.turn {
             TurnRule::Single => {
@@ -484,7 +516,7 @@ impl Oracle {
                     let mut next = self.clone();
                     next.apply(&act);
                     if !next.king_attacked(us) {
-                        out.insert(act.text());
+                        out.push((act.text(), next));
                     }
                 }
             }
@@ -503,7 +535,7 @@ impl Oracle {
         out
     }
 
-    fn extend(&self, done: Vec<Act>, out: &mut BTreeSet<String>) {
+    fn extend(&self, done: Vec<Act>, out: &mut Vec<(String, Oracle)>) {
         let placed = done.iter().any(|a| matches!(a, Act::Place(_)));
         let shifted = done.iter().any(|a| matches!(a, Act::Shift { .. }));
         let holes = self.cells.iter().any(|c| !c.square);
@@ -511,7 +543,7 @@ impl Oracle {
             && !self.king_attacked(self.turn)
             && (self.rules.turn != TurnRule::InfiniteReserves || placed || !holes)
         {
-            out.insert(done.iter().map(Act::text).collect::<Vec<_>>().join(" "));
+            out.push((done.iter().map(Act::text).collect::<Vec<_>>().join(" "), self.clone()));
         }
         let square_done = done.iter().filter(|a| !a.is_piece()).count();
         let (may_shift, may_place) = match self.rules.turn {
@@ -639,4 +671,37 @@ fn infinite_reserves_agrees_with_the_oracle() {
 #[test]
 fn moving_occupied_squares_agrees_with_the_oracle() {
     assert!(agree_on_random_games(Variant::MovingOccupiedSquares, 8, 24, 8) > 100);
+}
+
+/// The perft files of the squares family, checked against the oracle up to a node limit.
+#[test]
+fn perft_files_agree_with_the_oracle() {
+    const LIMIT: u64 = 300_000;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/perft");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let variant: Variant = stem.parse().unwrap();
+        if !variant.rules().square_actions {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut fen = String::new();
+        for line in text.lines() {
+            if let Some(f) = line.strip_prefix("epd ") {
+                fen = f.to_string();
+            } else if let Some(rest) = line.strip_prefix("perft ") {
+                let (depth, nodes) = rest.split_once(' ').unwrap();
+                let (depth, nodes): (u32, u64) = (depth.parse().unwrap(), nodes.parse().unwrap());
+                if nodes > LIMIT {
+                    continue;
+                }
+                let oracle = Oracle::from_position(&Position::from_fen(variant, &fen).unwrap());
+                assert_eq!(oracle.perft(depth), nodes, "{stem} {fen} depth {depth}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} perft lines checked");
 }
