@@ -143,3 +143,54 @@ fn replay_from_a_file() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/game.pgn"));
 }
+
+#[test]
+fn replay_json_for_a_changing_board() {
+    let record = "[Variant \"Hans38\"]\n1. @@a6 a7-a6 2. @@b6 b7-b6 3. @@c6 c7-c6";
+    let out = tessera(&["replay", "--json", "-"], Some(record));
+    assert!(out.status.success());
+    let v = json(&out);
+    assert_eq!(v["variant"], "hans38");
+    assert_eq!(v["result"], "0-1", "White is stalemated, and stalemate loses");
+    let board = v["board"].as_object().unwrap();
+    assert_eq!(board.len(), 64, "every location is listed");
+    assert_eq!(
+        board["a6"],
+        serde_json::json!({"square": "normal", "owner": "black", "piece": "p"})
+    );
+    assert_eq!(
+        board["a7"],
+        serde_json::json!({"square": "normal", "owner": "black"})
+    );
+    assert_eq!(board["e4"], serde_json::json!({"square": "hole"}));
+    assert_eq!(board["e1"]["owner"], "white");
+    assert_eq!(v["reserves"], serde_json::json!({"white": 0, "black": 3}));
+    assert_eq!(v["locked"], serde_json::json!([]));
+
+    let out = tessera(
+        &["replay", "--variant", "hans38-neutral", "--json", "-"],
+        Some("1. @@f3 @@f6 2. Ng1-f3"),
+    );
+    let v = json(&out);
+    assert!(v["board"]["f6"].get("owner").is_none());
+    assert_eq!(v["locked"], serde_json::json!([]));
+    assert_eq!(v["board"]["g1"], serde_json::json!({"square": "normal"}));
+
+    let out = tessera(
+        &["replay", "--variant", "infinite-reserves", "--json", "-"],
+        Some("1. @@f3"),
+    );
+    assert_eq!(json(&out)["reserves"]["white"], "infinite");
+    assert_eq!(json(&out)["locked"], serde_json::json!(["f3"]));
+}
+
+#[test]
+fn every_variant_has_a_perft_from_its_start() {
+    let out = tessera(&["variants"], None);
+    for line in stdout(&out).lines() {
+        let name = line.split_whitespace().next().unwrap();
+        let out = tessera(&["perft", "--variant", name, "--json", "1"], None);
+        assert!(out.status.success(), "{name}");
+        assert!(json(&out)["nodes"].as_u64().unwrap() > 0, "{name}");
+    }
+}

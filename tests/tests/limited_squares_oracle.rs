@@ -504,7 +504,10 @@ impl Oracle {
         if depth == 0 {
             return 1;
         }
-        self.turns_full().into_iter().map(|(_, next)| next.finish().perft(depth - 1)).sum()
+        self.turns_full()
+            .into_iter()
+            .map(|(_, next)| next.finish().perft(depth - 1))
+            .sum()
     }
 
     fn turns_full(&self) -> Vec<(String, Oracle)> {
@@ -543,7 +546,10 @@ impl Oracle {
             && !self.king_attacked(self.turn)
             && (self.rules.turn != TurnRule::InfiniteReserves || placed || !holes)
         {
-            out.push((done.iter().map(Act::text).collect::<Vec<_>>().join(" "), self.clone()));
+            out.push((
+                done.iter().map(Act::text).collect::<Vec<_>>().join(" "),
+                self.clone(),
+            ));
         }
         let square_done = done.iter().filter(|a| !a.is_piece()).count();
         let (may_shift, may_place) = match self.rules.turn {
