@@ -136,6 +136,9 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
         if token.is_empty() || token.starts_with('$') {
             continue;
         }
+        if is_commentary(token) {
+            continue;
+        }
         if is_result(token) {
             record.result = Some(token.replace('½', "1/2")).filter(|r| r != "*");
             continue;
@@ -155,6 +158,28 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
             .map(str::to_string);
     }
     Ok(record)
+}
+
+/// Words that annotators write between moves and that name no move ("e.p.", "White resigns").
+fn is_commentary(token: &str) -> bool {
+    const WORDS: [&str; 14] = [
+        "e.p.",
+        "ep",
+        "resigns",
+        "resign",
+        "resigned",
+        "white",
+        "black",
+        "wins",
+        "won",
+        "draw",
+        "drawn",
+        "agreed",
+        "mate",
+        "stalemate",
+    ];
+    let word = token.trim_matches(|c: char| c == '.' || c == ',' || c == '!' || c == '?');
+    WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)) || token.eq_ignore_ascii_case("e.p.")
 }
 
 fn flush(token: &mut String, tokens: &mut Vec<String>, depth: usize) {
@@ -269,6 +294,18 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         assert_eq!(numbered, [true, false, true, false, true, false, true]);
         assert_eq!(rec.result.as_deref(), Some("1-0"));
         assert_eq!(rec.header("event"), Some("Casual"));
+    }
+
+    #[test]
+    fn annotators_words_are_skipped() {
+        let rec = parse_record("1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 White resigns").unwrap();
+        let texts: Vec<&str> = rec.moves.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["e4", "d5", "e5", "f5", "exf6", "Nxf6"]);
+        // Anything else that is not a move is still an error at its ply.
+        assert!(matches!(
+            replay(Variant::Chess, "1. e4 blunder"),
+            Err(ReplayError::Move { ply: 2, .. })
+        ));
     }
 
     #[test]
