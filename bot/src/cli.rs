@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
+use tessera_rules::quad;
 use tessera_rules::variant::Reserve;
 use tessera_rules::{Color, Position, ReplayError, Variant, notation, perft};
 
@@ -60,13 +61,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Perft {
-            variant,
-            fen,
-            divide,
-            json,
-            depth,
-        }) => run_perft(variant, fen, divide, json, depth),
+        Some(Command::Perft { variant, fen, divide, json, depth }) => {
+            run_perft(variant, fen, divide, json, depth)
+        }
         Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
         None => {
             use clap::CommandFactory;
@@ -99,11 +96,7 @@ fn run_perft(
     } else {
         Vec::new()
     };
-    let nodes = if divide {
-        split.iter().map(|(_, n)| n).sum()
-    } else {
-        perft(&pos, depth)
-    };
+    let nodes = if divide { split.iter().map(|(_, n)| n).sum() } else { perft(&pos, depth) };
     let seconds = started.elapsed().as_secs_f64();
     if json {
         let mut out = json!({
@@ -124,11 +117,7 @@ fn run_perft(
             println!();
         }
         println!("{nodes}");
-        eprintln!(
-            "{:.3} s, {:.1} M nodes/s",
-            seconds,
-            nodes as f64 / seconds.max(1e-9) / 1e6
-        );
+        eprintln!("{:.3} s, {:.1} M nodes/s", seconds, nodes as f64 / seconds.max(1e-9) / 1e6);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -136,10 +125,7 @@ fn run_perft(
 fn read_input(file: &PathBuf) -> Result<String> {
     let mut text = String::new();
     if file.as_os_str() == "-" {
-        std::io::stdin()
-            .take(16 << 20)
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
+        std::io::stdin().take(16 << 20).read_to_string(&mut text).context("reading standard input")?;
     } else {
         text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     }
@@ -163,10 +149,7 @@ fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<Ex
             let pos = replay.game.position();
             let result = replay.result();
             if json {
-                println!(
-                    "{}",
-                    position_json(variant, pos, replay.game.moves().len(), result.as_deref())
-                );
+                println!("{}", position_json(variant, pos, replay.game.moves().len(), result.as_deref()));
             } else {
                 println!("{}", pos.fen());
                 println!("{}", result.as_deref().unwrap_or("*"));
@@ -199,19 +182,24 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
     let rules = pos.rules();
     let changing_board = rules.square_actions;
     let mut board = Map::new();
-    let listed = if changing_board {
-        pos.board_mask()
-    } else {
-        pos.occupied()
-    };
+    let listed = if changing_board { pos.board_mask() } else { pos.occupied() };
+    if rules.quad_squares {
+        // Pieces on a quad-square are listed under the quad's name (Q1).
+        for quad in &quad::QUADS {
+            let pieces: Vec<String> =
+                quad::occupants(pos, quad.cells[0]).iter().map(|(_, p)| p.char().to_string()).collect();
+            if !pieces.is_empty() {
+                board.insert(quad.name.to_string(), json!({ "pieces": pieces }));
+            }
+        }
+    }
     for sq in listed {
+        if rules.quad_squares && quad::quad_at(sq).is_some() {
+            continue;
+        }
         let mut entry = Map::new();
         if changing_board {
-            let state = if pos.squares().contains(sq) {
-                "normal"
-            } else {
-                "hole"
-            };
+            let state = if pos.squares().contains(sq) { "normal" } else { "hole" };
             entry.insert("square".into(), json!(state));
             if let Some(owner) = pos.owner(sq) {
                 entry.insert("owner".into(), json!(owner.name()));
@@ -239,12 +227,7 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
         Reserve::Infinite => out["reserves"] = json!({ "white": "infinite", "black": "infinite" }),
     }
     if changing_board {
-        out["locked"] = json!(
-            pos.locked()
-                .into_iter()
-                .map(|sq| sq.to_string())
-                .collect::<Vec<_>>()
-        );
+        out["locked"] = json!(pos.locked().into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>());
     }
     out
 }

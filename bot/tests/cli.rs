@@ -34,10 +34,7 @@ fn variants_one_a_line_name_first() {
     let out = tessera(&["variants"], None);
     assert!(out.status.success());
     let text = stdout(&out);
-    let names: Vec<&str> = text
-        .lines()
-        .map(|l| l.split_whitespace().next().unwrap())
-        .collect();
+    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
     assert!(names.contains(&"chess"), "{text}");
 }
 
@@ -81,13 +78,7 @@ fn replay_plain_and_json() {
     assert!(out.status.success());
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines,
-        [
-            "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4",
-            "1-0"
-        ]
-    );
+    assert_eq!(lines, ["r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "1-0"]);
 
     let out = tessera(&["replay", "--json", "-"], Some(SCHOLARS_MATE));
     let v = json(&out);
@@ -107,18 +98,13 @@ fn replay_of_an_unfinished_game_has_no_result() {
     let v = json(&out);
     assert_eq!(v["result"], Value::Null);
     assert_eq!(v["ply"], 3);
-    assert_eq!(
-        v["fen"],
-        "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2"
-    );
+    assert_eq!(v["fen"], "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2");
 }
 
 #[test]
 fn replay_stops_at_the_first_illegal_move() {
-    let out = tessera(
-        &["replay", "-"],
-        Some("1. e4 e5 2. Nf3 Nf6 3. Ng5 Ke7 4. Nxf7 Kxf7 5. Bc4+ Ke7 6. Qh5 Qe9"),
-    );
+    let out =
+        tessera(&["replay", "-"], Some("1. e4 e5 2. Nf3 Nf6 3. Ng5 Ke7 4. Nxf7 Kxf7 5. Bc4+ Ke7 6. Qh5 Qe9"));
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("ply 12") && err.contains("Qe9"), "{err}");
@@ -154,32 +140,21 @@ fn replay_json_for_a_changing_board() {
     assert_eq!(v["result"], "0-1", "White is stalemated, and stalemate loses");
     let board = v["board"].as_object().unwrap();
     assert_eq!(board.len(), 64, "every location is listed");
-    assert_eq!(
-        board["a6"],
-        serde_json::json!({"square": "normal", "owner": "black", "piece": "p"})
-    );
-    assert_eq!(
-        board["a7"],
-        serde_json::json!({"square": "normal", "owner": "black"})
-    );
+    assert_eq!(board["a6"], serde_json::json!({"square": "normal", "owner": "black", "piece": "p"}));
+    assert_eq!(board["a7"], serde_json::json!({"square": "normal", "owner": "black"}));
     assert_eq!(board["e4"], serde_json::json!({"square": "hole"}));
     assert_eq!(board["e1"]["owner"], "white");
     assert_eq!(v["reserves"], serde_json::json!({"white": 0, "black": 3}));
     assert_eq!(v["locked"], serde_json::json!([]));
 
-    let out = tessera(
-        &["replay", "--variant", "hans38-neutral", "--json", "-"],
-        Some("1. @@f3 @@f6 2. Ng1-f3"),
-    );
+    let out =
+        tessera(&["replay", "--variant", "hans38-neutral", "--json", "-"], Some("1. @@f3 @@f6 2. Ng1-f3"));
     let v = json(&out);
     assert!(v["board"]["f6"].get("owner").is_none());
     assert_eq!(v["locked"], serde_json::json!([]));
     assert_eq!(v["board"]["g1"], serde_json::json!({"square": "normal"}));
 
-    let out = tessera(
-        &["replay", "--variant", "infinite-reserves", "--json", "-"],
-        Some("1. @@f3"),
-    );
+    let out = tessera(&["replay", "--variant", "infinite-reserves", "--json", "-"], Some("1. @@f3"));
     assert_eq!(json(&out)["reserves"]["white"], "infinite");
     assert_eq!(json(&out)["locked"], serde_json::json!(["f3"]));
 }

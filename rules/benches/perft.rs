@@ -7,16 +7,8 @@ use std::time::{Duration, Instant};
 use tessera_rules::{Position, Variant, perft};
 
 const CASES: [(&str, &str, u32); 3] = [
-    (
-        "startpos",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        5,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        4,
-    ),
+    ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
     ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
 ];
 
@@ -69,9 +61,6 @@ fn main() {
         assert_eq!(ours, theirs, "{name}: the two libraries disagree");
         let mnps = |n: u64, t: Duration| n as f64 / t.as_secs_f64() / 1e6;
         let (a, b) = (mnps(ours, t_ours), mnps(theirs, t_theirs));
-        println!(
-            "{name:<10} {depth:>5} {ours:>12} {a:>14.1} {b:>14.1} {:>7.2}",
-            a / b
-        );
+        println!("{name:<10} {depth:>5} {ours:>12} {a:>14.1} {b:>14.1} {:>7.2}", a / b);
     }
 }

@@ -24,40 +24,15 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
     table
 }
 
-static KNIGHT: [u64; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [u64; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
+static KNIGHT: [u64; 64] =
+    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [u64; 64] =
+    leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
 static WHITE_PAWN: [u64; 64] = leaper_table(&[(-1, 1), (1, 1)]);
 static BLACK_PAWN: [u64; 64] = leaper_table(&[(-1, -1), (1, -1)]);
 
 /// Ray directions; the first four grow the square index, the last four shrink it.
-const DIRS: [(i8, i8); 8] = [
-    (1, 0),
-    (0, 1),
-    (1, 1),
-    (-1, 1),
-    (-1, 0),
-    (0, -1),
-    (-1, -1),
-    (1, -1),
-];
+const DIRS: [(i8, i8); 8] = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
 
 const fn ray_tables() -> [[u64; 64]; 8] {
     let mut rays = [[0u64; 64]; 8];
@@ -114,11 +89,7 @@ fn ray(dir: usize, sq: Square, blockers: Bitboard) -> u64 {
     if hit == 0 {
         return ray;
     }
-    let first = if dir < 4 {
-        hit.trailing_zeros()
-    } else {
-        63 - hit.leading_zeros()
-    };
+    let first = if dir < 4 { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
     ray & !RAYS[dir][first as usize]
 }
 

@@ -43,12 +43,8 @@ impl Outcome {
     /// PGN result token: `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
         match self {
-            Outcome::Win {
-                winner: Color::White, ..
-            } => "1-0",
-            Outcome::Win {
-                winner: Color::Black, ..
-            } => "0-1",
+            Outcome::Win { winner: Color::White, .. } => "1-0",
+            Outcome::Win { winner: Color::Black, .. } => "0-1",
             Outcome::Draw { .. } => "1/2-1/2",
         }
     }
@@ -117,13 +113,7 @@ pub struct Game {
 impl Game {
     pub fn new(start: Position) -> Game {
         let key = repetition_key(&start);
-        Game {
-            current: start.clone(),
-            start,
-            moves: Vec::new(),
-            history: vec![key],
-            declared: None,
-        }
+        Game { current: start.clone(), start, moves: Vec::new(), history: vec![key], declared: None }
     }
 
     pub fn from_variant(variant: Variant) -> Game {
@@ -181,46 +171,29 @@ impl Game {
         let us = pos.turn();
         if !pos.has_legal_moves() {
             return Some(if pos.is_check() {
-                Outcome::Win {
-                    winner: us.other(),
-                    reason: WinReason::Checkmate,
-                }
+                Outcome::Win { winner: us.other(), reason: WinReason::Checkmate }
             } else {
                 match pos.variant().stalemate() {
-                    StalemateRule::Draw => Outcome::Draw {
-                        reason: DrawReason::Stalemate,
-                    },
-                    StalemateRule::Loss => Outcome::Win {
-                        winner: us.other(),
-                        reason: WinReason::Stalemate,
-                    },
+                    StalemateRule::Draw => Outcome::Draw { reason: DrawReason::Stalemate },
+                    StalemateRule::Loss => Outcome::Win { winner: us.other(), reason: WinReason::Stalemate },
                 }
             });
         }
         if pos.variant().insufficient_material_draws() && pos.insufficient_material() {
-            return Some(Outcome::Draw {
-                reason: DrawReason::InsufficientMaterial,
-            });
+            return Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial });
         }
         if self.repetitions() >= 5 {
-            return Some(Outcome::Draw {
-                reason: DrawReason::FivefoldRepetition,
-            });
+            return Some(Outcome::Draw { reason: DrawReason::FivefoldRepetition });
         }
         if pos.halfmoves() >= 150 {
-            return Some(Outcome::Draw {
-                reason: DrawReason::SeventyFiveMoves,
-            });
+            return Some(Outcome::Draw { reason: DrawReason::SeventyFiveMoves });
         }
         None
     }
 
     /// How often the current position has occurred, counting this time.
     pub fn repetitions(&self) -> usize {
-        let now = self
-            .history
-            .last()
-            .expect("history starts with the start position");
+        let now = self.history.last().expect("history starts with the start position");
         self.history.iter().filter(|p| *p == now).count()
     }
 
@@ -262,12 +235,7 @@ fn repetition_key(pos: &Position) -> Position {
     let mut key = pos.clone();
     key.halfmoves = 0;
     key.fullmoves = pos.turn_number_phase();
-    if key.ep.is_some()
-        && !pos
-            .legal_moves()
-            .iter()
-            .any(|m| matches!(m.first(), Action::EnPassant { .. }))
-    {
+    if key.ep.is_some() && !pos.legal_moves().iter().any(|m| matches!(m.first(), Action::EnPassant { .. })) {
         key.ep = None;
     }
     key
@@ -296,13 +264,7 @@ mod tests {
     #[test]
     fn fools_mate() {
         let game = game_after(START, &["f3", "e5", "g4", "Qh4"]);
-        assert_eq!(
-            game.outcome(),
-            Some(Outcome::Win {
-                winner: Color::Black,
-                reason: WinReason::Checkmate
-            })
-        );
+        assert_eq!(game.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Checkmate }));
         let mut g = game.clone();
         assert!(matches!(g.play_text("a3"), Err(PlayError::GameOver(_))));
         assert_eq!(g.record(), "1. f2-f3 e7-e5 2. g2-g4 Qd8-h4# 0-1");
@@ -311,12 +273,7 @@ mod tests {
     #[test]
     fn stalemate_is_a_draw_in_chess() {
         let game = game_after("7k/8/6Q1/8/8/8/8/K7 w - - 0 1", &["Qf7"]);
-        assert_eq!(
-            game.outcome(),
-            Some(Outcome::Draw {
-                reason: DrawReason::Stalemate
-            })
-        );
+        assert_eq!(game.outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
     }
 
     #[test]
@@ -336,12 +293,7 @@ mod tests {
         for m in shuffle.iter().chain(shuffle.iter()) {
             game.play_text(m).unwrap();
         }
-        assert_eq!(
-            game.outcome(),
-            Some(Outcome::Draw {
-                reason: DrawReason::FivefoldRepetition
-            })
-        );
+        assert_eq!(game.outcome(), Some(Outcome::Draw { reason: DrawReason::FivefoldRepetition }));
     }
 
     #[test]
@@ -360,32 +312,16 @@ mod tests {
         let game = game_after("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", &["Ra2"]);
         assert_eq!(game.claimable_draw(), Some(DrawReason::FiftyMoves));
         let game = game_after("4k3/8/8/8/8/8/8/R3K3 w - - 149 80", &["Ra2"]);
-        assert_eq!(
-            game.outcome(),
-            Some(Outcome::Draw {
-                reason: DrawReason::SeventyFiveMoves
-            })
-        );
+        assert_eq!(game.outcome(), Some(Outcome::Draw { reason: DrawReason::SeventyFiveMoves }));
         // Mate on the 150th half-move stands over the 75-move rule.
         let game = game_after("7k/R7/6K1/8/8/8/8/8 w - - 149 80", &["Ra8"]);
-        assert_eq!(
-            game.outcome(),
-            Some(Outcome::Win {
-                winner: Color::White,
-                reason: WinReason::Checkmate
-            })
-        );
+        assert_eq!(game.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::Checkmate }));
     }
 
     #[test]
     fn insufficient_material_ends_the_game() {
         let game = game_after("4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1", &["Kxe2"]);
-        assert_eq!(
-            game.outcome(),
-            Some(Outcome::Draw {
-                reason: DrawReason::InsufficientMaterial
-            })
-        );
+        assert_eq!(game.outcome(), Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial }));
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod quad;
 pub mod record;
 pub mod text;
 pub mod types;

@@ -6,13 +6,7 @@ use crate::types::{Role, Square};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// A piece moves, maybe capturing (`capture` is the captured role) and maybe promoting.
-    Normal {
-        role: Role,
-        from: Square,
-        to: Square,
-        capture: Option<Role>,
-        promotion: Option<Role>,
-    },
+    Normal { role: Role, from: Square, to: Square, capture: Option<Role>, promotion: Option<Role> },
     /// A pawn captures en passant; the captured pawn stands beside `from` on `to`'s file.
     EnPassant { from: Square, to: Square },
     /// The king castles with the rook standing on `rook`.
@@ -21,18 +15,20 @@ pub enum Action {
     Place { to: Square },
     /// A square moves to a location without one (`@g8-e6`), carrying the friendly piece on it
     /// where the variant allows (L13); `promotion` when that piece is a pawn reaching its last rank.
-    Shift {
-        from: Square,
-        to: Square,
-        promotion: Option<Role>,
-    },
+    Shift { from: Square, to: Square, promotion: Option<Role> },
+    /// Quad-Square Chess: a bishop takes `victim` on the quad `to` and is lost with it (Q5);
+    /// `from == to` when it shares that quad and does not move.
+    Sacrifice { from: Square, to: Square, victim: Role },
 }
 
 impl Action {
     /// Where the action starts: the moving piece's or square's location, or the placement.
     pub fn from(self) -> Square {
         match self {
-            Action::Normal { from, .. } | Action::EnPassant { from, .. } | Action::Shift { from, .. } => from,
+            Action::Normal { from, .. }
+            | Action::EnPassant { from, .. }
+            | Action::Shift { from, .. }
+            | Action::Sacrifice { from, .. } => from,
             Action::Castle { king, .. } => king,
             Action::Place { to } => to,
         }
@@ -40,16 +36,13 @@ impl Action {
 
     /// Whether this action moves a piece by its own powers (as opposed to moving or placing squares).
     pub fn is_piece_move(self) -> bool {
-        matches!(
-            self,
-            Action::Normal { .. } | Action::EnPassant { .. } | Action::Castle { .. }
-        )
+        matches!(self, Action::Normal { .. } | Action::EnPassant { .. } | Action::Castle { .. })
     }
 
     pub fn is_capture(self) -> bool {
         match self {
             Action::Normal { capture, .. } => capture.is_some(),
-            Action::EnPassant { .. } => true,
+            Action::EnPassant { .. } | Action::Sacrifice { .. } => true,
             _ => false,
         }
     }
@@ -71,9 +64,7 @@ pub struct Move {
 impl Move {
     #[inline]
     pub fn single(action: Action) -> Move {
-        Move {
-            actions: [Some(action), None, None],
-        }
+        Move { actions: [Some(action), None, None] }
     }
 
     /// A turn of several actions; `None` if there are none or more than three.
@@ -90,11 +81,7 @@ impl Move {
 
     /// The same turn with one more action at the end.
     pub(crate) fn then(mut self, action: Action) -> Move {
-        let slot = self
-            .actions
-            .iter_mut()
-            .find(|a| a.is_none())
-            .expect("at most three actions a turn");
+        let slot = self.actions.iter_mut().find(|a| a.is_none()).expect("at most three actions a turn");
         *slot = Some(action);
         self
     }

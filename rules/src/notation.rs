@@ -13,7 +13,8 @@ use std::fmt;
 
 use crate::moves::{Action, Move};
 use crate::position::Position;
-use crate::types::{Role, Square};
+use crate::quad;
+use crate::types::{Piece, Role, Square};
 use crate::variant::TurnRule;
 
 /// Longest move text we read; anything longer is not a move.
@@ -61,6 +62,8 @@ pub struct ParsedPieceMove {
     pub capture: bool,
     pub to: Square,
     pub promotion: Option<Role>,
+    /// Quad-Square Chess: the piece chosen for capture, `(N)`.
+    pub victim: Option<Role>,
 }
 
 impl ParsedPieceMove {
@@ -153,10 +156,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
 
 /// Reads move text without looking at a position.
 pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
-    let fail = |reason: &str| ParseError {
-        text: shorten(text),
-        reason: reason.to_string(),
-    };
+    let fail = |reason: &str| ParseError { text: shorten(text), reason: reason.to_string() };
     if text.len() > MAX_LEN {
         return Err(fail("that is far too long for a move"));
     }
@@ -166,19 +166,11 @@ pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
     }
     let tokens: Vec<&str> = trimmed.split_whitespace().collect();
     if tokens.len() > 3 {
-        return Err(fail(
-            "a turn has at most three actions (a piece move, a square move, a placement)",
-        ));
+        return Err(fail("a turn has at most three actions (a piece move, a square move, a placement)"));
     }
-    let actions = tokens
-        .iter()
-        .map(|t| parse_action(t))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|r| fail(&r))?;
-    Ok(ParsedMove {
-        text: trimmed.to_string(),
-        actions,
-    })
+    let actions =
+        tokens.iter().map(|t| parse_action(t)).collect::<Result<Vec<_>, _>>().map_err(|r| fail(&r))?;
+    Ok(ParsedMove { text: trimmed.to_string(), actions })
 }
 
 fn shorten(text: &str) -> String {
@@ -223,6 +215,7 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
         return parse_shift(rest);
     }
     let castle = s.replace(['0', 'o'], "O");
+    let s = &with_quad_names_as_cells(s);
     match castle.as_str() {
         "O-O" => return Ok(ParsedAction::Castle { long: false }),
         "O-O-O" => return Ok(ParsedAction::Castle { long: true }),
@@ -237,18 +230,30 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
         }
         _ => None,
     };
-    // Promotion at the end: =Q, (Q), /Q, or a bare letter after the destination rank.
+    // At the end, in either order: a promotion (=Q, /Q, or a bare letter after the destination
+    // rank) and, in Quad-Square Chess, the piece chosen for capture in parentheses: (N).
     let mut end = chars.len();
     let mut promotion = None;
-    if end >= 2 && chars[end - 1] == ')' && end >= 4 && chars[end - 3] == '(' {
-        promotion = Some(promotion_role(chars[end - 2])?);
-        end -= 3;
-    } else if end >= 2 && (chars[end - 2] == '=' || chars[end - 2] == '/') {
-        promotion = Some(promotion_role(chars[end - 1])?);
-        end -= 2;
-    } else if end >= 2 && chars[end - 1].is_ascii_alphabetic() && chars[end - 2].is_ascii_digit() {
-        promotion = Some(promotion_role(chars[end - 1])?);
-        end -= 1;
+    let mut victim = None;
+    loop {
+        if victim.is_none() && end >= 4 && chars[end - 1] == ')' && chars[end - 3] == '(' {
+            victim = Some(Role::from_char(chars[end - 2]).ok_or_else(|| {
+                format!("\"({})\" should name the piece to capture, like (N)", chars[end - 2])
+            })?);
+            end -= 3;
+        } else if promotion.is_none() && end >= 2 && (chars[end - 2] == '=' || chars[end - 2] == '/') {
+            promotion = Some(promotion_role(chars[end - 1])?);
+            end -= 2;
+        } else if promotion.is_none()
+            && end >= 2
+            && chars[end - 1].is_ascii_alphabetic()
+            && chars[end - 2].is_ascii_digit()
+        {
+            promotion = Some(promotion_role(chars[end - 1])?);
+            end -= 1;
+        } else {
+            break;
+        }
     }
     let body: String = chars[i..end].iter().collect();
     if body.len() < 2 {
@@ -275,14 +280,17 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
     if promotion.is_some() && role.is_some_and(|r| r != Role::Pawn) {
         return Err("only pawns promote".into());
     }
-    Ok(ParsedAction::Piece(ParsedPieceMove {
-        role,
-        from_file,
-        from_rank,
-        capture,
-        to,
-        promotion,
-    }))
+    Ok(ParsedAction::Piece(ParsedPieceMove { role, from_file, from_rank, capture, to, promotion, victim }))
+}
+
+/// Quad-Square Chess names its quad-squares `S1`–`S4`, `M1`, `M2`; read each as its lower-left cell.
+fn with_quad_names_as_cells(text: &str) -> String {
+    let mut out = text.to_string();
+    for quad in &crate::quad::QUADS {
+        out = out.replace(quad.name, &quad.cells[0].to_string());
+        out = out.replace(&quad.name.to_lowercase(), &quad.cells[0].to_string());
+    }
+    out
 }
 
 /// `g8-e6`, `g8e6`, `e7-e8=Q`: the part after `@`.
@@ -317,17 +325,11 @@ impl ParsedMove {
         let matching = self.candidates(pos);
         match matching.len() {
             1 => Ok(matching[0]),
-            0 => Err(ResolveError::Illegal {
-                text: self.text.clone(),
-                reason: self.why_illegal(pos),
-            }),
+            0 => Err(ResolveError::Illegal { text: self.text.clone(), reason: self.why_illegal(pos) }),
             _ => {
                 let mut candidates: Vec<String> = matching.iter().map(|mv| san(pos, mv)).collect();
                 candidates.dedup();
-                Err(ResolveError::Ambiguous {
-                    text: self.text.clone(),
-                    candidates,
-                })
+                Err(ResolveError::Ambiguous { text: self.text.clone(), candidates })
             }
         }
     }
@@ -335,11 +337,12 @@ impl ParsedMove {
     /// Legal turns this text could mean (a few at most, enough to show an ambiguity).
     fn candidates(&self, pos: &Position) -> Vec<Move> {
         if pos.rules().turn == TurnRule::Single && self.actions.len() == 1 {
-            return pos
-                .legal_moves()
-                .into_iter()
-                .filter(|mv| self.matches(pos, mv))
-                .collect();
+            let mut found: Vec<Move> =
+                pos.legal_moves().into_iter().filter(|mv| self.matches(pos, mv)).collect();
+            if let Some(ParsedAction::Piece(p)) = self.actions.first() {
+                prefer_exact(&mut found, p);
+            }
+            return found;
         }
         let n = self.actions.len();
         let mut found = Vec::new();
@@ -371,9 +374,7 @@ impl ParsedMove {
 
     fn matches(&self, pos: &Position, mv: &Move) -> bool {
         let mut actions = mv.actions();
-        self.actions
-            .iter()
-            .all(|parsed| actions.next().is_some_and(|a| action_matches(pos, parsed, a)))
+        self.actions.iter().all(|parsed| actions.next().is_some_and(|a| action_matches(pos, parsed, a)))
             && actions.next().is_none()
     }
 
@@ -390,11 +391,7 @@ impl ParsedMove {
             at.gen_square_actions(&mut |a| options.push(a));
             let Some(&action) = options.iter().find(|&&a| action_matches(&at, parsed, a)) else {
                 let reason = why_action_impossible(&at, parsed);
-                return if i == 0 {
-                    reason
-                } else {
-                    format!("after {}, {reason}", self.actions_text(i))
-                };
+                return if i == 0 { reason } else { format!("after {}, {reason}", self.actions_text(i)) };
             };
             at.apply_action(action);
         }
@@ -409,10 +406,7 @@ impl ParsedMove {
             };
         }
         if pos.rules().turn == TurnRule::InfiniteReserves
-            && !self
-                .actions
-                .iter()
-                .any(|a| matches!(a, ParsedAction::Place { .. }))
+            && !self.actions.iter().any(|a| matches!(a, ParsedAction::Place { .. }))
         {
             return "every turn places a square while there is a location without one (add @@e4 or the like)"
                 .into();
@@ -426,6 +420,22 @@ impl ParsedMove {
     fn actions_text(&self, upto: usize) -> String {
         let words: Vec<&str> = self.text.split_whitespace().take(upto).collect();
         words.join(" ")
+    }
+}
+
+/// Where a text fits several moves, keeps those it fits to the letter: no promotion letter means no
+/// promotion where promoting is optional (Quad-Square's S quads); a capture mark on a bishop's move
+/// onto a lone enemy means the sacrifice, no mark the sharing move.
+fn prefer_exact(found: &mut Vec<Move>, p: &ParsedPieceMove) {
+    if found.len() < 2 {
+        return;
+    }
+    if p.promotion.is_none() && found.iter().any(|m| m.first().promotion().is_none()) {
+        found.retain(|m| m.first().promotion().is_none());
+    }
+    let is_sacrifice = |m: &Move| matches!(m.first(), Action::Sacrifice { .. });
+    if found.iter().any(is_sacrifice) && !found.iter().all(is_sacrifice) {
+        found.retain(|m| is_sacrifice(m) == p.capture);
     }
 }
 
@@ -448,14 +458,8 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
         TurnRule::Single => None,
         _ => {
             let pieces = actions.iter().filter(|a| a.is_piece_move()).count();
-            let places = actions
-                .iter()
-                .filter(|a| matches!(a, ParsedAction::Place { .. }))
-                .count();
-            let shifts = actions
-                .iter()
-                .filter(|a| matches!(a, ParsedAction::Shift { .. }))
-                .count();
+            let places = actions.iter().filter(|a| matches!(a, ParsedAction::Place { .. })).count();
+            let shifts = actions.iter().filter(|a| matches!(a, ParsedAction::Shift { .. })).count();
             if pieces > 1 {
                 Some("a turn has one piece move".into())
             } else if pieces == 1 && !actions[0].is_piece_move() {
@@ -499,6 +503,11 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
     if !pos.squares().contains(p.to) {
         return format!("there is no square at {}", p.to);
     }
+    if rules.quad_squares
+        && let Some(reason) = why_quad_move_impossible(pos, p)
+    {
+        return reason;
+    }
     if let Some(from) = p.origin() {
         match pos.piece_at(from) {
             None => return format!("there is no piece on {from}"),
@@ -531,24 +540,15 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
     if let Some(promo) = p.promotion
         && p.to.rank() != us.last_rank(pos.size().1)
     {
-        return format!(
-            "a pawn promotes only on the last rank, not on {} (={})",
-            p.to,
-            promo.upper()
-        );
+        return format!("a pawn promotes only on the last rank, not on {} (={})", p.to, promo.upper());
     }
-    let role = p
-        .role
-        .or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
+    let role = p.role.or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
     let role = role.unwrap_or(Role::Pawn);
     if role == Role::Pawn
         && let Some(from) = p.origin()
     {
         if from.file() != p.to.file() && pos.piece_at(p.to).is_none() && rules.square_actions {
-            return format!(
-                "a pawn moves diagonally only to capture a piece, and {} holds none",
-                p.to
-            );
+            return format!("a pawn moves diagonally only to capture a piece, and {} holds none", p.to);
         }
         let middle = Square::from_coords(from.file(), (from.rank() + p.to.rank()) / 2);
         if from.file() == p.to.file()
@@ -564,6 +564,40 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
     }
 }
 
+/// Quad-Square Chess: what is wrong about the locations of a move (Q4, Q6).
+fn why_quad_move_impossible(pos: &Position, p: &ParsedPieceMove) -> Option<String> {
+    let us = pos.turn();
+    if let Some(origin) = p.origin() {
+        let from = pos.location(origin);
+        let name = pos.location_name(from);
+        let ours: Vec<Piece> =
+            quad::occupants(pos, from).into_iter().map(|(_, pc)| pc).filter(|pc| pc.color == us).collect();
+        let wanted = p.role;
+        let mover = ours.iter().find(|pc| wanted.is_none_or(|r| r == pc.role));
+        match (mover, wanted) {
+            (None, Some(role)) => return Some(format!("there is no {} of yours on {name}", role.name())),
+            (None, None) => return Some(format!("there is no piece of yours on {name}")),
+            (Some(mover), _) => {
+                let rook_beside =
+                    quad::occupants(pos, from).iter().any(|(_, pc)| pc.color != us && pc.role == Role::Rook);
+                if quad::quad_at(from).is_some() && rook_beside && !(mover.role == Role::Bishop && p.capture)
+                {
+                    return Some(format!(
+                        "the {} on {name} is pinned by the rook sharing its quad-square and cannot leave",
+                        mover.role.name()
+                    ));
+                }
+            }
+        }
+    }
+    let to = pos.location(p.to);
+    let there = quad::occupants(pos, to);
+    if quad::quad_at(to).is_some() && there.len() == 2 && there.iter().all(|(_, pc)| pc.color == us) {
+        return Some(format!("{} already holds two of your pieces", pos.location_name(to)));
+    }
+    None
+}
+
 fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
     let us = pos.turn();
     let rules = pos.rules();
@@ -572,10 +606,7 @@ fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
     }
     if let Some(piece) = pos.piece_at(from) {
         if !rules.carry {
-            return format!(
-                "only empty squares move, and a {} stands on {from}",
-                piece.role.name()
-            );
+            return format!("only empty squares move, and a {} stands on {from}", piece.role.name());
         }
         if piece.color != us {
             return format!(
@@ -594,10 +625,7 @@ fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
         return format!("your opponent just moved or placed the square at {from}; it cannot move this turn");
     }
     if rules.owned_squares && pos.piece_at(from).is_none() && pos.owner(from) != Some(us) {
-        return format!(
-            "the square at {from} is {}'s; you move only your own squares",
-            us.other()
-        );
+        return format!("the square at {from} is {}'s; you move only your own squares", us.other());
     }
     if !pos.board_mask().contains(to) {
         return format!("{to} is off the board");
@@ -613,6 +641,17 @@ fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
 
 fn why_no_castling(pos: &Position, long: bool) -> String {
     let us = pos.turn();
+    if pos.rules().quad_squares {
+        return if (pos.castling_rooks() & quad::castling_rook_of(us)).is_empty() {
+            "you can no longer castle: the king or the rook has moved".into()
+        } else if pos.is_check() {
+            "you cannot castle out of check".into()
+        } else {
+            "castling needs every location between king and rook empty and unattacked, the rook alone on its \
+             quad-square, and the king safe there"
+                .into()
+        };
+    }
     let Some(king) = pos.king(us) else {
         return "you have no king".into();
     };
@@ -635,66 +674,68 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
 fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool {
     match (parsed, action) {
         (ParsedAction::Castle { long }, Action::Castle { king, rook }) => {
-            (rook.file() < king.file()) == *long
+            // Quad-Square Chess has one castling, written either way (Q10).
+            pos.rules().quad_squares || (rook.file() < king.file()) == *long
         }
         (ParsedAction::Piece(p), Action::Castle { king, rook }) => {
             // Castling written as the king's move (e1-g1, Ke1g1) or king takes own rook (e1h1).
             let (king_to, _) = pos.castling_targets(king, rook);
+            let to = pos.location(p.to);
             p.role.is_none_or(|r| r == Role::King)
-                && p.origin() == Some(king)
-                && (p.to == king_to || p.to == rook)
+                && p.origin().map(|o| pos.location(o)) == Some(pos.location(king))
+                && (to == king_to || to == rook)
                 && p.promotion.is_none()
         }
-        (
-            ParsedAction::Piece(p),
-            Action::Normal {
-                role,
-                from,
-                to,
-                promotion,
-                ..
-            },
-        ) => {
+        (ParsedAction::Piece(p), Action::Normal { role, from, to, promotion, capture }) => {
             // A missing promotion letter matches every promotion, so the player is asked which.
-            piece_fields_match(p, role, from, to) && (p.promotion == promotion || p.promotion.is_none())
+            piece_fields_match(pos, p, role, from, to)
+                && (p.promotion == promotion || p.promotion.is_none())
+                && (p.victim.is_none() || p.victim == capture)
         }
         (ParsedAction::Piece(p), Action::EnPassant { from, to }) => {
-            piece_fields_match(p, Role::Pawn, from, to) && p.promotion.is_none()
+            piece_fields_match(pos, p, Role::Pawn, from, to) && p.promotion.is_none()
+        }
+        (ParsedAction::Piece(p), Action::Sacrifice { from, to, victim }) => {
+            // Q5: written as a capture (Bd3xM1, or BM1xM1 without moving); without x it is a share.
+            p.capture
+                && piece_fields_match(pos, p, Role::Bishop, from, to)
+                && p.promotion.is_none()
+                && p.victim.is_none_or(|v| v == victim)
         }
         (ParsedAction::Place { to }, Action::Place { to: t }) => *to == t,
-        (
-            ParsedAction::Shift { from, to, promotion },
-            Action::Shift {
-                from: f,
-                to: t,
-                promotion: pr,
-            },
-        ) => *from == f && *to == t && (promotion.is_none() || *promotion == pr),
+        (ParsedAction::Shift { from, to, promotion }, Action::Shift { from: f, to: t, promotion: pr }) => {
+            *from == f && *to == t && (promotion.is_none() || *promotion == pr)
+        }
         _ => false,
     }
 }
 
-fn piece_fields_match(p: &ParsedPieceMove, role: Role, from: Square, to: Square) -> bool {
+fn piece_fields_match(pos: &Position, p: &ParsedPieceMove, role: Role, from: Square, to: Square) -> bool {
     // With no role letter, a full origin square (g1-f3) names whatever stands there;
     // otherwise the move is a pawn's, as in SAN.
     let role_ok = match p.role {
         Some(r) => r == role,
         None => p.origin().is_some() || role == Role::Pawn,
     };
-    role_ok
-        && p.to == to
-        && p.from_file.is_none_or(|f| f == from.file())
-        && p.from_rank.is_none_or(|r| r == from.rank())
+    let origin_ok = match p.origin() {
+        Some(o) => pos.location(o) == from,
+        None => p.from_file.is_none_or(|f| f == from.file()) && p.from_rank.is_none_or(|r| r == from.rank()),
+    };
+    role_ok && pos.location(p.to) == to && origin_ok
 }
 
 /// Standard algebraic notation with check (`+`) and mate (`#`) marks; square actions as `@@f3`, `@g8-e6`.
 pub fn san(pos: &Position, mv: &Move) -> String {
+    if pos.rules().quad_squares {
+        // With quads, disambiguating by file or rank reads badly: name both ends, as the author does.
+        return lan(pos, mv);
+    }
     write_turn(pos, mv, san_action)
 }
 
 /// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4xd5`, `e7-e8=Q`, `@g8-e6`).
 pub fn lan(pos: &Position, mv: &Move) -> String {
-    write_turn(pos, mv, |_, a| lan_action(a))
+    write_turn(pos, mv, lan_action)
 }
 
 fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> String) -> String {
@@ -714,20 +755,19 @@ fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> St
 /// Coordinates only (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), as engines write moves;
 /// square actions as in long algebraic.
 pub fn uci(pos: &Position, mv: &Move) -> String {
+    if pos.rules().quad_squares {
+        return mv.actions().map(|a| lan_action(pos, a)).collect::<Vec<_>>().join(" ");
+    }
     let mut parts = Vec::new();
     for action in mv.actions() {
         parts.push(match action {
-            Action::Normal {
-                from, to, promotion, ..
-            } => {
-                let promo = promotion
-                    .map(|r| r.upper().to_ascii_lowercase().to_string())
-                    .unwrap_or_default();
+            Action::Normal { from, to, promotion, .. } => {
+                let promo = promotion.map(|r| r.upper().to_ascii_lowercase().to_string()).unwrap_or_default();
                 format!("{from}{to}{promo}")
             }
             Action::EnPassant { from, to } => format!("{from}{to}"),
             Action::Castle { king, rook } => format!("{king}{}", pos.castling_targets(king, rook).0),
-            Action::Place { .. } | Action::Shift { .. } => lan_action(action),
+            Action::Place { .. } | Action::Shift { .. } | Action::Sacrifice { .. } => lan_action(pos, action),
         });
     }
     parts.join(" ")
@@ -761,31 +801,38 @@ fn square_action_text(action: Action) -> Option<String> {
 /// The moving piece's fields, for actions that move a piece by its own powers.
 fn piece_fields(action: Action) -> (Role, Square, Square, bool, Option<Role>) {
     match action {
-        Action::Normal {
-            role,
-            from,
-            to,
-            capture,
-            promotion,
-        } => (role, from, to, capture.is_some(), promotion),
+        Action::Normal { role, from, to, capture, promotion } => {
+            (role, from, to, capture.is_some(), promotion)
+        }
         Action::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
         _ => unreachable!("castling and square actions are written by square_action_text"),
     }
 }
 
-fn lan_action(action: Action) -> String {
+fn lan_action(pos: &Position, action: Action) -> String {
+    match action {
+        Action::Sacrifice { from, to, .. } => {
+            return format!("B{}x{}", pos.location_name(from), pos.location_name(to));
+        }
+        // Quad-Square Chess has a single castling, written O-O (Q10).
+        Action::Castle { .. } if pos.rules().quad_squares => return "O-O".to_string(),
+        _ => {}
+    }
     if let Some(text) = square_action_text(action) {
         return text;
     }
     let (role, from, to, capture, promotion) = piece_fields(action);
-    let letter = if role == Role::Pawn {
-        String::new()
-    } else {
-        role.upper().to_string()
-    };
+    let letter = if role == Role::Pawn { String::new() } else { role.upper().to_string() };
     let sep = if capture { 'x' } else { '-' };
+    // On a quad the captured piece is named, since two may stand there (Q4).
+    let victim = match action {
+        Action::Normal { capture: Some(victim), .. } if pos.location_name(to) != to.to_string() => {
+            format!("({})", victim.upper())
+        }
+        _ => String::new(),
+    };
     let promo = promotion.map(|r| format!("={}", r.upper())).unwrap_or_default();
-    format!("{letter}{from}{sep}{to}{promo}")
+    format!("{letter}{}{sep}{}{victim}{promo}", pos.location_name(from), pos.location_name(to))
 }
 
 fn san_action(pos: &Position, action: Action) -> String {
@@ -803,12 +850,7 @@ fn san_action(pos: &Position, action: Action) -> String {
         // Disambiguate against other pieces of the same role that could go to the same square.
         let mut rivals = Vec::new();
         pos.gen_piece_actions(&mut |a| {
-            if let Action::Normal {
-                role: r,
-                from: f,
-                to: t,
-                ..
-            } = a
+            if let Action::Normal { role: r, from: f, to: t, .. } = a
                 && r == role
                 && t == to
                 && f != from
@@ -819,13 +861,7 @@ fn san_action(pos: &Position, action: Action) -> String {
         if pos.rules().turn == TurnRule::Single {
             // Only rivals that may legally move count (FIDE): a pinned knight needs no mention.
             rivals.retain(|&f| {
-                let mv = Move::single(Action::Normal {
-                    role,
-                    from: f,
-                    to,
-                    capture: None,
-                    promotion: None,
-                });
+                let mv = Move::single(Action::Normal { role, from: f, to, capture: None, promotion: None });
                 let mv = if pos.by_color(pos.turn().other()).contains(to) {
                     Move::single(Action::Normal {
                         role,
@@ -878,9 +914,7 @@ mod tests {
     fn all_spellings_of_a_move_agree() {
         let start = Position::start(Variant::Chess);
         let nf3 = play(&start, "Nf3").unwrap();
-        for text in [
-            "Ng1-f3", "g1f3", "Ng1f3", "g1-f3", "Nf3+", "Nf3!?", "Ngf3", "N1f3",
-        ] {
+        for text in ["Ng1-f3", "g1f3", "Ng1f3", "g1-f3", "Nf3+", "Nf3!?", "Ngf3", "N1f3"] {
             assert_eq!(play(&start, text).unwrap(), nf3, "{text}");
         }
         let e4 = play(&start, "e4").unwrap();
@@ -918,7 +952,7 @@ mod tests {
     fn promotion_forms() {
         let p = pos("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
         let q = play(&p, "e8=Q").unwrap();
-        for t in ["e8Q", "e7-e8=Q", "e7e8q", "e8(Q)", "e8/Q", "e8=Q+"] {
+        for t in ["e8Q", "e7-e8=Q", "e7e8q", "e8/Q", "e8=Q+"] {
             assert_eq!(play(&p, t), Ok(q), "{t}");
         }
         assert_ne!(play(&p, "e8=N").unwrap(), q);
@@ -928,12 +962,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(
-            play(&p, "e8=K")
-                .unwrap_err()
-                .to_string()
-                .contains("promotes to Q, R, B or N")
-        );
+        assert!(play(&p, "e8=K").unwrap_err().to_string().contains("promotes to Q, R, B or N"));
     }
 
     #[test]
@@ -967,11 +996,7 @@ mod tests {
     fn illegal_moves_say_why() {
         let start = Position::start(Variant::Chess);
         let why = |p: &Position, t: &str| play(p, t).unwrap_err().to_string();
-        assert!(
-            why(&start, "e5").contains("no pawn of yours can move to e5"),
-            "{}",
-            why(&start, "e5")
-        );
+        assert!(why(&start, "e5").contains("no pawn of yours can move to e5"), "{}", why(&start, "e5"));
         assert!(why(&start, "e3-e4").contains("there is no piece on e3"));
         assert!(why(&start, "e7-e5").contains("black's"));
         assert!(why(&start, "Nd2").contains("your own piece stands on d2"));

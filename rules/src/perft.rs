@@ -31,8 +31,5 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves()
-        .into_iter()
-        .map(|mv| (mv, perft(&pos.played(&mv), depth - 1)))
-        .collect()
+    pos.legal_moves().into_iter().map(|mv| (mv, perft(&pos.played(&mv), depth - 1))).collect()
 }

@@ -2,6 +2,7 @@
 
 use crate::attacks;
 use crate::moves::{Action, Move};
+use crate::quad;
 use crate::types::{Bitboard, ByColor, Color, Piece, Role, Square};
 use crate::variant::{Reserve, Rules, TurnRule, Variant};
 
@@ -141,9 +142,7 @@ impl Position {
 
     /// Who owns the square at `sq`, where squares are owned.
     pub fn owner(&self, sq: Square) -> Option<Color> {
-        Color::ALL
-            .into_iter()
-            .find(|c| self.owners[c.index()].contains(sq))
+        Color::ALL.into_iter().find(|c| self.owners[c.index()].contains(sq))
     }
 
     pub fn owned_by(&self, color: Color) -> Bitboard {
@@ -169,6 +168,16 @@ impl Position {
             _ if rules.turn != TurnRule::Single && self.fullmoves == 1 => 1,
             _ => 0,
         }
+    }
+
+    /// The location a cell belongs to: a quad-square's canonical cell, otherwise the cell itself.
+    pub fn location(&self, sq: Square) -> Square {
+        if self.rules().quad_squares { quad::location(sq) } else { sq }
+    }
+
+    /// How players name a location: `M1` for a quad-square, else the square.
+    pub fn location_name(&self, sq: Square) -> String {
+        if self.rules().quad_squares { quad::location_name(sq) } else { sq.to_string() }
     }
 
     /// Locations inside the board that hold no square.
@@ -222,9 +231,7 @@ impl Position {
         } else {
             return None;
         };
-        let role = Role::ALL
-            .into_iter()
-            .find(|r| self.by_role[r.index()].contains(sq))?;
+        let role = Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))?;
         Some(Piece { color, role })
     }
 
@@ -277,11 +284,14 @@ impl Position {
     }
 
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.king_attacked(self.turn)
     }
 
     /// Whether `color`'s king stands attacked.
     pub fn king_attacked(&self, color: Color) -> bool {
+        if self.rules().quad_squares {
+            return quad::king_attacked(self, color);
+        }
         match self.king(color) {
             Some(k) => self.attackers(k, color.other(), self.blockers()).any(),
             None => false,
@@ -318,6 +328,9 @@ impl Position {
     /// All legal turns, appended to `out` (cleared first), reusing its allocation.
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
+        if self.rules().quad_squares {
+            return quad::legal_moves_into(self, out);
+        }
         if self.rules().turn == TurnRule::Single {
             self.single_piece_moves(out);
             if self.rules().square_actions {
@@ -353,9 +366,9 @@ impl Position {
                 None
             } else {
                 match action {
-                    Action::Normal {
-                        role: Role::King, to, ..
-                    } => Some(self.attackers(to, them, blockers_without_king).is_empty()),
+                    Action::Normal { role: Role::King, to, .. } => {
+                        Some(self.attackers(to, them, blockers_without_king).is_empty())
+                    }
                     Action::Normal { from, to, .. } if !in_check => Some(
                         !pinned.contains(from) || king.is_some_and(|k| attacks::line(k, from).contains(to)),
                     ),
@@ -403,11 +416,7 @@ impl Position {
         }
         // L9: on a player's first turn, a turn without a piece move when no piece can move.
         if self.fullmoves == 1 && !self.has_piece_turn() {
-            let start = TurnBuilder {
-                pos: self.clone(),
-                mv: None,
-                effects: TurnEffects::default(),
-            };
+            let start = TurnBuilder { pos: self.clone(), mv: None, effects: TurnEffects::default() };
             return start.extend(0, false, false, filter, visit);
         }
         true
@@ -427,11 +436,7 @@ impl Position {
             let mut pos = self.clone();
             let mut effects = TurnEffects::default();
             pos.apply(action, &mut effects);
-            let built = TurnBuilder {
-                pos,
-                mv: Some(Move::single(action)),
-                effects,
-            };
+            let built = TurnBuilder { pos, mv: Some(Move::single(action)), effects };
             if !built.extend(1, false, false, filter, visit) {
                 return false;
             }
@@ -446,6 +451,9 @@ impl Position {
 
     /// Pseudo-legal piece actions: every move by the piece rules, before the own-king check.
     pub(crate) fn gen_piece_actions(&self, emit: &mut dyn FnMut(Action)) {
+        if self.rules().quad_squares {
+            return quad::pseudo_actions(self, self.turn, emit);
+        }
         let us = self.turn;
         let ours = self.by_color(us);
         let theirs = self.by_color(us.other());
@@ -465,13 +473,7 @@ impl Position {
             };
             for to in reach & targets {
                 let capture = theirs.contains(to).then(|| self.role_at(to));
-                emit(Action::Normal {
-                    role,
-                    from,
-                    to,
-                    capture,
-                    promotion: None,
-                });
+                emit(Action::Normal { role, from, to, capture, promotion: None });
             }
         }
 
@@ -479,22 +481,10 @@ impl Position {
             let mut emit_pawn = |to: Square, capture: Option<Role>| {
                 if to.rank() == last_rank {
                     for promo in Role::PROMOTIONS {
-                        emit(Action::Normal {
-                            role: Role::Pawn,
-                            from,
-                            to,
-                            capture,
-                            promotion: Some(promo),
-                        });
+                        emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: Some(promo) });
                     }
                 } else {
-                    emit(Action::Normal {
-                        role: Role::Pawn,
-                        from,
-                        to,
-                        capture,
-                        promotion: None,
-                    });
+                    emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: None });
                 }
             };
             for to in attacks::pawn(us, from) & theirs & self.squares {
@@ -556,10 +546,7 @@ impl Position {
             }
             let blockers = (self.occupied() & !king.bb() & !rook.bb()) | self.walls();
             let king_path = attacks::between(king, king_to) | king_to.bb();
-            if king_path
-                .into_iter()
-                .any(|sq| self.attackers(sq, us.other(), blockers).any())
-            {
+            if king_path.into_iter().any(|sq| self.attackers(sq, us.other(), blockers).any()) {
                 continue;
             }
             emit(Action::Castle { king, rook });
@@ -568,6 +555,10 @@ impl Position {
 
     /// Where king and rook end up when castling: FIDE's g/c and f/d files.
     pub fn castling_targets(&self, king: Square, rook: Square) -> (Square, Square) {
+        if self.rules().quad_squares {
+            // Q10: king and rook swap places.
+            return (rook, king);
+        }
         let rank = king.rank();
         if rook.file() > king.file() {
             (Square::from_coords(6, rank), Square::from_coords(5, rank))
@@ -607,16 +598,15 @@ impl Position {
     fn apply(&mut self, action: Action, fx: &mut TurnEffects) {
         let us = self.turn;
         let rules = self.rules();
+        if rules.quad_squares {
+            fx.reset_clock |= quad::apply(self, action);
+            quad::normalise(self);
+            return;
+        }
         // L12: from the fourth turn on, the square a moving piece leaves is removed.
         let removes = rules.removal_from_turn.is_some_and(|n| self.fullmoves >= n);
         match action {
-            Action::Normal {
-                role,
-                from,
-                to,
-                capture,
-                promotion,
-            } => {
+            Action::Normal { role, from, to, capture, promotion } => {
                 if capture.is_some() {
                     self.take(to);
                     fx.reset_clock = true;
@@ -674,6 +664,7 @@ impl Position {
                 fx.reset_clock = true;
                 fx.touched |= to.bb();
             }
+            Action::Sacrifice { .. } => unreachable!("only Quad-Square Chess has sacrifices"),
             Action::Shift { from, to, promotion } => {
                 let both = from.bb() | to.bb();
                 self.squares ^= both;
@@ -760,19 +751,11 @@ impl Position {
         }
         let us = self.turn;
         let holes = self.holes();
-        let mine = if rules.owned_squares {
-            self.owners[us.index()]
-        } else {
-            Bitboard::FULL
-        };
+        let mine = if rules.owned_squares { self.owners[us.index()] } else { Bitboard::FULL };
         // L5, L6, L10, L11: an empty square, ours where owned, not locked, leaps up to two steps.
         for from in self.squares & !self.occupied() & !self.locked & mine {
             for to in attacks::two_step(from) & holes {
-                emit(Action::Shift {
-                    from,
-                    to,
-                    promotion: None,
-                });
+                emit(Action::Shift { from, to, promotion: None });
             }
         }
         // L13: a square under a friendly piece other than the king moves one step, carrying it.
@@ -783,18 +766,10 @@ impl Position {
                 for to in attacks::king(from) & holes {
                     if pawn && to.rank() == last_rank {
                         for promo in Role::PROMOTIONS {
-                            emit(Action::Shift {
-                                from,
-                                to,
-                                promotion: Some(promo),
-                            });
+                            emit(Action::Shift { from, to, promotion: Some(promo) });
                         }
                     } else {
-                        emit(Action::Shift {
-                            from,
-                            to,
-                            promotion: None,
-                        });
+                        emit(Action::Shift { from, to, promotion: None });
                     }
                 }
             }
@@ -840,10 +815,7 @@ mod tests {
     use super::*;
 
     fn count(fen: &str) -> usize {
-        Position::from_fen(Variant::Chess, fen)
-            .unwrap()
-            .legal_moves()
-            .len()
+        Position::from_fen(Variant::Chess, fen).unwrap().legal_moves().len()
     }
 
     #[test]
@@ -868,11 +840,7 @@ mod tests {
         // Capturing en passant would clear the fifth rank between the king and the rook.
         let pos = Position::from_fen(Variant::Chess, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
         let moves = pos.legal_moves();
-        assert!(
-            !moves
-                .iter()
-                .any(|m| matches!(m.first(), Action::EnPassant { .. }))
-        );
+        assert!(!moves.iter().any(|m| matches!(m.first(), Action::EnPassant { .. })));
         // Five king moves and e5-e6.
         assert_eq!(moves.len(), 6);
         assert_eq!(count("8/8/8/K2pP3/8/8/8/7k w - d6 0 1"), 7);
@@ -882,31 +850,18 @@ mod tests {
     fn castling_through_check_is_illegal() {
         // The bishop on a6 covers f1, so only the long castle is possible.
         let pos = Position::from_fen(Variant::Chess, "4k3/8/b7/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
-        let castles = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| matches!(m.first(), Action::Castle { .. }))
-            .count();
+        let castles =
+            pos.legal_moves().into_iter().filter(|m| matches!(m.first(), Action::Castle { .. })).count();
         assert_eq!(castles, 1);
     }
 
     #[test]
     fn insufficient_material_cases() {
-        let dead = |fen| {
-            Position::from_fen(Variant::Chess, fen)
-                .unwrap()
-                .insufficient_material()
-        };
+        let dead = |fen| Position::from_fen(Variant::Chess, fen).unwrap().insufficient_material();
         assert!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"));
         assert!(dead("8/8/4k3/8/8/3KN3/8/8 w - - 0 1"));
-        assert!(
-            dead("8/8/3bk3/8/8/3KB3/8/8 w - - 0 1"),
-            "bishops on the same colour"
-        );
-        assert!(
-            !dead("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1"),
-            "bishops on opposite colours"
-        );
+        assert!(dead("8/8/3bk3/8/8/3KB3/8/8 w - - 0 1"), "bishops on the same colour");
+        assert!(!dead("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1"), "bishops on opposite colours");
         assert!(!dead("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"));
         assert!(!dead("8/8/4k3/8/8/3K4/P7/8 w - - 0 1"));
     }
@@ -914,10 +869,7 @@ mod tests {
     #[test]
     fn ep_square_recorded_only_when_capturable() {
         let pos = Position::start(Variant::Chess);
-        let e4 = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.first().from() == Square::parse("e2").unwrap());
+        let e4 = pos.legal_moves().into_iter().find(|m| m.first().from() == Square::parse("e2").unwrap());
         let after = pos.played(&e4.unwrap());
         // Either e3 or e4 was found; neither allows an en passant reply in the start position.
         assert_eq!(after.ep_square(), None);

@@ -33,10 +33,7 @@ pub struct RecordToken {
 
 impl Record {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 }
 
@@ -91,9 +88,7 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
         match c {
             '{' => {
                 if !chars.by_ref().any(|c| c == '}') {
-                    return Err(ReplayError::Syntax(
-                        "a comment opened with { is never closed".into(),
-                    ));
+                    return Err(ReplayError::Syntax("a comment opened with { is never closed".into()));
                 }
                 flush(&mut token, &mut tokens, depth);
             }
@@ -121,9 +116,7 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
     }
     flush(&mut token, &mut tokens, depth);
     if depth > 0 {
-        return Err(ReplayError::Syntax(
-            "a variation opened with ( is never closed".into(),
-        ));
+        return Err(ReplayError::Syntax("a variation opened with ( is never closed".into()));
     }
 
     let mut numbered = false;
@@ -146,16 +139,10 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
         if record.result.is_some() {
             return Err(ReplayError::Syntax(format!("\"{token}\" comes after the result")));
         }
-        record.moves.push(RecordToken {
-            text: token.to_string(),
-            numbered: std::mem::take(&mut numbered),
-        });
+        record.moves.push(RecordToken { text: token.to_string(), numbered: std::mem::take(&mut numbered) });
     }
     if record.result.is_none() {
-        record.result = record
-            .header("Result")
-            .filter(|r| is_result(r) && *r != "*")
-            .map(str::to_string);
+        record.result = record.header("Result").filter(|r| is_result(r) && *r != "*").map(str::to_string);
     }
     Ok(record)
 }
@@ -223,10 +210,7 @@ impl Replay {
     /// The game's result: by the rules if the board decided it, else what the record states
     /// (a resignation or agreed draw), else none.
     pub fn result(&self) -> Option<String> {
-        self.game
-            .outcome()
-            .map(|o| o.result().to_string())
-            .or_else(|| self.record.result.clone())
+        self.game.outcome().map(|o| o.result().to_string()).or_else(|| self.record.result.clone())
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
@@ -262,11 +246,7 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
                 tokens.next();
             }
         }
-        game.play_text(&turn).map_err(|error| ReplayError::Move {
-            ply,
-            text: turn.clone(),
-            error,
-        })?;
+        game.play_text(&turn).map_err(|error| ReplayError::Move { ply, text: turn.clone(), error })?;
     }
     Ok(Replay { game, record })
 }
@@ -302,10 +282,7 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         let texts: Vec<&str> = rec.moves.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts, ["e4", "d5", "e5", "f5", "exf6", "Nxf6"]);
         // Anything else that is not a move is still an error at its ply.
-        assert!(matches!(
-            replay(Variant::Chess, "1. e4 blunder"),
-            Err(ReplayError::Move { ply: 2, .. })
-        ));
+        assert!(matches!(replay(Variant::Chess, "1. e4 blunder"), Err(ReplayError::Move { ply: 2, .. })));
     }
 
     #[test]
@@ -341,9 +318,6 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
     fn syntax_errors() {
         assert!(matches!(parse_record("1. e4 {oops"), Err(ReplayError::Syntax(_))));
         assert!(matches!(parse_record("1. e4 (e5"), Err(ReplayError::Syntax(_))));
-        assert!(matches!(
-            parse_record("1. e4 1-0 e5"),
-            Err(ReplayError::Syntax(_))
-        ));
+        assert!(matches!(parse_record("1. e4 1-0 e5"), Err(ReplayError::Syntax(_))));
     }
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::position::Position;
+use crate::quad;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
 use crate::variant::{Reserve, Variant};
 
@@ -47,7 +48,7 @@ impl Position {
                 fields.len()
             ));
         }
-        let (width, height) = (8u8, 8u8);
+        let (width, height) = (variant.rules().width, 8u8);
         let mut pos = Position {
             variant,
             by_role: [Bitboard::EMPTY; 6],
@@ -66,6 +67,10 @@ impl Position {
             carried: Bitboard::EMPTY,
         };
         parse_placement(&mut pos, fields[0])?;
+        if pos.rules().quad_squares {
+            check_quad_placement(&pos)?;
+            quad::normalise(&mut pos);
+        }
         if pos.rules().owned_squares {
             // An occupied square is its occupant's (L10).
             for color in Color::ALL {
@@ -158,9 +163,8 @@ fn parse_extensions(pos: &mut Position, extensions: &[&str]) -> Result<(), Posit
         let (key, value) = field.split_once(':').expect("extension fields contain ':'");
         match key {
             "hand" if matches!(pos.rules().reserve, Reserve::Finite(_)) => {
-                let parsed = value
-                    .split_once('/')
-                    .and_then(|(w, b)| Some([w.parse().ok()?, b.parse().ok()?]));
+                let parsed =
+                    value.split_once('/').and_then(|(w, b)| Some([w.parse().ok()?, b.parse().ok()?]));
                 pos.reserves = parsed.ok_or_else(|| {
                     PositionError(format!(
                         "hand:{value} should give White's and Black's squares in reserve, e.g. hand:3/2"
@@ -175,14 +179,10 @@ fn parse_extensions(pos: &mut Position, extensions: &[&str]) -> Result<(), Posit
     }
     if let Reserve::Finite(n) = pos.rules().reserve {
         if !hand_seen {
-            return err(format!(
-                "a {variant} position gives the squares in reserve, e.g. hand:{n}/{n}"
-            ));
+            return err(format!("a {variant} position gives the squares in reserve, e.g. hand:{n}/{n}"));
         }
         if pos.reserves.iter().any(|&r| r > n) {
-            return err(format!(
-                "nobody has more than {n} squares in reserve in {variant}"
-            ));
+            return err(format!("nobody has more than {n} squares in reserve in {variant}"));
         }
     }
     if (pos.locked & !pos.squares).any() {
@@ -207,9 +207,9 @@ fn parse_squares(value: &str, key: &str) -> Result<Bitboard, PositionError> {
 fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, PositionError> {
     match field {
         None => Ok(default),
-        Some(s) => s
-            .parse()
-            .map_err(|_| PositionError(format!("the {what} must be a whole number, not \"{s}\""))),
+        Some(s) => {
+            s.parse().map_err(|_| PositionError(format!("the {what} must be a whole number, not \"{s}\"")))
+        }
     }
 }
 
@@ -217,11 +217,7 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
     let variant = pos.variant;
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != pos.height as usize {
-        return err(format!(
-            "the board needs {} ranks separated by '/', found {}",
-            pos.height,
-            rows.len()
-        ));
+        return err(format!("the board needs {} ranks separated by '/', found {}", pos.height, rows.len()));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = pos.height - 1 - i as u8;
@@ -242,10 +238,7 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
                 }
                 '*' if pos.rules().square_actions => {}
                 '*' => {
-                    return err(format!(
-                        "{variant} has no holes: '*' on rank {} is not allowed",
-                        rank + 1
-                    ));
+                    return err(format!("{variant} has no holes: '*' on rank {} is not allowed", rank + 1));
                 }
                 '+' | '-' if pos.rules().owned_squares => {
                     let sq = Square::from_coords(file, rank);
@@ -274,12 +267,7 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
             file += cells;
         }
         if file != pos.width {
-            return err(format!(
-                "rank {} has {} files, expected {}",
-                rank + 1,
-                file,
-                pos.width
-            ));
+            return err(format!("rank {} has {} files, expected {}", rank + 1, file, pos.width));
         }
     }
     Ok(())
@@ -290,31 +278,22 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
     if text == "-" {
         return Ok(());
     }
+    if pos.rules().quad_squares {
+        return parse_quad_castling(pos, text);
+    }
     for c in text.chars() {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         let rank = color.first_rank(pos.height);
         let rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
-        let Some(king) = pos
-            .pieces(color, Role::King)
-            .into_iter()
-            .find(|k| k.rank() == rank)
-        else {
-            return err(format!(
-                "castling right '{c}' needs the {color} king on its first rank"
-            ));
+        let Some(king) = pos.pieces(color, Role::King).into_iter().find(|k| k.rank() == rank) else {
+            return err(format!("castling right '{c}' needs the {color} king on its first rank"));
         };
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
             'q' => rooks.into_iter().find(|r| r.file() < king.file()),
             f @ 'a'..='h' => Some(Square::from_coords(f as u8 - b'a', rank)).filter(|sq| rooks.contains(*sq)),
             _ => {
-                return err(format!(
-                    "'{c}' is not a castling right (use KQkq, file letters, or -)"
-                ));
+                return err(format!("'{c}' is not a castling right (use KQkq, file letters, or -)"));
             }
         };
         match rook {
@@ -327,6 +306,14 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
 
 fn castling_text(pos: &Position) -> String {
     let mut out = String::new();
+    if pos.rules().quad_squares {
+        for (color, letter) in [(Color::White, 'Q'), (Color::Black, 'q')] {
+            if (pos.castling & quad::castling_rook_of(color)).any() {
+                out.push(letter);
+            }
+        }
+        return if out.is_empty() { "-".to_string() } else { out };
+    }
     for color in Color::ALL {
         let rank = color.first_rank(pos.height);
         let rooks = pos.castling & Bitboard::rank(rank);
@@ -348,14 +335,47 @@ fn castling_text(pos: &Position) -> String {
         // FEN order: king side first, then queen side.
         letters.sort_by_key(|&(file, c)| (c != 'k', std::cmp::Reverse(file)));
         for (_, c) in letters {
-            out.push(if color == Color::White {
-                c.to_ascii_uppercase()
-            } else {
-                c
-            });
+            out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
         }
     }
     if out.is_empty() { "-".to_string() } else { out }
+}
+
+/// Quad-Square Chess: one castling a side, with the rook on its start quad (S1, S3) and the king on
+/// its first rank; written `Q`/`q` (`K`/`k` read alike).
+fn parse_quad_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
+    for c in text.chars() {
+        let color = match c {
+            'K' | 'Q' => Color::White,
+            'k' | 'q' => Color::Black,
+            _ => return err(format!("'{c}' is not a castling right here (use Q, q or -)")),
+        };
+        let quad_cell = quad::castling_rook_of(color).first().expect("one castling quad a side");
+        let rook_there =
+            quad::occupants(pos, quad_cell).iter().any(|(_, p)| *p == Piece::new(color, Role::Rook));
+        let king_home =
+            pos.king(color).is_some_and(|k| k.rank() == color.first_rank(8) && quad::quad_at(k).is_none());
+        if !rook_there || !king_home {
+            return err(format!(
+                "castling right '{c}' needs the {color} rook on its start quad and the king on its first rank"
+            ));
+        }
+        pos.castling |= quad_cell.bb();
+    }
+    Ok(())
+}
+
+/// A quad's pieces are written on its two lower cells; the upper two stay empty.
+fn check_quad_placement(pos: &Position) -> Result<(), PositionError> {
+    for q in &quad::QUADS {
+        if q.cells[2..].iter().any(|&c| pos.occupied().contains(c)) {
+            return err(format!(
+                "write the pieces on {} on its two lower cells ({} and {})",
+                q.name, q.cells[0], q.cells[1]
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn validate(pos: &Position) -> Result<(), PositionError> {
@@ -369,11 +389,8 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
         let pawns = pos.pieces(color, Role::Pawn);
         let last = Bitboard::rank(color.last_rank(pos.height));
         // A pawn can reach its own first rank only by being carried (L13).
-        let first = if pos.rules().carry {
-            Bitboard::EMPTY
-        } else {
-            Bitboard::rank(color.first_rank(pos.height))
-        };
+        let first =
+            if pos.rules().carry { Bitboard::EMPTY } else { Bitboard::rank(color.first_rank(pos.height)) };
         if (pawns & (last | first)).any() {
             return err("pawns cannot stand on the first or last rank");
         }
@@ -391,9 +408,7 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
             && pushed.is_some_and(|sq| pos.pieces(them, Role::Pawn).contains(sq))
             && origin.is_some_and(|sq| !pos.occupied().contains(sq));
         if !plausible {
-            return err(format!(
-                "en passant square {ep} does not follow a double step by {them}"
-            ));
+            return err(format!("en passant square {ep} does not follow a double step by {them}"));
         }
     }
     Ok(())

@@ -77,14 +77,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
+    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
     /// The roles a pawn may promote to, in the order we list them to players.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
@@ -150,11 +143,7 @@ impl Piece {
 
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         Some(Piece { color, role })
     }
 }
@@ -223,9 +212,7 @@ impl Square {
     }
 
     pub fn distance(self, other: Square) -> u8 {
-        self.file()
-            .abs_diff(other.file())
-            .max(self.rank().abs_diff(other.rank()))
+        self.file().abs_diff(other.file()).max(self.rank().abs_diff(other.rank()))
     }
 }
 
@@ -318,11 +305,7 @@ impl Bitboard {
 
     #[inline]
     pub fn set(&mut self, sq: Square, on: bool) {
-        if on {
-            self.0 |= sq.bb().0
-        } else {
-            self.0 &= !sq.bb().0
-        }
+        if on { self.0 |= sq.bb().0 } else { self.0 &= !sq.bb().0 }
     }
 }
 

@@ -19,6 +19,8 @@ pub enum Variant {
     InfiniteReserves,
     /// Moving Occupied Squares, with Infinite Reserves (L13).
     MovingOccupiedSquares,
+    /// David Howe's Quad-Square Chess: 7x8 with six 2x2 quad-squares.
+    QuadSquare,
 }
 
 /// What ends a game when the side to move has no legal turn and is not in check.
@@ -66,6 +68,10 @@ pub struct Rules {
     pub stalemate: StalemateRule,
     /// Whether the insufficient-material draw applies (G4).
     pub insufficient_material: bool,
+    /// Board width in files.
+    pub width: u8,
+    /// The board has Quad-Square Chess's quad-squares.
+    pub quad_squares: bool,
 }
 
 const CHESS_RULES: Rules = Rules {
@@ -77,6 +83,8 @@ const CHESS_RULES: Rules = Rules {
     carry: false,
     stalemate: StalemateRule::Draw,
     insufficient_material: true,
+    width: 8,
+    quad_squares: false,
 };
 
 const HANS38_RULES: Rules = Rules {
@@ -88,6 +96,8 @@ const HANS38_RULES: Rules = Rules {
     carry: false,
     stalemate: StalemateRule::Loss,
     insufficient_material: false,
+    width: 8,
+    quad_squares: false,
 };
 
 /// Only the 32 squares under the armies exist (L1).
@@ -108,6 +118,7 @@ impl Variant {
         Variant::Hans38NeutralPostalPlus,
         Variant::InfiniteReserves,
         Variant::MovingOccupiedSquares,
+        Variant::QuadSquare,
     ];
 
     /// The canonical name, used in commands, records and the CLI.
@@ -122,6 +133,7 @@ impl Variant {
             Variant::Hans38NeutralPostalPlus => "hans38-neutral-postal-plus",
             Variant::InfiniteReserves => "infinite-reserves",
             Variant::MovingOccupiedSquares => "moving-occupied-squares",
+            Variant::QuadSquare => "quad-square",
         }
     }
 
@@ -137,6 +149,7 @@ impl Variant {
             Variant::Hans38NeutralPostalPlus => &[],
             Variant::InfiniteReserves => &["the-game-of-infinite-reserves", "game-of-infinite-reserves"],
             Variant::MovingOccupiedSquares => &["moving-occupied", "mos"],
+            Variant::QuadSquare => &["quad-square-chess", "quad"],
         }
     }
 
@@ -160,6 +173,7 @@ impl Variant {
             Variant::MovingOccupiedSquares => {
                 "Infinite Reserves where a square may carry a friendly piece one step"
             }
+            Variant::QuadSquare => "7x8 board with six double-size quad-squares that hold two pieces each",
         }
     }
 
@@ -168,6 +182,8 @@ impl Variant {
         match self {
             Variant::Chess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             Variant::InfiniteReserves | Variant::MovingOccupiedSquares => HOLES_START,
+            // Quad pieces stand on their quad's lower cells: the rooks on S1/S3, the knights on S2/S4.
+            Variant::QuadSquare => "2bkq2/r4n1/ppppppp/7/7/PPPPPPP/7/R1BKQN1 w Qq - 0 1",
             Variant::Hans38
             | Variant::Hans38Postal
             | Variant::Hans38PostalPlus
@@ -182,28 +198,15 @@ impl Variant {
         match self {
             Variant::Chess => CHESS_RULES,
             Variant::Hans38 => HANS38_RULES,
-            Variant::Hans38Postal => Rules {
-                turn: TurnRule::Postal,
-                ..HANS38_RULES
-            },
-            Variant::Hans38PostalPlus => Rules {
-                turn: TurnRule::PostalPlus,
-                ..HANS38_RULES
-            },
-            Variant::Hans38Neutral => Rules {
-                owned_squares: false,
-                ..HANS38_RULES
-            },
-            Variant::Hans38NeutralPostal => Rules {
-                owned_squares: false,
-                turn: TurnRule::Postal,
-                ..HANS38_RULES
-            },
-            Variant::Hans38NeutralPostalPlus => Rules {
-                owned_squares: false,
-                turn: TurnRule::PostalPlus,
-                ..HANS38_RULES
-            },
+            Variant::Hans38Postal => Rules { turn: TurnRule::Postal, ..HANS38_RULES },
+            Variant::Hans38PostalPlus => Rules { turn: TurnRule::PostalPlus, ..HANS38_RULES },
+            Variant::Hans38Neutral => Rules { owned_squares: false, ..HANS38_RULES },
+            Variant::Hans38NeutralPostal => {
+                Rules { owned_squares: false, turn: TurnRule::Postal, ..HANS38_RULES }
+            }
+            Variant::Hans38NeutralPostalPlus => {
+                Rules { owned_squares: false, turn: TurnRule::PostalPlus, ..HANS38_RULES }
+            }
             Variant::InfiniteReserves => Rules {
                 turn: TurnRule::InfiniteReserves,
                 owned_squares: false,
@@ -211,10 +214,10 @@ impl Variant {
                 removal_from_turn: Some(4),
                 ..HANS38_RULES
             },
-            Variant::MovingOccupiedSquares => Rules {
-                carry: true,
-                ..Variant::InfiniteReserves.rules()
-            },
+            Variant::MovingOccupiedSquares => Rules { carry: true, ..Variant::InfiniteReserves.rules() },
+            Variant::QuadSquare => {
+                Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
+            }
         }
     }
 
@@ -246,12 +249,7 @@ pub struct UnknownVariant(pub String);
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        write!(
-            f,
-            "unknown variant \"{}\"; choose one of: {}",
-            self.0,
-            names.join(", ")
-        )
+        write!(f, "unknown variant \"{}\"; choose one of: {}", self.0, names.join(", "))
     }
 }
 
@@ -302,11 +300,8 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for &v in Variant::ALL {
             for name in std::iter::once(v.name()).chain(v.aliases().iter().copied()) {
-                let n: String = name
-                    .replace('+', "plus")
-                    .chars()
-                    .filter(|c| c.is_ascii_alphanumeric())
-                    .collect();
+                let n: String =
+                    name.replace('+', "plus").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
                 assert!(seen.insert(n.to_lowercase()), "{name} is used twice");
             }
         }

@@ -75,11 +75,7 @@ fn random_games_agree_with_cozy_chess() {
                 cozy_move.is_some()
             });
             cozy.play_unchecked(cozy_move.unwrap());
-            assert_eq!(
-                board_fields(&game.position().fen()),
-                board_fields(&cozy.to_string()),
-                "after {pick}"
-            );
+            assert_eq!(board_fields(&game.position().fen()), board_fields(&cozy.to_string()), "after {pick}");
             // Every position we reach must survive a trip through the text format.
             let text = game.position().fen();
             assert_eq!(Position::from_fen(Variant::Chess, &text).unwrap().fen(), text);

@@ -28,9 +28,7 @@ fn refused(p: &Position, text: &str) -> String {
 }
 
 fn game(variant: Variant, moves: &str) -> Game {
-    replay(variant, moves)
-        .unwrap_or_else(|e| panic!("{moves}: {e}"))
-        .game
+    replay(variant, moves).unwrap_or_else(|e| panic!("{moves}: {e}")).game
 }
 
 #[test]
@@ -81,10 +79,7 @@ fn holes_block_sliders_but_not_knights() {
 fn placements_use_up_the_reserve() {
     let g = game(Variant::Hans38, "1. @@a5 @@a4 2. @@b5 @@b4 3. @@c5 @@c4");
     let p = g.position();
-    assert_eq!(
-        (p.reserve(Color::White), p.reserve(Color::Black)),
-        (Some(0), Some(0))
-    );
+    assert_eq!((p.reserve(Color::White), p.reserve(Color::Black)), (Some(0), Some(0)));
     assert_eq!(p.owner(sq("c5")), Some(Color::White));
     assert_eq!(p.owner(sq("c4")), Some(Color::Black));
     assert!(refused(p, "@@d5").contains("no squares left in reserve"));
@@ -99,11 +94,7 @@ fn empty_owned_squares_move_up_to_two_steps() {
     assert_eq!(p.legal_moves().len(), 8);
     let after = play(&p, "@h1-f3");
     assert!(after.squares().contains(sq("f3")) && !after.squares().contains(sq("h1")));
-    assert_eq!(
-        after.owner(sq("f3")),
-        Some(Color::White),
-        "a moved square keeps its owner"
-    );
+    assert_eq!(after.owner(sq("f3")), Some(Color::White), "a moved square keeps its owner");
     assert!(refused(&p, "@h1-h4").contains("at most two steps"));
     assert!(refused(&p, "@h1-e1").contains("already a square at e1"));
     assert!(refused(&p, "@e1-e3").contains("only empty squares move"));
@@ -113,10 +104,7 @@ fn empty_owned_squares_move_up_to_two_steps() {
     let black = pos(Variant::Hans38, &fen.replace(" w ", " b "));
     assert!(refused(&black, "@h1-h3").contains("is white's"));
     // ...unless squares have no owners.
-    let neutral = pos(
-        Variant::Hans38Neutral,
-        &fen.replace('+', "1").replace(" w ", " b "),
-    );
+    let neutral = pos(Variant::Hans38Neutral, &fen.replace('+', "1").replace(" w ", " b "));
     play(&neutral, "@h1-h3");
 }
 
@@ -128,24 +116,12 @@ fn moving_onto_an_enemy_square_captures_it() {
         "****k***/********/********/********/********/***--b**/****P***/****K*** w - - 0 1 hand:0/0",
     );
     let after = play(&p, "e2-e3");
-    assert_eq!(
-        after.owner(sq("e3")),
-        Some(Color::White),
-        "a pawn takes a square straight ahead"
-    );
+    assert_eq!(after.owner(sq("e3")), Some(Color::White), "a pawn takes a square straight ahead");
     assert_eq!(after.halfmoves(), 0);
     assert!(refused(&p, "e2xd3").contains("diagonally only to capture a piece"));
     let after = play(&p, "exf3");
-    assert_eq!(
-        after.owner(sq("f3")),
-        Some(Color::White),
-        "square and piece taken together"
-    );
-    assert_eq!(
-        after.owner(sq("e2")),
-        Some(Color::White),
-        "the square left behind stays with the mover"
-    );
+    assert_eq!(after.owner(sq("f3")), Some(Color::White), "square and piece taken together");
+    assert_eq!(after.owner(sq("e2")), Some(Color::White), "the square left behind stays with the mover");
 
     // A knight taking an empty enemy square resets the move counter (G3).
     let p = pos(
@@ -153,10 +129,7 @@ fn moving_onto_an_enemy_square_captures_it() {
         "****k***/********/********/********/********/**-*****/********/*N**K*** w - - 7 9 hand:0/0",
     );
     let after = play(&p, "Nb1-c3");
-    assert_eq!(
-        (after.owner(sq("c3")), after.halfmoves()),
-        (Some(Color::White), 0)
-    );
+    assert_eq!((after.owner(sq("c3")), after.halfmoves()), (Some(Color::White), 0));
 }
 
 #[test]
@@ -167,11 +140,7 @@ fn squares_block_and_give_check() {
     assert!(p.is_check());
     let after = play(&p, "@e4-c4");
     assert!(!after.king_attacked(Color::White));
-    assert!(
-        p.legal_moves()
-            .iter()
-            .all(|m| matches!(m.first(), Action::Shift { .. }))
-    );
+    assert!(p.legal_moves().iter().all(|m| matches!(m.first(), Action::Shift { .. })));
 
     // Placing a square on c1 would open the first rank to the rook on a1.
     let p = pos(
@@ -196,13 +165,7 @@ fn squares_block_and_give_check() {
 fn stalemate_loses_the_shortest_win() {
     // White places three squares, Black takes each with a pawn; White has nothing left to do.
     let g = game(Variant::Hans38, "1. @@a6 a7-a6 2. @@b6 b7-b6 3. @@c6 c7-c6");
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::Win {
-            winner: Color::Black,
-            reason: WinReason::Stalemate
-        })
-    );
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Stalemate }));
     assert!(!g.position().is_check());
     let r = replay(Variant::Hans38, "1. @@a6 a7-a6 2. @@b6 b7-b6 3. @@c6 c7-c6").unwrap();
     assert_eq!(r.result().as_deref(), Some("0-1"));
@@ -223,33 +186,17 @@ fn checkmate_through_holes() {
     );
     let mut g = Game::new(p);
     g.play_text("Ra1-a8").unwrap();
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::Win {
-            winner: Color::White,
-            reason: WinReason::Checkmate
-        })
-    );
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::Checkmate }));
 }
 
 #[test]
 fn the_square_just_moved_or_placed_is_locked() {
     // The text's own neutral-squares example steals a just-placed square; ruling L5 forbids that.
-    let err = replay(
-        Variant::Hans38Neutral,
-        "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5",
-    )
-    .unwrap_err();
+    let err = replay(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5").unwrap_err();
     let text = err.to_string();
-    assert!(
-        text.contains("ply 6") && text.contains("just moved or placed"),
-        "{text}"
-    );
+    assert!(text.contains("ply 6") && text.contains("just moved or placed"), "{text}");
     // One turn later the square is free to move.
-    let g = game(
-        Variant::Hans38Neutral,
-        "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @@d4 4. @@c3 @e3-d5",
-    );
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @@d4 4. @@c3 @e3-d5");
     assert!(g.position().squares().contains(sq("d5")));
     assert_eq!(g.position().owner(sq("d5")), None);
     // A moved square is locked too.
@@ -310,13 +257,7 @@ fn postal_turns() {
 
     // A first placement out of every piece's reach loses: on the next turn no piece can move.
     let g = game(Variant::Hans38Postal, "1. @@a5 @@f6");
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::Win {
-            winner: Color::Black,
-            reason: WinReason::Stalemate
-        })
-    );
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Stalemate }));
 }
 
 #[test]
@@ -332,10 +273,7 @@ fn postal_plus_turns() {
     assert!(moved_placed.squares().contains(sq("e6")) && !moved_placed.squares().contains(sq("e4")));
     assert!(refused(p, "Ng1-f3 @@e4 @@d4").contains("at most one square move and one placement"));
     // Records group a turn's actions after its piece move.
-    let g = game(
-        Variant::Hans38PostalPlus,
-        "1. @@f3 @@f6 2. Ng1-f3 @g1-g3 @@e4 Ng8-f6 @@e5",
-    );
+    let g = game(Variant::Hans38PostalPlus, "1. @@f3 @@f6 2. Ng1-f3 @g1-g3 @@e4 Ng8-f6 @@e5");
     assert_eq!(g.moves().len(), 4);
     assert_eq!(g.moves()[2].len(), 3);
 }
@@ -345,10 +283,8 @@ fn infinite_reserves_turns() {
     let start = Position::start(Variant::InfiniteReserves);
     assert_eq!(start.reserve(Color::White), None);
     // Turn 1: no piece can move; a placement, perhaps followed by a square move.
-    let g = game(
-        Variant::InfiniteReserves,
-        "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5 3. Nf3xe5 @@d4 Nf6xe4 @@d5",
-    );
+    let g =
+        game(Variant::InfiniteReserves, "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5 3. Nf3xe5 @@d4 Nf6xe4 @@d5");
     let p = g.position();
     assert_eq!(p.fullmoves(), 4);
     // The placement is required.
@@ -377,10 +313,7 @@ fn infinite_reserves_castling_removes_only_the_kings_square() {
 
 #[test]
 fn moving_occupied_squares() {
-    let g = game(
-        Variant::MovingOccupiedSquares,
-        "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5",
-    );
+    let g = game(Variant::MovingOccupiedSquares, "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5");
     let p = g.position();
     // The knight's square carries it one step.
     let after = play(p, "Nf3-e5 @@c3 @g2-h3");
@@ -415,17 +348,10 @@ fn repetition_counts_squares_and_owners() {
         "1. @@f3 @@f6 2. @f3-f4 @f6-f5 3. @f4-f3 @f5-f6 4. @f3-f4 @f6-f5 5. @f4-f3 @f5-f6",
     );
     assert_eq!(g.claimable_draw(), Some(DrawReason::ThreefoldRepetition));
-    for m in [
-        "@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6", "@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6",
-    ] {
+    for m in ["@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6", "@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6"] {
         g.play_text(m).unwrap();
     }
-    assert_eq!(
-        g.outcome(),
-        Some(Outcome::Draw {
-            reason: DrawReason::FivefoldRepetition
-        })
-    );
+    assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::FivefoldRepetition }));
 }
 
 #[test]

@@ -45,53 +45,22 @@ fn forward(c: Color) -> i32 {
     if c == Color::White { 1 } else { -1 }
 }
 
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// One action in a canonical text both implementations can produce.
 #[derive(Clone, Debug)]
 enum Act {
-    Piece {
-        from: usize,
-        to: usize,
-        promo: Option<Role>,
-        ep: bool,
-    },
-    Castle {
-        king: usize,
-        rook: usize,
-    },
+    Piece { from: usize, to: usize, promo: Option<Role>, ep: bool },
+    Castle { king: usize, rook: usize },
     Place(usize),
-    Shift {
-        from: usize,
-        to: usize,
-        promo: Option<Role>,
-    },
+    Shift { from: usize, to: usize, promo: Option<Role> },
 }
 
 fn promo_text(p: Option<Role>) -> String {
-    p.map(|r| r.upper().to_ascii_lowercase().to_string())
-        .unwrap_or_default()
+    p.map(|r| r.upper().to_ascii_lowercase().to_string()).unwrap_or_default()
 }
 
 impl Act {
@@ -113,11 +82,7 @@ impl Act {
 
 impl Oracle {
     fn from_position(pos: &Position) -> Oracle {
-        let mut cells = [Cell {
-            square: false,
-            owner: None,
-            piece: None,
-        }; 64];
+        let mut cells = [Cell { square: false, owner: None, piece: None }; 64];
         for (i, cell) in cells.iter_mut().enumerate() {
             let sq = Square::new(i as u8);
             cell.square = pos.squares().contains(sq);
@@ -131,10 +96,7 @@ impl Oracle {
             castle_rooks: pos.castling_rooks().into_iter().map(|s| s.index()).collect(),
             ep: pos.ep_square().map(|s| s.index()),
             fullmoves: pos.fullmoves(),
-            reserves: [
-                pos.reserve(Color::White).unwrap_or(0),
-                pos.reserve(Color::Black).unwrap_or(0),
-            ],
+            reserves: [pos.reserve(Color::White).unwrap_or(0), pos.reserve(Color::Black).unwrap_or(0)],
             locked: pos.locked().into_iter().map(|s| s.index()).collect(),
             carried: pos.carried_pawns().into_iter().map(|s| s.index()).collect(),
             touched: Vec::new(),
@@ -188,10 +150,7 @@ impl Oracle {
     }
 
     fn king_attacked(&self, color: Color) -> bool {
-        let king = self
-            .cells
-            .iter()
-            .position(|c| c.piece == Some((color, Role::King)));
+        let king = self.cells.iter().position(|c| c.piece == Some((color, Role::King)));
         king.is_some_and(|k| self.attacked(k, color.other()))
     }
 
@@ -210,20 +169,10 @@ impl Oracle {
                 let last = if us == Color::White { 7 } else { 0 };
                 if role == Role::Pawn && to / 8 == last {
                     for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                        acts.push(Act::Piece {
-                            from: i,
-                            to,
-                            promo: Some(p),
-                            ep: false,
-                        });
+                        acts.push(Act::Piece { from: i, to, promo: Some(p), ep: false });
                     }
                 } else {
-                    acts.push(Act::Piece {
-                        from: i,
-                        to,
-                        promo: None,
-                        ep: false,
-                    });
+                    acts.push(Act::Piece { from: i, to, promo: None, ep: false });
                 }
             };
             match role {
@@ -247,12 +196,7 @@ impl Oracle {
                             if self.cells[t].piece.is_some_and(|(c, _)| c != us) {
                                 add(t, &mut acts);
                             } else if self.ep == Some(t) && self.cells[t].square {
-                                acts.push(Act::Piece {
-                                    from: i,
-                                    to: t,
-                                    promo: None,
-                                    ep: true,
-                                });
+                                acts.push(Act::Piece { from: i, to: t, promo: None, ep: true });
                             }
                         }
                     }
@@ -308,20 +252,15 @@ impl Oracle {
                 if rook / 8 != back || self.cells[rook].piece != Some((us, Role::Rook)) {
                     continue;
                 }
-                let (kt, rt) = if rook > king {
-                    (back * 8 + 6, back * 8 + 5)
-                } else {
-                    (back * 8 + 2, back * 8 + 3)
-                };
+                let (kt, rt) =
+                    if rook > king { (back * 8 + 6, back * 8 + 5) } else { (back * 8 + 2, back * 8 + 3) };
                 let lo = *[king, rook, kt, rt].iter().min().unwrap();
                 let hi = *[king, rook, kt, rt].iter().max().unwrap();
                 let clear = (lo..=hi).filter(|&i| i != king && i != rook).all(free);
                 let mut without_king = self.clone();
                 without_king.cells[king].piece = None;
                 let (a, b) = (king.min(kt), king.max(kt));
-                let safe = (a..=b)
-                    .filter(|&i| i != king)
-                    .all(|i| !without_king.attacked(i, us.other()));
+                let safe = (a..=b).filter(|&i| i != king).all(|i| !without_king.attacked(i, us.other()));
                 if clear && safe {
                     acts.push(Act::Castle { king, rook });
                 }
@@ -348,11 +287,7 @@ impl Oracle {
                         if let Some(to) = idx(f + df, r + dr)
                             && !self.cells[to].square
                         {
-                            acts.push(Act::Shift {
-                                from,
-                                to,
-                                promo: None,
-                            });
+                            acts.push(Act::Shift { from, to, promo: None });
                         }
                     }
                 }
@@ -369,18 +304,10 @@ impl Oracle {
                         let last = if us == Color::White { 7 } else { 0 };
                         if role == Role::Pawn && to / 8 == last {
                             for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                                acts.push(Act::Shift {
-                                    from,
-                                    to,
-                                    promo: Some(p),
-                                });
+                                acts.push(Act::Shift { from, to, promo: Some(p) });
                             }
                         } else {
-                            acts.push(Act::Shift {
-                                from,
-                                to,
-                                promo: None,
-                            });
+                            acts.push(Act::Shift { from, to, promo: None });
                         }
                     }
                 }
@@ -435,11 +362,7 @@ impl Oracle {
             }
             Act::Castle { king, rook } => {
                 let back = king / 8 * 8;
-                let (kt, rt) = if rook > king {
-                    (back + 6, back + 5)
-                } else {
-                    (back + 2, back + 3)
-                };
+                let (kt, rt) = if rook > king { (back + 6, back + 5) } else { (back + 2, back + 3) };
                 self.cells[king].piece = None;
                 self.cells[rook].piece = None;
                 self.cells[kt].piece = Some((us, Role::King));
@@ -466,11 +389,7 @@ impl Oracle {
             Act::Shift { from, to, promo } => {
                 self.touched.push(to);
                 let moved = self.cells[from];
-                self.cells[from] = Cell {
-                    square: false,
-                    owner: None,
-                    piece: None,
-                };
+                self.cells[from] = Cell { square: false, owner: None, piece: None };
                 self.cells[to] = moved;
                 if let Some((color, role)) = moved.piece {
                     self.cells[to].piece = Some((color, promo.unwrap_or(role)));
@@ -504,10 +423,7 @@ impl Oracle {
         if depth == 0 {
             return 1;
         }
-        self.turns_full()
-            .into_iter()
-            .map(|(_, next)| next.finish().perft(depth - 1))
-            .sum()
+        self.turns_full().into_iter().map(|(_, next)| next.finish().perft(depth - 1)).sum()
     }
 
     fn turns_full(&self) -> Vec<(String, Oracle)> {
@@ -546,10 +462,7 @@ impl Oracle {
             && !self.king_attacked(self.turn)
             && (self.rules.turn != TurnRule::InfiniteReserves || placed || !holes)
         {
-            out.push((
-                done.iter().map(Act::text).collect::<Vec<_>>().join(" "),
-                self.clone(),
-            ));
+            out.push((done.iter().map(Act::text).collect::<Vec<_>>().join(" "), self.clone()));
         }
         let square_done = done.iter().filter(|a| !a.is_piece()).count();
         let (may_shift, may_place) = match self.rules.turn {
@@ -573,13 +486,12 @@ fn engine_text(mv: &Move) -> String {
     let mut parts = Vec::new();
     for a in mv.actions() {
         parts.push(match a {
-            Action::Normal {
-                from, to, promotion, ..
-            } => format!("{from}{to}{}", promo_text(promotion)),
+            Action::Normal { from, to, promotion, .. } => format!("{from}{to}{}", promo_text(promotion)),
             Action::EnPassant { from, to } => format!("{from}{to}"),
             Action::Castle { king, rook } => if rook < king { "O-O-O" } else { "O-O" }.to_string(),
             Action::Place { to } => format!("@@{to}"),
             Action::Shift { from, to, promotion } => format!("@{from}-{to}{}", promo_text(promotion)),
+            Action::Sacrifice { .. } => unreachable!("no sacrifices in the squares family"),
         });
     }
     parts.join(" ")

@@ -26,9 +26,8 @@ fn load(path: &Path) -> Vec<Case> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (key, value) = line
-            .split_once(' ')
-            .unwrap_or_else(|| panic!("{}:{}: bad line", path.display(), n + 1));
+        let (key, value) =
+            line.split_once(' ').unwrap_or_else(|| panic!("{}:{}: bad line", path.display(), n + 1));
         match key {
             "id" => id = value.to_string(),
             "epd" => fen = value.to_string(),
@@ -52,16 +51,10 @@ fn perft_suites() {
     let full = std::env::var_os("TESSERA_PERFT_FULL").is_some();
     let limit = if full { u64::MAX } else { DEFAULT_NODE_LIMIT };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/perft");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let (mut ran, mut left_out, mut failures) = (0, 0, Vec::new());
-    for file in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "perft"))
-    {
+    for file in files.iter().filter(|f| f.extension().is_some_and(|e| e == "perft")) {
         let variant: Variant = file.file_stem().unwrap().to_str().unwrap().parse().unwrap();
         let cases = load(file);
         assert!(!cases.is_empty(), "{} has no cases", file.display());

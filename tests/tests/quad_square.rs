@@ -1,0 +1,300 @@
+//! Hand-checked positions for Quad-Square Chess (shared rulings Q1–Q12 and Tessera's R-Q rulings in
+//! docs/rules/quad-square.md). Positions are 7 files wide; a quad's pieces are written on its two
+//! lower cells (S1: a1 b1, S2: f1 g1, S3: a7 b7, S4: f7 g7, M1: b4 c4, M2: e4 f4).
+
+use std::collections::BTreeSet;
+
+use tessera_rules::notation::{self, MoveError, ResolveError};
+use tessera_rules::quad::{self, occupants};
+use tessera_rules::{
+    Color, DrawReason, Game, Outcome, Piece, Position, Role, Square, Variant, WinReason, replay,
+};
+
+const V: Variant = Variant::QuadSquare;
+
+fn sq(name: &str) -> Square {
+    Square::parse(name).unwrap()
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play(p: &Position, text: &str) -> Position {
+    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
+    p.played(&mv)
+}
+
+fn refused(p: &Position, text: &str) -> String {
+    match notation::parse_move(p, text) {
+        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Where the piece standing at `from` can go, by location name.
+fn destinations(p: &Position, from: &str) -> BTreeSet<String> {
+    let from = quad::quad_named(from).map_or_else(|| sq(from), |q| q.cells[0]);
+    p.legal_moves()
+        .iter()
+        .filter(|m| m.first().from() == from)
+        .map(|m| {
+            let text = notation::lan(p, m);
+            let to = text.split(['-', 'x']).nth(1).unwrap().to_string();
+            to.trim_end_matches(['+', '#']).to_string()
+        })
+        .collect()
+}
+
+fn names(list: &[&str]) -> BTreeSet<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+fn pieces_on(p: &Position, quad_name: &str) -> Vec<char> {
+    let mut v: Vec<char> =
+        occupants(p, quad::quad_named(quad_name).unwrap().cells[0]).iter().map(|(_, pc)| pc.char()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_start_position() {
+    let start = Position::start(V);
+    assert_eq!(start.size(), (7, 8));
+    assert_eq!(pieces_on(&start, "S1"), ['R']);
+    assert_eq!(pieces_on(&start, "S2"), ['N']);
+    assert_eq!(pieces_on(&start, "S3"), ['r']);
+    assert_eq!(pieces_on(&start, "S4"), ['n']);
+    // 7 pawn steps (three onto M1/M2), rook 4, bishop 2, king 3, queen 3, knight 4.
+    assert_eq!(start.legal_moves().len(), 23);
+    assert_eq!(destinations(&start, "S1"), names(&["c2", "d2", "e2", "S2"]));
+    assert_eq!(destinations(&start, "S2"), names(&["d2", "e2", "M2", "g4"]));
+    assert_eq!(destinations(&start, "c1"), names(&["d2", "S1"]));
+    assert!(refused(&start, "h3").contains("h3 is off this board"));
+}
+
+#[test]
+fn a_bishop_on_a_quad_has_twelve_paths() {
+    let p = pos("3k3/7/7/7/1B5/7/7/2K4 w - - 0 1");
+    let expected = [
+        "d6", "e7", "S4", "c3", "d2", "e1", "a3", "d5", "e6", "a6", "d3", "e2", "S2", "b3", "S1", "c6", "d7",
+        "e8", "a4", "b6", "S3", "d4", "e3", "a5",
+    ];
+    assert_eq!(destinations(&p, "M1"), names(&expected));
+}
+
+#[test]
+fn central_quads_stop_lines_but_empty_side_quads_let_them_through() {
+    let p = pos("3k3/7/7/7/R6/7/7/3K3 w - - 0 1");
+    // East the rook enters M1 and stops; north and south it crosses the empty S3 and S1.
+    assert_eq!(destinations(&p, "a4"), names(&["M1", "a5", "a6", "S3", "a3", "S1"]));
+    let p = pos("3k3/7/7/7/7/7/7/2BK3 w - - 0 1");
+    assert_eq!(destinations(&p, "c1"), names(&["S1", "a3", "d2", "e3", "M2"]));
+    // A quad holding a piece blocks like an occupied square.
+    let p = pos("3k3/7/7/7/7/7/7/N1BK3 w - - 0 1");
+    assert_eq!(destinations(&p, "c1"), names(&["S1", "d2", "e3", "M2"]));
+}
+
+#[test]
+fn knights_leap_central_quads_from_any_cell() {
+    let p = pos("3k3/7/7/7/1N5/7/7/3K3 w - - 0 1");
+    let d = destinations(&p, "M1");
+    // From b4, c4, b5, c5: never onto its own quad's cells.
+    assert!(!d.contains("M1"));
+    let expected = [
+        "c6", "d5", "d3", "c2", "S1", "a6", "d6", "M2", "e3", "d2", "a3", "a5", "b6", "c7", "d4", "c3", "S3",
+        "d7", "e6", "b3", "a4",
+    ];
+    assert_eq!(d, names(&expected));
+    // A knight on d4 jumps over M1 to b3 or a5 and onto M2's far cells.
+    let p = pos("3k3/7/7/7/3N3/7/7/3K3 w - - 0 1");
+    assert_eq!(destinations(&p, "d4"), names(&["e6", "M2", "f3", "e2", "c2", "b3", "M1", "c6"]));
+}
+
+#[test]
+fn sharing_and_capturing_on_quads() {
+    // Two black pieces on M1: the mover chooses which to take.
+    let p = pos("7/7/7/6k/1nb4/3Q3/7/3K3 w - - 0 1");
+    match notation::parse_move(&p, "Qd3xM1") {
+        Err(MoveError::Resolve(ResolveError::Ambiguous { candidates, .. })) => {
+            assert_eq!(candidates.len(), 2);
+            assert!(
+                candidates.contains(&"Qd3xM1(N)".to_string())
+                    && candidates.contains(&"Qd3xM1(B)".to_string())
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let after = play(&p, "Qd3xM1(N)");
+    assert_eq!(pieces_on(&after, "M1"), ['Q', 'b']);
+    // Two of opposite colours sharing a quad never take each other; only the bishop's sacrifice
+    // removes the queen, and the bishop with it.
+    let takes_on_m1: Vec<String> = after
+        .legal_moves()
+        .iter()
+        .filter(|m| m.first().is_capture() && notation::lan(&after, m).contains("xM1"))
+        .map(|m| notation::lan(&after, m))
+        .collect();
+    assert_eq!(takes_on_m1, ["BM1xM1"]);
+    // One friend and one enemy: the enemy is taken.
+    let p = pos("7/7/7/6k/1nP4/3Q3/7/3K3 w - - 0 1");
+    let after = play(&p, "Qd3xM1");
+    assert_eq!(pieces_on(&after, "M1"), ['P', 'Q']);
+    // Two friends: no room.
+    let p = pos("7/7/7/6k/1NP4/3Q3/7/3K3 w - - 0 1");
+    assert!(refused(&p, "Qd3-M1").contains("M1 already holds two of your pieces"));
+    // One enemy alone: the queen shares the quad.
+    let p = pos("7/7/7/6k/1n5/3Q3/7/3K3 w - - 0 1");
+    let after = play(&p, "Qd3-M1");
+    assert_eq!(pieces_on(&after, "M1"), ['Q', 'n']);
+    assert_eq!(after.halfmoves(), 1, "sharing is no capture");
+}
+
+#[test]
+fn bishop_sacrifices() {
+    // Moving: the bishop takes a lone enemy on a quad and is lost with it.
+    let p = pos("3k3/7/7/7/1n5/3B3/7/3K3 w - - 0 1");
+    let after = play(&p, "Bd3xM1");
+    assert!(pieces_on(&after, "M1").is_empty());
+    assert_eq!(after.halfmoves(), 0);
+    // Without the capture mark it shares.
+    let after = play(&p, "Bd3-M1");
+    assert_eq!(pieces_on(&after, "M1"), ['B', 'n']);
+    // Sharing, it may remove both without moving.
+    let after = play(&after.played(&notation::parse_move(&after, "Kd8-c8").unwrap()), "BM1xM1");
+    assert!(pieces_on(&after, "M1").is_empty());
+}
+
+#[test]
+fn a_rook_pins_the_enemy_sharing_its_quad() {
+    // The black knight shares M1 with a white rook: it cannot leave.
+    let p = pos("3k3/7/7/7/1Rn4/7/7/3K3 b - - 0 1");
+    assert!(
+        !p.legal_moves()
+            .iter()
+            .any(|m| m.first().from() == sq("b4") && notation::lan(&p, m).starts_with('N'))
+    );
+    assert!(refused(&p, "NM1-d6").contains("pinned by the rook"));
+    // A pinned bishop may still sacrifice itself for the rook.
+    let p = pos("3k3/7/7/7/1Rb4/7/7/3K3 b - - 0 1");
+    let after = play(&p, "BM1xM1");
+    assert!(pieces_on(&after, "M1").is_empty());
+    // A pinned piece gives no check through a move it cannot make: the knight on M1 would attack d3.
+    let p = pos("3k3/7/7/7/1Rn4/3K3/7/7 w - - 0 1");
+    assert!(!p.is_check());
+    let unpinned = pos("3k3/7/7/7/1n5/3K3/7/7 w - - 0 1");
+    assert!(unpinned.is_check());
+}
+
+#[test]
+fn castling_swaps_king_and_rook() {
+    let p = pos("3k3/7/7/7/7/7/7/R2K3 w Q - 0 1");
+    let after = play(&p, "O-O");
+    assert_eq!(after.fen(), "3k3/7/7/7/7/7/7/K2R3 b - - 1 1");
+    assert_eq!(play(&p, "O-O-O"), after, "O-O-O reads alike");
+    // c1 attacked by the rook on c8: no castling.
+    let p = pos("3k3/7/7/7/7/4b2/7/R2K3 w Q - 0 1");
+    assert!(refused(&p, "O-O").contains("empty and unattacked"));
+    // Another piece on the rook's quad: no castling.
+    let p = pos("3k3/7/7/7/7/7/7/RN1K3 w Q - 0 1");
+    assert!(refused(&p, "O-O").contains("the rook alone on its quad-square"));
+    // After the king has moved, the right is gone.
+    let g = replay(V, "1. d3-d4 d6-d5 2. Kd1-d2 Kd8-d7 3. Kd2-d1 Kd7-d8").unwrap().game;
+    assert!(g.position().castling_rooks().is_empty());
+    assert!(refused(g.position(), "O-O").contains("can no longer castle"));
+}
+
+#[test]
+fn pawns_step_once_and_promote() {
+    let start = Position::start(V);
+    assert!(refused(&start, "a3-a5").contains("cannot move to a5"));
+    // Onto S3 promotion is optional: five moves.
+    let p = pos("3k3/7/1P5/7/7/7/7/3K3 w - - 0 1");
+    let pawn: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| m.first().from() == sq("b6"))
+        .map(|m| notation::lan(&p, m))
+        .collect();
+    assert_eq!(pawn.len(), 5, "{pawn:?}");
+    let stays = play(&p, "b6-S3");
+    assert_eq!(pieces_on(&stays, "S3"), ['P']);
+    let promoted = play(&p, "b6-S3=N");
+    assert_eq!(pieces_on(&promoted, "S3"), ['N']);
+    // On c8, d8, e8 it must promote; from S3 it can only capture onto c8.
+    let p = pos("2bk3/P6/7/7/7/7/7/3K3 w - - 0 1");
+    match notation::parse_move(&p, "S3xc8") {
+        Err(MoveError::Resolve(ResolveError::Ambiguous { candidates, .. })) => {
+            assert_eq!(candidates.len(), 4)
+        }
+        other => panic!("{other:?}"),
+    }
+    let after = play(&p, "S3xc8=Q");
+    assert_eq!(after.piece_at(sq("c8")), Some(Piece::new(Color::White, Role::Queen)));
+    let p = pos("7/2P4/7/6k/7/7/7/3K3 w - - 0 1");
+    assert!(matches!(
+        notation::parse_move(&p, "c8"),
+        Err(MoveError::Resolve(ResolveError::Ambiguous { .. }))
+    ));
+}
+
+#[test]
+fn check_on_and_around_quads() {
+    // A king alone on a quad cannot be taken by a rook moving in (that would share)...
+    let p = pos("3k3/7/1r5/7/1K5/7/7/7 w - - 0 1");
+    assert!(!p.is_check());
+    // ...but a bishop's sacrifice takes it.
+    let p = pos("3k3/7/b6/7/1K5/7/7/7 w - - 0 1");
+    assert!(p.is_check());
+    // Sharing with a friend, the king can be taken by an enemy moving in.
+    let p = pos("3k3/7/1r5/7/1KP4/7/7/7 w - - 0 1");
+    assert!(p.is_check());
+    // Sharing with an enemy bishop is check: it may remove both without moving (ruling R-Q1).
+    let p = pos("3k3/7/7/7/1Kb4/7/7/7 w - - 0 1");
+    assert!(p.is_check());
+    // Sharing with an enemy knight is not check from that knight.
+    let p = pos("3k3/7/7/7/1Kn4/7/7/7 w - - 0 1");
+    assert!(!p.is_check());
+}
+
+#[test]
+fn checkmate_and_stalemate() {
+    // The rook on S1 checks along the first rank; S2 is full, the pawns hem the king in.
+    let p = pos("3k3/7/7/7/7/7/2PPP2/r2K1NB w - - 0 1");
+    assert!(p.is_check());
+    let g = Game::new(p);
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Checkmate }));
+    // Stalemate is a draw (Q11): the bishops see c8 and e8 through the empty S3 and S4.
+    let p = pos("3k3/7/B2K2B/7/7/7/7/7 b - - 0 1");
+    assert!(p.legal_moves().is_empty() && !p.is_check());
+    assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
+}
+
+#[test]
+fn notation_uses_quad_names() {
+    // M2 holds only the knight, so "M2xd5" names it well enough.
+    let short = replay(V, "1. c3-M1 c6-M1 2. NS2-M2 d6-d5 3. M2xd5").unwrap().game;
+    let g = replay(V, "1. c3-M1 c6-M1 2. NS2-M2 d6-d5 3. NM2xd5").unwrap().game;
+    assert_eq!(g.position().piece_at(sq("d5")), Some(Piece::new(Color::White, Role::Knight)));
+    assert_eq!(g.record(), "1. c3-M1 c6-M1 2. NS2-M2 d6-d5 3. NM2xd5 *");
+    assert_eq!(short.position(), g.position());
+    // Cells of a quad name the quad too.
+    let p = Position::start(V);
+    assert_eq!(notation::parse_move(&p, "c3-c4"), notation::parse_move(&p, "c3-M1"));
+    assert_eq!(notation::parse_move(&p, "c3-b5"), notation::parse_move(&p, "c3-M1"));
+}
+
+#[test]
+fn text_format_round_trips() {
+    let g =
+        replay(V, "1. c3-M1 b6-M1 2. NS2-M2 e6-M2 3. Qe1-e2 Qe8-e7").unwrap_or_else(|e| panic!("{e}")).game;
+    let mut p = g.start().clone();
+    for mv in g.moves() {
+        p = p.played(mv);
+        let back = Position::from_fen(V, &p.fen()).unwrap();
+        assert_eq!(back, p);
+        assert_eq!(back.fen(), p.fen());
+    }
+    let bad = Position::from_fen(V, "3k3/7/7/1n5/7/7/7/3K3 w - - 0 1").unwrap_err();
+    assert!(bad.to_string().contains("lower cells"), "{bad}");
+}
