@@ -12,6 +12,20 @@ use tessera_rules::quad;
 use tessera_rules::variant::Reserve;
 use tessera_rules::{Color, Position, ReplayError, Variant, notation, perft};
 
+/// Prints a line to standard output; a closed pipe (`tessera ... | head`) ends the command quietly.
+macro_rules! say {
+    () => { say!("") };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            return Err(e.into());
+        }
+    }};
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "tessera",
@@ -57,7 +71,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Variants) => {
             for v in Variant::ALL {
-                println!("{:<24} {}", v.name(), v.summary());
+                say!("{:<24} {}", v.name(), v.summary());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -108,15 +122,15 @@ fn run_perft(
         if divide {
             out["divide"] = Value::Object(split.into_iter().map(|(m, n)| (m, json!(n))).collect());
         }
-        println!("{out}");
+        say!("{out}");
     } else {
         for (m, n) in &split {
-            println!("{m}: {n}");
+            say!("{m}: {n}");
         }
         if divide {
-            println!();
+            say!("");
         }
-        println!("{nodes}");
+        say!("{nodes}");
         eprintln!("{:.3} s, {:.1} M nodes/s", seconds, nodes as f64 / seconds.max(1e-9) / 1e6);
     }
     Ok(ExitCode::SUCCESS)
@@ -149,10 +163,10 @@ fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<Ex
             let pos = replay.game.position();
             let result = replay.result();
             if json {
-                println!("{}", position_json(variant, pos, replay.game.moves().len(), result.as_deref()));
+                say!("{}", position_json(variant, pos, replay.game.moves().len(), result.as_deref()));
             } else {
-                println!("{}", pos.fen());
-                println!("{}", result.as_deref().unwrap_or("*"));
+                say!("{}", pos.fen());
+                say!("{}", result.as_deref().unwrap_or("*"));
                 if let Some(outcome) = replay.outcome() {
                     eprintln!("{outcome}");
                 }
@@ -167,7 +181,7 @@ fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<Ex
                     out["move"] = json!(text);
                     out["reason"] = json!(error.to_string());
                 }
-                println!("{out}");
+                say!("{out}");
             } else {
                 eprintln!("{error}");
             }

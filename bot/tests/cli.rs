@@ -169,3 +169,29 @@ fn every_variant_has_a_perft_from_its_start() {
         assert!(json(&out)["nodes"].as_u64().unwrap() > 0, "{name}");
     }
 }
+
+#[test]
+fn replay_json_lists_quad_pieces_under_the_quad() {
+    let out =
+        tessera(&["replay", "--variant", "quad-square", "--json", "-"], Some("1. c3-M1 c6-M1 2. Bc1-d2"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["board"]["M1"], serde_json::json!({"pieces": ["P", "p"]}));
+    assert_eq!(v["board"]["S1"], serde_json::json!({"pieces": ["R"]}));
+    assert_eq!(v["board"]["d2"], serde_json::json!({"piece": "B"}));
+    assert!(v["board"].get("b4").is_none() && v["board"].get("a1").is_none());
+    assert_eq!(v["turn"], "black");
+}
+
+#[test]
+fn output_into_a_closed_pipe_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["perft", "--divide", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
