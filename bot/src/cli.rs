@@ -240,6 +240,9 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
         }
         Reserve::Infinite => out["reserves"] = json!({ "white": "infinite", "black": "infinite" }),
     }
+    if rules.chip {
+        out["chip"] = json!(pos.chip().map(|c| c.to_string()));
+    }
     if changing_board {
         out["locked"] = json!(pos.locked().into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>());
     }

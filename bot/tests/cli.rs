@@ -195,3 +195,13 @@ fn output_into_a_closed_pipe_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn replay_json_gives_the_chip() {
+    let out = tessera(&["replay", "--variant", "blue-chip", "--json", "-"], Some("[e5] 1. e2-e4[d5]"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["chip"], "d5");
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["board"]["e4"], serde_json::json!({"piece": "P"}));
+}

@@ -19,6 +19,8 @@ pub enum Action {
     /// Quad-Square Chess: a bishop takes `victim` on the quad `to` and is lost with it (Q5);
     /// `from == to` when it shares that quad and does not move.
     Sacrifice { from: Square, to: Square, victim: Role },
+    /// Blue Chip Chess: the chip is placed on an empty square (`[d5]`).
+    Chip { to: Square },
 }
 
 impl Action {
@@ -30,7 +32,7 @@ impl Action {
             | Action::Shift { from, .. }
             | Action::Sacrifice { from, .. } => from,
             Action::Castle { king, .. } => king,
-            Action::Place { to } => to,
+            Action::Place { to } | Action::Chip { to } => to,
         }
     }
 

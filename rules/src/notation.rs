@@ -44,6 +44,10 @@ pub enum ParsedAction {
         to: Square,
         promotion: Option<Role>,
     },
+    /// `[d5]`: where the Blue Chip goes.
+    Chip {
+        to: Square,
+    },
 }
 
 impl ParsedAction {
@@ -168,8 +172,13 @@ pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
     if tokens.len() > 3 {
         return Err(fail("a turn has at most three actions (a piece move, a square move, a placement)"));
     }
-    let actions =
-        tokens.iter().map(|t| parse_action(t)).collect::<Result<Vec<_>, _>>().map_err(|r| fail(&r))?;
+    let mut actions = Vec::new();
+    for token in &tokens {
+        parse_token(token, &mut actions).map_err(|r| fail(&r))?;
+    }
+    if actions.len() > 3 {
+        return Err(fail("a turn has at most three actions"));
+    }
     Ok(ParsedMove { text: trimmed.to_string(), actions })
 }
 
@@ -199,6 +208,23 @@ fn strip_suffixes(mut s: &str) -> &str {
             return s;
         }
     }
+}
+
+/// One word of move text: an action, an action with the chip after it (`e2-e4[d5]`), or the chip alone.
+fn parse_token(token: &str, actions: &mut Vec<ParsedAction>) -> Result<(), String> {
+    let token = strip_suffixes(token);
+    let Some((main, rest)) = token.split_once('[') else {
+        actions.push(parse_action(token)?);
+        return Ok(());
+    };
+    let inside = strip_suffixes(rest).strip_suffix(']').ok_or("a [ is never closed")?;
+    if !main.is_empty() {
+        actions.push(parse_action(main)?);
+    }
+    let to = Square::parse(inside)
+        .ok_or_else(|| format!("\"[{inside}]\" should name the chip's square, like [d5]"))?;
+    actions.push(ParsedAction::Chip { to });
+    Ok(())
 }
 
 fn parse_action(token: &str) -> Result<ParsedAction, String> {
@@ -391,7 +417,13 @@ impl ParsedMove {
             at.gen_square_actions(&mut |a| options.push(a));
             let Some(&action) = options.iter().find(|&&a| action_matches(&at, parsed, a)) else {
                 let reason = why_action_impossible(&at, parsed);
-                return if i == 0 { reason } else { format!("after {}, {reason}", self.actions_text(i)) };
+                // A chip written in the same word as its move needs no "after ...".
+                let same_word = matches!(parsed, ParsedAction::Chip { .. });
+                return if i == 0 || same_word {
+                    reason
+                } else {
+                    format!("after {}, {reason}", self.actions_text(i))
+                };
             };
             at.apply_action(action);
         }
@@ -411,7 +443,7 @@ impl ParsedMove {
             return "every turn places a square while there is a location without one (add @@e4 or the like)"
                 .into();
         }
-        if !self.actions.iter().any(ParsedAction::is_piece_move) && pos.rules().turn != TurnRule::Single {
+        if !self.actions.iter().any(ParsedAction::is_piece_move) && pos.rules().turn.is_postal() {
             return "a turn must include a piece move whenever a piece can move".into();
         }
         "it is not a legal turn here".into()
@@ -443,7 +475,10 @@ fn prefer_exact(found: &mut Vec<Move>, p: &ParsedPieceMove) {
 fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> {
     let rules = pos.rules();
     let variant = pos.variant();
-    let square_actions = actions.iter().filter(|a| !a.is_piece_move()).count();
+    let square_actions = actions
+        .iter()
+        .filter(|a| matches!(a, ParsedAction::Place { .. } | ParsedAction::Shift { .. }))
+        .count();
     if !rules.square_actions && square_actions > 0 {
         return Some(format!("{variant} has no square moves or placements"));
     }
@@ -456,6 +491,20 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
             "write one move".into()
         }),
         TurnRule::Single => None,
+        TurnRule::PieceThenChip => {
+            let chips = actions.iter().filter(|a| matches!(a, ParsedAction::Chip { .. })).count();
+            let pieces = actions.len() - chips;
+            if pos.chip().is_none() {
+                (actions.len() != 1 || chips != 1)
+                    .then(|| "the first turn only places the chip, written like [e5]".to_string())
+            } else if pieces == 1 && chips == 0 {
+                Some("after your move, place the chip: write it like e2-e4[d5]".into())
+            } else if pieces != 1 || chips != 1 || !actions[0].is_piece_move() {
+                Some("a turn is one piece move and then the chip, written like e2-e4[d5]".into())
+            } else {
+                None
+            }
+        }
         _ => {
             let pieces = actions.iter().filter(|a| a.is_piece_move()).count();
             let places = actions.iter().filter(|a| matches!(a, ParsedAction::Place { .. })).count();
@@ -495,8 +544,20 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             };
         }
         ParsedAction::Shift { from, to, .. } => return why_no_shift(pos, *from, *to),
+        ParsedAction::Chip { to } => {
+            return if pos.occupied().contains(*to) {
+                format!("the chip goes on an empty square, and {to} is occupied")
+            } else if pos.chip() == Some(*to) {
+                format!("the chip must leave {to} for another square")
+            } else {
+                format!("the chip cannot go to {to}")
+            };
+        }
         ParsedAction::Piece(p) => p,
     };
+    if pos.chip() == Some(p.to) {
+        return format!("the chip on {} closes that square to you this turn", p.to);
+    }
     if !pos.board_mask().contains(p.to) {
         return format!("{} is off this board", p.to);
     }
@@ -660,8 +721,16 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
         .castling_rooks()
         .into_iter()
         .any(|r| pos.by_color(us).contains(r) && (r.file() < king.file()) == long);
+    let chip_blocks = pos.chip().is_some_and(|c| {
+        pos.castling_rooks().into_iter().filter(|r| (r.file() < king.file()) == long).any(|r| {
+            let (king_to, rook_to) = pos.castling_targets(king, r);
+            c == king_to || c == rook_to
+        })
+    });
     if !has_right {
         format!("you can no longer castle on the {side} side")
+    } else if chip_blocks {
+        "you cannot castle while the chip stands where your king or rook would land".into()
     } else if pos.is_check() {
         "you cannot castle out of check".into()
     } else {
@@ -702,7 +771,8 @@ fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool
                 && p.promotion.is_none()
                 && p.victim.is_none_or(|v| v == victim)
         }
-        (ParsedAction::Place { to }, Action::Place { to: t }) => *to == t,
+        (ParsedAction::Place { to }, Action::Place { to: t })
+        | (ParsedAction::Chip { to }, Action::Chip { to: t }) => *to == t,
         (ParsedAction::Shift { from, to, promotion }, Action::Shift { from: f, to: t, promotion: pr }) => {
             *from == f && *to == t && (promotion.is_none() || *promotion == pr)
         }
@@ -745,6 +815,9 @@ fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> St
         if i > 0 {
             out.push(' ');
         }
+        if i > 0 && matches!(action, Action::Chip { .. }) {
+            out.pop();
+        }
         out.push_str(&write(&at, action));
         at.apply_action(action);
     }
@@ -767,7 +840,9 @@ pub fn uci(pos: &Position, mv: &Move) -> String {
             }
             Action::EnPassant { from, to } => format!("{from}{to}"),
             Action::Castle { king, rook } => format!("{king}{}", pos.castling_targets(king, rook).0),
-            Action::Place { .. } | Action::Shift { .. } | Action::Sacrifice { .. } => lan_action(pos, action),
+            Action::Place { .. } | Action::Shift { .. } | Action::Sacrifice { .. } | Action::Chip { .. } => {
+                lan_action(pos, action)
+            }
         });
     }
     parts.join(" ")
@@ -790,6 +865,7 @@ fn square_action_text(action: Action) -> Option<String> {
             Some(if rook.file() < king.file() { "O-O-O" } else { "O-O" }.to_string())
         }
         Action::Place { to } => Some(format!("@@{to}")),
+        Action::Chip { to } => Some(format!("[{to}]")),
         Action::Shift { from, to, promotion } => {
             let promo = promotion.map(|r| format!("={}", r.upper())).unwrap_or_default();
             Some(format!("@{from}-{to}{promo}"))

@@ -31,6 +31,8 @@ pub struct Position {
     pub(crate) locked: Bitboard,
     /// Pawns that have been carried by their square and so may not double-step (L13).
     pub(crate) carried: Bitboard,
+    /// Blue Chip: the square the side to move may not move onto.
+    pub(crate) chip: Option<Square>,
 }
 
 /// A compound turn being built: the position after its actions so far (turn not yet closed).
@@ -60,7 +62,7 @@ impl TurnBuilder {
             }
         }
         let (may_shift, may_place) = match rules.turn {
-            TurnRule::Single => (false, false),
+            TurnRule::Single | TurnRule::PieceThenChip => (false, false),
             TurnRule::Postal => (!shifted && !placed, !shifted && !placed),
             TurnRule::PostalPlus | TurnRule::InfiniteReserves => (!shifted, !placed),
         };
@@ -95,6 +97,8 @@ struct TurnEffects {
     double_step: Option<Square>,
     /// Squares placed or moved this turn: locked for the opponent's next turn.
     touched: Bitboard,
+    /// A piece moved by its own powers this turn.
+    piece_moved: bool,
 }
 
 impl Position {
@@ -154,6 +158,11 @@ impl Position {
         self.locked
     }
 
+    /// Blue Chip: the square closed to the side to move, once the chip is on the board.
+    pub fn chip(&self) -> Option<Square> {
+        self.chip
+    }
+
     /// Pawns that were carried by their square (and may not double-step).
     pub fn carried_pawns(&self) -> Bitboard {
         self.carried
@@ -165,7 +174,7 @@ impl Position {
         let rules = self.rules();
         match rules.removal_from_turn {
             Some(n) if self.fullmoves < n => self.fullmoves,
-            _ if rules.turn != TurnRule::Single && self.fullmoves == 1 => 1,
+            _ if rules.turn.is_postal() && self.fullmoves == 1 => 1,
             _ => 0,
         }
     }
@@ -385,6 +394,12 @@ impl Position {
     pub fn has_legal_moves(&self) -> bool {
         match self.rules().turn {
             TurnRule::Single => !self.legal_moves().is_empty(),
+            // A chip placement is always possible: what counts is a legal piece move (B4).
+            TurnRule::PieceThenChip if self.chip.is_some() => {
+                let mut moves = Vec::new();
+                self.single_piece_moves(&mut moves);
+                !moves.is_empty()
+            }
             _ => !self.for_each_turn(&mut |_, _, _| true, &mut |_| false),
         }
     }
@@ -411,6 +426,9 @@ impl Position {
             }
             return true;
         }
+        if rules.turn == TurnRule::PieceThenChip {
+            return self.for_each_chip_turn(filter, visit);
+        }
         if !self.for_each_piece_turn(filter, visit) {
             return false;
         }
@@ -418,6 +436,41 @@ impl Position {
         if self.fullmoves == 1 && !self.has_piece_turn() {
             let start = TurnBuilder { pos: self.clone(), mv: None, effects: TurnEffects::default() };
             return start.extend(0, false, false, filter, visit);
+        }
+        true
+    }
+
+    /// Blue Chip turns: the chip alone at the start (B1), then a piece move and the chip (B2).
+    fn for_each_chip_turn(
+        &self,
+        filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
+        visit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        let Some(chip) = self.chip else {
+            for to in self.squares & !self.occupied() {
+                let action = Action::Chip { to };
+                if filter(0, self, action) && !visit(Move::single(action)) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        let mut piece_moves = Vec::new();
+        self.single_piece_moves(&mut piece_moves);
+        for mv in piece_moves {
+            let action = mv.first();
+            if !filter(0, self, action) {
+                continue;
+            }
+            let mut after = self.clone();
+            after.apply_action(action);
+            // Any empty square but the chip's own; the one just vacated is allowed.
+            for to in after.squares & !after.occupied() & !chip.bb() {
+                let place = Action::Chip { to };
+                if filter(1, &after, place) && !visit(mv.then(place)) {
+                    return false;
+                }
+            }
         }
         true
     }
@@ -458,7 +511,9 @@ impl Position {
         let ours = self.by_color(us);
         let theirs = self.by_color(us.other());
         let blockers = self.blockers();
-        let targets = self.squares & !ours;
+        // B3: the chip's square is closed to the side to move (it is always empty).
+        let chip = self.chip.map_or(Bitboard::EMPTY, |c| c.bb());
+        let targets = self.squares & !ours & !chip;
         let last_rank = us.last_rank(self.height);
 
         for from in ours & !self.by_role(Role::Pawn) {
@@ -494,17 +549,22 @@ impl Position {
             if let Some(one) = from.offset(0, us.forward())
                 && free.contains(one)
             {
-                emit_pawn(one, None);
+                if !chip.contains(one) {
+                    emit_pawn(one, None);
+                }
+                // Pawns may double-step across the chip (B3).
                 if self.double_step_rank(us) == Some(from.rank())
                     && !self.carried.contains(from)
                     && let Some(two) = one.offset(0, us.forward())
                     && free.contains(two)
+                    && !chip.contains(two)
                 {
                     emit_pawn(two, None);
                 }
             }
             if let Some(ep) = self.ep
                 && self.squares.contains(ep)
+                && !chip.contains(ep)
                 && attacks::pawn(us, from).contains(ep)
             {
                 emit(Action::EnPassant { from, to: ep });
@@ -535,6 +595,10 @@ impl Position {
         }
         for rook in rooks {
             let (king_to, rook_to) = self.castling_targets(king, rook);
+            // B3: castling is closed only when the chip stands where the king or rook lands.
+            if self.chip.is_some_and(|c| c == king_to || c == rook_to) {
+                continue;
+            }
             // Everything the king and rook cross or land on must be an empty square.
             let span = attacks::between(king, king_to)
                 | attacks::between(rook, rook_to)
@@ -598,6 +662,7 @@ impl Position {
     fn apply(&mut self, action: Action, fx: &mut TurnEffects) {
         let us = self.turn;
         let rules = self.rules();
+        fx.piece_moved |= action.is_piece_move();
         if rules.quad_squares {
             fx.reset_clock |= quad::apply(self, action);
             quad::normalise(self);
@@ -665,6 +730,7 @@ impl Position {
                 fx.touched |= to.bb();
             }
             Action::Sacrifice { .. } => unreachable!("only Quad-Square Chess has sacrifices"),
+            Action::Chip { to } => self.chip = Some(to),
             Action::Shift { from, to, promotion } => {
                 let both = from.bb() | to.bb();
                 self.squares ^= both;
@@ -713,9 +779,13 @@ impl Position {
     /// Closes the turn: counters, side to move, locks, en passant.
     fn finish_turn(&mut self, fx: TurnEffects) {
         let us = self.turn;
-        self.halfmoves = if fx.reset_clock { 0 } else { self.halfmoves + 1 };
-        if us == Color::Black {
-            self.fullmoves += 1;
+        // Black's opening chip placement (B1) comes before White's first move: no move is counted.
+        let chip_only = self.rules().chip && !fx.piece_moved;
+        if !chip_only {
+            self.halfmoves = if fx.reset_clock { 0 } else { self.halfmoves + 1 };
+            if us == Color::Black {
+                self.fullmoves += 1;
+            }
         }
         self.turn = us.other();
         self.locked = fx.touched;
@@ -734,8 +804,11 @@ impl Position {
     fn ep_capture_possible(&self, ep: Square) -> bool {
         let us = self.turn;
         let capturers = attacks::pawn(us.other(), ep) & self.pieces(us, Role::Pawn);
-        if self.rules().turn != TurnRule::Single {
+        if self.rules().turn.is_postal() {
             return capturers.any();
+        }
+        if self.chip == Some(ep) {
+            return false;
         }
         capturers.into_iter().any(|from| {
             let mv = Move::single(Action::EnPassant { from, to: ep });

@@ -236,10 +236,8 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
         if game.position().rules().turn != TurnRule::Single {
             while let Some(next) = tokens.peek() {
                 let longer = format!("{turn} {}", next.text);
-                if next.numbered
-                    || !next.text.starts_with('@')
-                    || !turn_can_start_with(game.position(), &longer)
-                {
+                let joins = next.text.starts_with('@') || next.text.starts_with('[');
+                if next.numbered || !joins || !turn_can_start_with(game.position(), &longer) {
                     break;
                 }
                 turn = longer;

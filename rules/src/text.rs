@@ -65,6 +65,7 @@ impl Position {
             reserves: [0; 2],
             locked: Bitboard::EMPTY,
             carried: Bitboard::EMPTY,
+            chip: None,
         };
         parse_placement(&mut pos, fields[0])?;
         if pos.rules().quad_squares {
@@ -145,6 +146,9 @@ impl Position {
         if let Reserve::Finite(_) = self.rules().reserve {
             out.push_str(&format!(" hand:{}/{}", self.reserves[0], self.reserves[1]));
         }
+        if let Some(chip) = self.chip {
+            out.push_str(&format!(" chip:{chip}"));
+        }
         for (key, squares) in [("lock", self.locked), ("carried", self.carried)] {
             if squares.any() {
                 let names: Vec<String> = squares.into_iter().map(|sq| sq.to_string()).collect();
@@ -174,6 +178,15 @@ fn parse_extensions(pos: &mut Position, extensions: &[&str]) -> Result<(), Posit
             }
             "lock" if pos.rules().square_actions => pos.locked = parse_squares(value, key)?,
             "carried" if pos.rules().carry => pos.carried = parse_squares(value, key)?,
+            "chip" if pos.rules().chip => {
+                let sq = Square::parse(value).ok_or_else(|| {
+                    PositionError(format!("chip:{value} should name a square, like chip:e5"))
+                })?;
+                if pos.occupied().contains(sq) {
+                    return err(format!("the chip stands on an empty square, and {sq} is occupied"));
+                }
+                pos.chip = Some(sq);
+            }
             _ => return err(format!("\"{field}\" is not part of a {variant} position")),
         }
     }

@@ -21,6 +21,8 @@ pub enum Variant {
     MovingOccupiedSquares,
     /// David Howe's Quad-Square Chess: 7x8 with six 2x2 quad-squares.
     QuadSquare,
+    /// Neal Turner's Blue Chip Chess.
+    BlueChip,
 }
 
 /// What ends a game when the side to move has no legal turn and is not in check.
@@ -42,6 +44,15 @@ pub enum TurnRule {
     PostalPlus,
     /// Postal Plus where the placement is required while a hole exists (L12).
     InfiniteReserves,
+    /// A piece move, then the chip placed (Blue Chip, B1–B2); the very first turn places only the chip.
+    PieceThenChip,
+}
+
+impl TurnRule {
+    /// The Postal family of turns: a piece move followed by optional square actions (L9, L12).
+    pub fn is_postal(self) -> bool {
+        matches!(self, TurnRule::Postal | TurnRule::PostalPlus | TurnRule::InfiniteReserves)
+    }
 }
 
 /// Squares in hand at the start.
@@ -72,6 +83,8 @@ pub struct Rules {
     pub width: u8,
     /// The board has Quad-Square Chess's quad-squares.
     pub quad_squares: bool,
+    /// Blue Chip Chess: a chip closes one empty square to the side to move.
+    pub chip: bool,
 }
 
 const CHESS_RULES: Rules = Rules {
@@ -85,6 +98,7 @@ const CHESS_RULES: Rules = Rules {
     insufficient_material: true,
     width: 8,
     quad_squares: false,
+    chip: false,
 };
 
 const HANS38_RULES: Rules = Rules {
@@ -98,6 +112,7 @@ const HANS38_RULES: Rules = Rules {
     insufficient_material: false,
     width: 8,
     quad_squares: false,
+    chip: false,
 };
 
 /// Only the 32 squares under the armies exist (L1).
@@ -119,6 +134,7 @@ impl Variant {
         Variant::InfiniteReserves,
         Variant::MovingOccupiedSquares,
         Variant::QuadSquare,
+        Variant::BlueChip,
     ];
 
     /// The canonical name, used in commands, records and the CLI.
@@ -134,6 +150,7 @@ impl Variant {
             Variant::InfiniteReserves => "infinite-reserves",
             Variant::MovingOccupiedSquares => "moving-occupied-squares",
             Variant::QuadSquare => "quad-square",
+            Variant::BlueChip => "blue-chip",
         }
     }
 
@@ -150,6 +167,7 @@ impl Variant {
             Variant::InfiniteReserves => &["the-game-of-infinite-reserves", "game-of-infinite-reserves"],
             Variant::MovingOccupiedSquares => &["moving-occupied", "mos"],
             Variant::QuadSquare => &["quad-square-chess", "quad"],
+            Variant::BlueChip => &["blue-chip-chess", "chip"],
         }
     }
 
@@ -174,6 +192,9 @@ impl Variant {
                 "Infinite Reserves where a square may carry a friendly piece one step"
             }
             Variant::QuadSquare => "7x8 board with six double-size quad-squares that hold two pieces each",
+            Variant::BlueChip => {
+                "after each move the mover places a chip on a square the opponent may not move to"
+            }
         }
     }
 
@@ -184,6 +205,8 @@ impl Variant {
             Variant::InfiniteReserves | Variant::MovingOccupiedSquares => HOLES_START,
             // Quad pieces stand on their quad's lower cells: the rooks on S1/S3, the knights on S2/S4.
             Variant::QuadSquare => "2bkq2/r4n1/ppppppp/7/7/PPPPPPP/7/R1BKQN1 w Qq - 0 1",
+            // Black opens by placing the chip alone (B1): no chip yet, Black to move.
+            Variant::BlueChip => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
             Variant::Hans38
             | Variant::Hans38Postal
             | Variant::Hans38PostalPlus
@@ -218,6 +241,7 @@ impl Variant {
             Variant::QuadSquare => {
                 Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
             }
+            Variant::BlueChip => Rules { turn: TurnRule::PieceThenChip, chip: true, ..CHESS_RULES },
         }
     }
 

@@ -1,0 +1,119 @@
+//! Hand-checked positions for Blue Chip Chess (shared rulings B1–B5, Tessera's R-B rulings in
+//! docs/rules/blue-chip.md). `chip:e4` in a position text is where the chip stands.
+
+use tessera_rules::notation;
+use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Square, Variant, WinReason, replay};
+
+const V: Variant = Variant::BlueChip;
+
+fn sq(name: &str) -> Square {
+    Square::parse(name).unwrap()
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play(p: &Position, text: &str) -> Position {
+    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
+    p.played(&mv)
+}
+
+fn refused(p: &Position, text: &str) -> String {
+    match notation::parse_move(p, text) {
+        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn black_opens_by_placing_the_chip() {
+    let start = Position::start(V);
+    assert_eq!(start.turn(), Color::Black);
+    assert_eq!(start.chip(), None);
+    let moves = start.legal_moves();
+    assert_eq!(moves.len(), 32, "the chip on any empty square");
+    assert!(moves.iter().all(|m| matches!(m.first(), Action::Chip { .. })));
+    assert!(refused(&start, "e7-e5").contains("first turn only places the chip"));
+    let after = play(&start, "[e5]");
+    assert_eq!((after.turn(), after.fullmoves(), after.chip()), (Color::White, 1, Some(sq("e5"))));
+    assert_eq!(after.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 chip:e5");
+    // Then every turn is a piece move and the chip.
+    assert!(refused(&after, "e2-e4").contains("place the chip"));
+    assert!(refused(&after, "[d5]").contains("one piece move and then the chip"));
+    let next = play(&after, "e2-e4[d5]");
+    assert_eq!(next.chip(), Some(sq("d5")));
+}
+
+#[test]
+fn the_chip_closes_its_square_to_the_side_to_move() {
+    let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 chip:f3");
+    assert!(refused(&p, "Ng1-f3[e5]").contains("the chip on f3 closes that square"));
+    assert!(refused(&p, "f2-f3[e5]").contains("closes that square"));
+    // Pawns double-step across it.
+    play(&p, "f2-f4[e5]");
+    // Pieces pass over it.
+    let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 chip:c1");
+    play(&p, "Ra1-d1[c2]");
+    // The chip goes to another empty square; the square just left is allowed.
+    let q = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 chip:c2");
+    assert!(refused(&q, "Ra1-a2[c2]").contains("must leave c2"));
+    assert!(refused(&q, "Ra1-a2[e8]").contains("e8 is occupied"));
+    let after = play(&q, "Ra1-a2[a1]");
+    assert_eq!(after.chip(), Some(sq("a1")));
+}
+
+#[test]
+fn en_passant_onto_the_chip_is_closed() {
+    let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2 chip:d6");
+    assert!(refused(&p, "e5xd6[a1]").contains("closes that square"));
+    let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2 chip:h6");
+    play(&p, "e5xd6[a1]");
+}
+
+#[test]
+fn castling_is_closed_only_by_the_chip_on_a_destination() {
+    let fen = |chip: &str| format!("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 chip:{chip}");
+    play(&pos(&fen("b1")), "O-O-O[h4]");
+    for (chip, castle) in [("c1", "O-O-O[h4]"), ("d1", "O-O-O[h4]"), ("g1", "O-O[h4]"), ("f1", "O-O[h4]")] {
+        assert!(refused(&pos(&fen(chip)), castle).contains("chip stands where your king or rook would land"));
+    }
+}
+
+#[test]
+fn the_chip_never_shields_the_king() {
+    // The rook checks across the chip on d1.
+    let p = pos("4k3/8/8/8/8/8/8/r3K3 w - - 0 1 chip:d1");
+    assert!(p.is_check());
+}
+
+#[test]
+fn the_chip_can_take_the_last_move_away() {
+    // Back-rank check; the only flight square, h2, holds the chip: mate.
+    let p = pos("4k3/8/8/8/8/7P/5PP1/r5K1 w - - 0 2 chip:h2");
+    let g = Game::new(p);
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Checkmate }));
+    let without = pos("4k3/8/8/8/8/7P/5PP1/r5K1 w - - 0 2 chip:e4");
+    assert_eq!(Game::new(without).outcome(), None);
+    // The king's only move is onto the chip: stalemate, a draw.
+    let p = pos("8/8/8/8/8/p1k5/P7/K7 w - - 0 2 chip:b1");
+    assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
+}
+
+#[test]
+fn records_and_notation() {
+    let r = replay(V, "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[c3]").unwrap_err();
+    assert!(r.to_string().contains("occupied"), "{r}");
+    let g = replay(V, "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[d4] 3. Nc3-b5[c6]").unwrap().game;
+    assert_eq!(g.record(), "1... [e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[d4] 3. Nc3-b5[c6] *");
+    // SAN with the chip reads too; a bare chip in its own word joins the move before it.
+    let g2 = replay(V, "[e5] 1. e4[d5] e5 [f3] 2. Nc3[f6] Ne7[d4] 3. Nb5[c6]").unwrap().game;
+    assert_eq!(g2.position(), g.position());
+    assert_eq!(g.position().chip(), Some(sq("c6")));
+}
+
+#[test]
+fn insufficient_material_ends_blue_chip_games() {
+    let p = pos("4k3/8/8/8/8/8/8/4K1N1 b - - 0 9 chip:a1");
+    assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial }));
+}
