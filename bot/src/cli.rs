@@ -213,7 +213,12 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
         }
         let mut entry = Map::new();
         if changing_board {
-            let state = if pos.squares().contains(sq) { "normal" } else { "hole" };
+            let state = match (pos.squares().contains(sq), rules.tiles) {
+                (true, true) => "tile",
+                (true, false) => "normal",
+                (false, _) if pos.anti_tiles().contains(sq) => "anti-tile",
+                (false, _) => "hole",
+            };
             entry.insert("square".into(), json!(state));
             if let Some(owner) = pos.owner(sq) {
                 entry.insert("owner".into(), json!(owner.name()));

@@ -21,6 +21,10 @@ pub enum Action {
     Sacrifice { from: Square, to: Square, victim: Role },
     /// Blue Chip Chess: the chip is placed on an empty square (`[d5]`).
     Chip { to: Square },
+    /// Tiled Squares: an anti-tile dropped on a void location (`@!e4`).
+    DropAnti { to: Square },
+    /// Tiled Squares: an empty tile of the mover's taken off the board (`@xe4`).
+    RemoveTile { at: Square },
 }
 
 impl Action {
@@ -32,7 +36,8 @@ impl Action {
             | Action::Shift { from, .. }
             | Action::Sacrifice { from, .. } => from,
             Action::Castle { king, .. } => king,
-            Action::Place { to } | Action::Chip { to } => to,
+            Action::Place { to } | Action::Chip { to } | Action::DropAnti { to } => to,
+            Action::RemoveTile { at } => at,
         }
     }
 

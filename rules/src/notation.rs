@@ -48,6 +48,14 @@ pub enum ParsedAction {
     Chip {
         to: Square,
     },
+    /// `@!e4`: an anti-tile dropped (Tiled Squares).
+    DropAnti {
+        to: Square,
+    },
+    /// `@xe4`: an own empty tile taken away (Tiled Squares).
+    RemoveTile {
+        at: Square,
+    },
 }
 
 impl ParsedAction {
@@ -236,6 +244,16 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
         let to = Square::parse(rest)
             .ok_or_else(|| format!("\"{rest}\" is not a square; place a square with @@f3"))?;
         return Ok(ParsedAction::Place { to });
+    }
+    if let Some(rest) = s.strip_prefix("@!") {
+        let to = Square::parse(rest)
+            .ok_or_else(|| format!("\"{rest}\" is not a square; drop an anti-tile with @!e4"))?;
+        return Ok(ParsedAction::DropAnti { to });
+    }
+    if let Some(rest) = s.strip_prefix("@x").filter(|r| r.len() == 2) {
+        let at = Square::parse(rest)
+            .ok_or_else(|| format!("\"{rest}\" is not a square; remove a tile with @xe4"))?;
+        return Ok(ParsedAction::RemoveTile { at });
     }
     if let Some(rest) = s.strip_prefix('@') {
         return parse_shift(rest);
@@ -477,7 +495,15 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
     let variant = pos.variant();
     let square_actions = actions
         .iter()
-        .filter(|a| matches!(a, ParsedAction::Place { .. } | ParsedAction::Shift { .. }))
+        .filter(|a| {
+            matches!(
+                a,
+                ParsedAction::Place { .. }
+                    | ParsedAction::Shift { .. }
+                    | ParsedAction::DropAnti { .. }
+                    | ParsedAction::RemoveTile { .. }
+            )
+        })
         .count();
     if !rules.square_actions && square_actions > 0 {
         return Some(format!("{variant} has no square moves or placements"));
@@ -535,8 +561,8 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
         ParsedAction::Place { to } => {
             return if !pos.board_mask().contains(*to) {
                 format!("{to} is off the board")
-            } else if pos.squares().contains(*to) {
-                format!("there is already a square at {to}")
+            } else if pos.squares().contains(*to) || pos.anti_tiles().contains(*to) {
+                format!("there is already a {} at {to}", pos.square_word())
             } else if pos.reserve(us) == Some(0) {
                 "you have no squares left in reserve".into()
             } else {
@@ -544,6 +570,26 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             };
         }
         ParsedAction::Shift { from, to, .. } => return why_no_shift(pos, *from, *to),
+        ParsedAction::DropAnti { to } => {
+            return if pos.anti_tiles().contains(*to) {
+                format!("there is already an anti-tile at {to}")
+            } else if pos.squares().contains(*to) {
+                format!("there is already a tile at {to}; anti-tiles go on void")
+            } else {
+                format!("you cannot drop an anti-tile at {to} now")
+            };
+        }
+        ParsedAction::RemoveTile { at } => {
+            return if !pos.squares().contains(*at) {
+                format!("there is no tile at {at}")
+            } else if pos.occupied().contains(*at) {
+                format!("a piece stands on the tile at {at}")
+            } else if pos.owner(*at) != Some(us) {
+                format!("the tile at {at} is {}'s; you remove only your own", us.other())
+            } else {
+                format!("you cannot remove the tile at {at} now")
+            };
+        }
         ParsedAction::Chip { to } => {
             return if pos.occupied().contains(*to) {
                 format!("the chip goes on an empty square, and {to} is occupied")
@@ -561,8 +607,11 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
     if !pos.board_mask().contains(p.to) {
         return format!("{} is off this board", p.to);
     }
-    if !pos.squares().contains(p.to) {
-        return format!("there is no square at {}", p.to);
+    let king_lays_tiles = rules.tiles
+        && (p.role == Some(Role::King)
+            || p.origin().and_then(|o| pos.piece_at(o)).is_some_and(|pc| pc.role == Role::King));
+    if !pos.squares().contains(p.to) && !king_lays_tiles {
+        return format!("there is no {} at {}", pos.square_word(), p.to);
     }
     if rules.quad_squares
         && let Some(reason) = why_quad_move_impossible(pos, p)
@@ -772,7 +821,9 @@ fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool
                 && p.victim.is_none_or(|v| v == victim)
         }
         (ParsedAction::Place { to }, Action::Place { to: t })
-        | (ParsedAction::Chip { to }, Action::Chip { to: t }) => *to == t,
+        | (ParsedAction::Chip { to }, Action::Chip { to: t })
+        | (ParsedAction::DropAnti { to }, Action::DropAnti { to: t })
+        | (ParsedAction::RemoveTile { at: to }, Action::RemoveTile { at: t }) => *to == t,
         (ParsedAction::Shift { from, to, promotion }, Action::Shift { from: f, to: t, promotion: pr }) => {
             *from == f && *to == t && (promotion.is_none() || *promotion == pr)
         }
@@ -840,9 +891,12 @@ pub fn uci(pos: &Position, mv: &Move) -> String {
             }
             Action::EnPassant { from, to } => format!("{from}{to}"),
             Action::Castle { king, rook } => format!("{king}{}", pos.castling_targets(king, rook).0),
-            Action::Place { .. } | Action::Shift { .. } | Action::Sacrifice { .. } | Action::Chip { .. } => {
-                lan_action(pos, action)
-            }
+            Action::Place { .. }
+            | Action::Shift { .. }
+            | Action::Sacrifice { .. }
+            | Action::Chip { .. }
+            | Action::DropAnti { .. }
+            | Action::RemoveTile { .. } => lan_action(pos, action),
         });
     }
     parts.join(" ")
@@ -866,6 +920,8 @@ fn square_action_text(action: Action) -> Option<String> {
         }
         Action::Place { to } => Some(format!("@@{to}")),
         Action::Chip { to } => Some(format!("[{to}]")),
+        Action::DropAnti { to } => Some(format!("@!{to}")),
+        Action::RemoveTile { at } => Some(format!("@x{at}")),
         Action::Shift { from, to, promotion } => {
             let promo = promotion.map(|r| format!("={}", r.upper())).unwrap_or_default();
             Some(format!("@{from}-{to}{promo}"))

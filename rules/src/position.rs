@@ -33,6 +33,8 @@ pub struct Position {
     pub(crate) carried: Bitboard,
     /// Blue Chip: the square the side to move may not move onto.
     pub(crate) chip: Option<Square>,
+    /// Tiled Squares: anti-tiles, which block every piece but the knight (T4).
+    pub(crate) anti: Bitboard,
 }
 
 /// A compound turn being built: the position after its actions so far (turn not yet closed).
@@ -252,7 +254,22 @@ impl Position {
     /// Locations that stop sliding pieces besides pieces themselves: holes and everything off the board.
     #[inline]
     pub fn walls(&self) -> Bitboard {
-        !self.squares
+        if self.rules().tiles {
+            // Void is passed over; only anti-tiles (and the board's edge) stop a line (T4).
+            self.anti | !self.board_mask()
+        } else {
+            !self.squares
+        }
+    }
+
+    /// What players call the things pieces stand on: tiles in Tiled Squares, squares elsewhere.
+    pub fn square_word(&self) -> &'static str {
+        if self.rules().tiles { "tile" } else { "square" }
+    }
+
+    /// Tiled Squares: the anti-tiles.
+    pub fn anti_tiles(&self) -> Bitboard {
+        self.anti
     }
 
     pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
@@ -514,6 +531,8 @@ impl Position {
         // B3: the chip's square is closed to the side to move (it is always empty).
         let chip = self.chip.map_or(Bitboard::EMPTY, |c| c.bb());
         let targets = self.squares & !ours & !chip;
+        // T5: the king steps anywhere without a friendly piece, laying a tile.
+        let king_targets = if self.rules().tiles { self.board_mask() & !ours } else { targets };
         let last_rank = us.last_rank(self.height);
 
         for from in ours & !self.by_role(Role::Pawn) {
@@ -526,6 +545,7 @@ impl Position {
                 Role::King => attacks::king(from),
                 Role::Pawn => unreachable!(),
             };
+            let targets = if role == Role::King { king_targets } else { targets };
             for to in reach & targets {
                 let capture = theirs.contains(to).then(|| self.role_at(to));
                 emit(Action::Normal { role, from, to, capture, promotion: None });
@@ -546,10 +566,13 @@ impl Position {
                 emit_pawn(to, Some(self.role_at(to)));
             }
             let free = self.squares & !self.occupied();
+            // T4: a double step crosses void but not an anti-tile.
+            let passable =
+                if self.rules().tiles { self.board_mask() & !self.anti & !self.occupied() } else { free };
             if let Some(one) = from.offset(0, us.forward())
-                && free.contains(one)
+                && passable.contains(one)
             {
-                if !chip.contains(one) {
+                if free.contains(one) && !chip.contains(one) {
                     emit_pawn(one, None);
                 }
                 // Pawns may double-step across the chip (B3).
@@ -687,6 +710,9 @@ impl Position {
                 }
                 if role == Role::King {
                     self.castling &= !Bitboard::rank(us.first_rank(self.height));
+                    // T5: the king lays a tile where there was none, or on an anti-tile.
+                    self.squares |= to.bb();
+                    self.anti &= !to.bb();
                 }
                 self.castling &= !from.bb() & !to.bb();
                 self.carried &= !from.bb() & !to.bb();
@@ -731,6 +757,11 @@ impl Position {
             }
             Action::Sacrifice { .. } => unreachable!("only Quad-Square Chess has sacrifices"),
             Action::Chip { to } => self.chip = Some(to),
+            Action::DropAnti { to } => {
+                self.anti |= to.bb();
+                fx.reset_clock = true;
+            }
+            Action::RemoveTile { at } => self.remove_square(at),
             Action::Shift { from, to, promotion } => {
                 let both = from.bb() | to.bb();
                 self.squares ^= both;
@@ -788,7 +819,8 @@ impl Position {
             }
         }
         self.turn = us.other();
-        self.locked = fx.touched;
+        // Locks guard against moving back a square the opponent just moved (L5); tiles never move.
+        self.locked = if self.rules().tiles { Bitboard::EMPTY } else { fx.touched };
         self.ep = None;
         if let Some(ep) = fx.double_step
             && self.squares.contains(ep)
@@ -825,6 +857,20 @@ impl Position {
         let us = self.turn;
         let holes = self.holes();
         let mine = if rules.owned_squares { self.owners[us.index()] } else { Bitboard::FULL };
+        if rules.tiles {
+            // T2: a tile or an anti-tile on void, or one of our own empty tiles taken away.
+            let void = self.holes() & !self.anti;
+            for to in void {
+                emit(Action::Place { to });
+            }
+            for to in void {
+                emit(Action::DropAnti { to });
+            }
+            for at in self.squares & self.owners[us.index()] & !self.occupied() {
+                emit(Action::RemoveTile { at });
+            }
+            return;
+        }
         // L5, L6, L10, L11: an empty square, ours where owned, not locked, leaps up to two steps.
         for from in self.squares & !self.occupied() & !self.locked & mine {
             for to in attacks::two_step(from) & holes {

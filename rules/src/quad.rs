@@ -408,7 +408,12 @@ pub(crate) fn apply(pos: &mut Position, action: Action) -> bool {
             pos.castling &= !castling_rook_of(us);
             false
         }
-        Action::EnPassant { .. } | Action::Place { .. } | Action::Shift { .. } | Action::Chip { .. } => {
+        Action::EnPassant { .. }
+        | Action::Place { .. }
+        | Action::Shift { .. }
+        | Action::Chip { .. }
+        | Action::DropAnti { .. }
+        | Action::RemoveTile { .. } => {
             unreachable!("Quad-Square Chess has no en passant and no square actions")
         }
     }

@@ -66,6 +66,7 @@ impl Position {
             locked: Bitboard::EMPTY,
             carried: Bitboard::EMPTY,
             chip: None,
+            anti: Bitboard::EMPTY,
         };
         parse_placement(&mut pos, fields[0])?;
         if pos.rules().quad_squares {
@@ -108,6 +109,7 @@ impl Position {
                 let sq = Square::from_coords(file, rank);
                 let token = match self.piece_at(sq) {
                     Some(piece) => Some(piece.char()),
+                    None if self.anti.contains(sq) => Some('!'),
                     None if !self.squares.contains(sq) => Some('*'),
                     None => match self.owner(sq) {
                         Some(Color::White) => Some('+'),
@@ -250,6 +252,7 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
                     }
                 }
                 '*' if pos.rules().square_actions => {}
+                '!' if pos.rules().tiles => pos.anti |= Square::from_coords(file, rank).bb(),
                 '*' => {
                     return err(format!("{variant} has no holes: '*' on rank {} is not allowed", rank + 1));
                 }

@@ -23,6 +23,8 @@ pub enum Variant {
     QuadSquare,
     /// Neal Turner's Blue Chip Chess.
     BlueChip,
+    /// Tony Quintanilla's Tiled Squares Chess.
+    TiledSquares,
 }
 
 /// What ends a game when the side to move has no legal turn and is not in check.
@@ -85,6 +87,8 @@ pub struct Rules {
     pub quad_squares: bool,
     /// Blue Chip Chess: a chip closes one empty square to the side to move.
     pub chip: bool,
+    /// Tiled Squares Chess: pieces pass over void, anti-tiles block, kings lay tiles (T1–T7).
+    pub tiles: bool,
 }
 
 const CHESS_RULES: Rules = Rules {
@@ -99,6 +103,7 @@ const CHESS_RULES: Rules = Rules {
     width: 8,
     quad_squares: false,
     chip: false,
+    tiles: false,
 };
 
 const HANS38_RULES: Rules = Rules {
@@ -113,6 +118,7 @@ const HANS38_RULES: Rules = Rules {
     width: 8,
     quad_squares: false,
     chip: false,
+    tiles: false,
 };
 
 /// Only the 32 squares under the armies exist (L1).
@@ -135,6 +141,7 @@ impl Variant {
         Variant::MovingOccupiedSquares,
         Variant::QuadSquare,
         Variant::BlueChip,
+        Variant::TiledSquares,
     ];
 
     /// The canonical name, used in commands, records and the CLI.
@@ -151,6 +158,7 @@ impl Variant {
             Variant::MovingOccupiedSquares => "moving-occupied-squares",
             Variant::QuadSquare => "quad-square",
             Variant::BlueChip => "blue-chip",
+            Variant::TiledSquares => "tiled-squares",
         }
     }
 
@@ -168,6 +176,7 @@ impl Variant {
             Variant::MovingOccupiedSquares => &["moving-occupied", "mos"],
             Variant::QuadSquare => &["quad-square-chess", "quad"],
             Variant::BlueChip => &["blue-chip-chess", "chip"],
+            Variant::TiledSquares => &["tiled-squares-chess", "tiled"],
         }
     }
 
@@ -192,6 +201,9 @@ impl Variant {
                 "Infinite Reserves where a square may carry a friendly piece one step"
             }
             Variant::QuadSquare => "7x8 board with six double-size quad-squares that hold two pieces each",
+            Variant::TiledSquares => {
+                "empty middle: drop tiles and anti-tiles to build the board; the king lays tiles"
+            }
             Variant::BlueChip => {
                 "after each move the mover places a chip on a square the opponent may not move to"
             }
@@ -207,6 +219,8 @@ impl Variant {
             Variant::QuadSquare => "2bkq2/r4n1/ppppppp/7/7/PPPPPPP/7/R1BKQN1 w Qq - 0 1",
             // Black opens by placing the chip alone (B1): no chip yet, Black to move.
             Variant::BlueChip => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            // Ranks 3-6 are void (T1); the tiles under each army are its own.
+            Variant::TiledSquares => HOLES_START,
             Variant::Hans38
             | Variant::Hans38Postal
             | Variant::Hans38PostalPlus
@@ -242,6 +256,14 @@ impl Variant {
                 Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
             }
             Variant::BlueChip => Rules { turn: TurnRule::PieceThenChip, chip: true, ..CHESS_RULES },
+            Variant::TiledSquares => Rules {
+                square_actions: true,
+                owned_squares: true,
+                reserve: Reserve::Infinite,
+                insufficient_material: false,
+                tiles: true,
+                ..CHESS_RULES
+            },
         }
     }
 

@@ -491,7 +491,12 @@ fn engine_text(mv: &Move) -> String {
             Action::Castle { king, rook } => if rook < king { "O-O-O" } else { "O-O" }.to_string(),
             Action::Place { to } => format!("@@{to}"),
             Action::Shift { from, to, promotion } => format!("@{from}-{to}{}", promo_text(promotion)),
-            Action::Sacrifice { .. } | Action::Chip { .. } => unreachable!("not in the squares family"),
+            Action::Sacrifice { .. }
+            | Action::Chip { .. }
+            | Action::DropAnti { .. }
+            | Action::RemoveTile { .. } => {
+                unreachable!("not in the squares family")
+            }
         });
     }
     parts.join(" ")
