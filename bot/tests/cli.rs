@@ -205,3 +205,15 @@ fn replay_json_gives_the_chip() {
     assert_eq!(v["ply"], 2);
     assert_eq!(v["board"]["e4"], serde_json::json!({"piece": "P"}));
 }
+
+#[test]
+fn replay_json_gives_tile_states_and_owners() {
+    let out =
+        tessera(&["replay", "--variant", "tiled-squares", "--json", "-"], Some("1. @@e4 @!e5 2. e2-e4"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["board"]["e4"], serde_json::json!({"square": "tile", "owner": "white", "piece": "P"}));
+    assert_eq!(v["board"]["e5"], serde_json::json!({"square": "anti-tile"}));
+    assert_eq!(v["board"]["e2"], serde_json::json!({"square": "tile", "owner": "white"}));
+    assert_eq!(v["board"]["d4"], serde_json::json!({"square": "hole"}));
+}

@@ -661,10 +661,11 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             return format!("a pawn moves diagonally only to capture a piece, and {} holds none", p.to);
         }
         let middle = Square::from_coords(from.file(), (from.rank() + p.to.rank()) / 2);
-        if from.file() == p.to.file()
-            && from.rank().abs_diff(p.to.rank()) == 2
-            && !pos.squares().contains(middle)
-        {
+        let double = from.file() == p.to.file() && from.rank().abs_diff(p.to.rank()) == 2;
+        if double && rules.tiles && pos.anti_tiles().contains(middle) {
+            return format!("a pawn's double step cannot cross the anti-tile on {middle}");
+        }
+        if double && !rules.tiles && !pos.squares().contains(middle) {
             return format!("a pawn's double step needs a square at {middle} too");
         }
     }
