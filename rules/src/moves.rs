@@ -66,12 +66,15 @@ impl Action {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     actions: [Option<Action>; 3],
+    /// Shrink Chess: the pieces chosen for pawns a shrink promotes, two bits each (an index into
+    /// [`Role::PROMOTIONS`]) in the order of their squares after the shrink; 0 makes them all queens.
+    shrink_choice: u32,
 }
 
 impl Move {
     #[inline]
     pub fn single(action: Action) -> Move {
-        Move { actions: [Some(action), None, None] }
+        Move { actions: [Some(action), None, None], shrink_choice: 0 }
     }
 
     /// A turn of several actions; `None` if there are none or more than three.
@@ -83,13 +86,23 @@ impl Move {
         for (slot, a) in slots.iter_mut().zip(actions) {
             *slot = Some(*a);
         }
-        Some(Move { actions: slots })
+        Some(Move { actions: slots, shrink_choice: 0 })
     }
 
     /// The same turn with one more action at the end.
     pub(crate) fn then(mut self, action: Action) -> Move {
         let slot = self.actions.iter_mut().find(|a| a.is_none()).expect("at most three actions a turn");
         *slot = Some(action);
+        self
+    }
+
+    /// Shrink Chess: the piece chosen for the `i`-th pawn (in square order) a shrink promotes.
+    pub fn shrink_promotion(&self, i: usize) -> Role {
+        Role::PROMOTIONS[((self.shrink_choice >> (2 * i.min(15))) & 3) as usize]
+    }
+
+    pub(crate) fn with_shrink_choice(mut self, choice: u32) -> Move {
+        self.shrink_choice = choice;
         self
     }
 

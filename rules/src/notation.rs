@@ -25,6 +25,8 @@ const MAX_LEN: usize = 64;
 pub struct ParsedMove {
     pub text: String,
     pub actions: Vec<ParsedAction>,
+    /// Shrink Chess: pieces named for pawns the shrink promotes, `[a7=N,h1=Q]`, by their square after it.
+    pub shrink_promotions: Vec<(Square, Role)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,13 +183,14 @@ pub fn parse(text: &str) -> Result<ParsedMove, ParseError> {
         return Err(fail("a turn has at most three actions (a piece move, a square move, a placement)"));
     }
     let mut actions = Vec::new();
+    let mut shrink_promotions = Vec::new();
     for token in &tokens {
-        parse_token(token, &mut actions).map_err(|r| fail(&r))?;
+        parse_token(token, &mut actions, &mut shrink_promotions).map_err(|r| fail(&r))?;
     }
     if actions.len() > 3 {
         return Err(fail("a turn has at most three actions"));
     }
-    Ok(ParsedMove { text: trimmed.to_string(), actions })
+    Ok(ParsedMove { text: trimmed.to_string(), actions, shrink_promotions })
 }
 
 fn shorten(text: &str) -> String {
@@ -219,7 +222,11 @@ fn strip_suffixes(mut s: &str) -> &str {
 }
 
 /// One word of move text: an action, an action with the chip after it (`e2-e4[d5]`), or the chip alone.
-fn parse_token(token: &str, actions: &mut Vec<ParsedAction>) -> Result<(), String> {
+fn parse_token(
+    token: &str,
+    actions: &mut Vec<ParsedAction>,
+    shrink_promotions: &mut Vec<(Square, Role)>,
+) -> Result<(), String> {
     let token = strip_suffixes(token);
     let Some((main, rest)) = token.split_once('[') else {
         actions.push(parse_action(token)?);
@@ -228,6 +235,17 @@ fn parse_token(token: &str, actions: &mut Vec<ParsedAction>) -> Result<(), Strin
     let inside = strip_suffixes(rest).strip_suffix(']').ok_or("a [ is never closed")?;
     if !main.is_empty() {
         actions.push(parse_action(main)?);
+    }
+    if inside.contains('=') {
+        // Shrink Chess: `[a7=N,h1=Q]` names the pieces for pawns the shrink promotes.
+        for item in inside.split(',') {
+            let (sq, role) =
+                item.trim().split_once('=').ok_or("write promotions after a shrink like [a7=N,h2=Q]")?;
+            let sq = Square::parse(sq).ok_or_else(|| format!("\"{sq}\" is not a square"))?;
+            let role = promotion_role(role.chars().next().unwrap_or('?'))?;
+            shrink_promotions.push((sq, role));
+        }
+        return Ok(());
     }
     let to = Square::parse(inside)
         .ok_or_else(|| format!("\"[{inside}]\" should name the chip's square, like [d5]"))?;
@@ -383,6 +401,9 @@ impl ParsedMove {
         if pos.rules().turn == TurnRule::Single && self.actions.len() == 1 {
             let mut found: Vec<Move> =
                 pos.legal_moves().into_iter().filter(|mv| self.matches(pos, mv)).collect();
+            if pos.rules().shrink {
+                found.retain(|mv| self.names_shrink_promotions(pos, mv));
+            }
             if let Some(ParsedAction::Piece(p)) = self.actions.first() {
                 prefer_exact(&mut found, p);
             }
@@ -400,6 +421,17 @@ impl ParsedMove {
             },
         );
         found
+    }
+
+    /// Shrink Chess: whether `mv` promotes exactly as written: named pawns to the named pieces,
+    /// the others to queens (S6).
+    fn names_shrink_promotions(&self, pos: &Position, mv: &Move) -> bool {
+        let promoted = pos.shrink_promotions(mv);
+        self.shrink_promotions.iter().all(|(sq, _)| promoted.iter().any(|(p, _)| p == sq))
+            && promoted.iter().all(|(sq, role)| {
+                let named = self.shrink_promotions.iter().find(|(s, _)| s == sq).map(|(_, r)| *r);
+                named.unwrap_or(Role::Queen) == *role
+            })
     }
 
     /// Whether a legal turn starts with these actions (and may go on with more).
@@ -429,6 +461,7 @@ impl ParsedMove {
         }
         // Walk the actions: the first one that cannot be made is the one to explain.
         let mut at = pos.clone();
+        let mut made = Vec::new();
         for (i, parsed) in self.actions.iter().enumerate() {
             let mut options = Vec::new();
             at.gen_piece_actions(&mut |a| options.push(a));
@@ -444,9 +477,23 @@ impl ParsedMove {
                 };
             };
             at.apply_action(action);
+            made.push(action);
         }
         let us = pos.turn();
-        if at.king_attacked(us) {
+        // The whole turn, played out: a shrink (S3) or the turn's later actions may matter.
+        let after = Move::from_actions(&made).map_or(at, |mv| pos.played(&mv));
+        if pos.rules().shrink {
+            // The move itself is legal, but not with the pieces named (or queens, if none were).
+            let legal: Vec<String> =
+                pos.legal_moves().iter().filter(|mv| self.matches(pos, mv)).map(|mv| lan(pos, mv)).collect();
+            if !legal.is_empty() {
+                return format!(
+                    "the pawns this shrink promotes cannot take those pieces; legal are {}",
+                    join_or(&legal)
+                );
+            }
+        }
+        if after.king_attacked(us) {
             return if pos.is_check() {
                 "you are in check and it does not get you out of check".into()
             } else if self.actions.len() > 1 {
@@ -872,6 +919,14 @@ fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> St
         }
         out.push_str(&write(&at, action));
         at.apply_action(action);
+    }
+    if pos.rules().shrink {
+        let promoted = pos.shrink_promotions(mv);
+        if !promoted.is_empty() {
+            let list: Vec<String> =
+                promoted.iter().map(|(sq, role)| format!("{sq}={}", role.upper())).collect();
+            out.push_str(&format!("[{}]", list.join(",")));
+        }
     }
     out.push_str(check_suffix(pos, mv));
     out

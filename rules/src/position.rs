@@ -377,6 +377,9 @@ impl Position {
 
     /// Legal one-action piece moves, proved legal cheaply where the geometry allows.
     fn single_piece_moves(&self, out: &mut Vec<Move>) {
+        if self.rules().shrink {
+            return self.shrink_piece_moves(out);
+        }
         let us = self.turn;
         let them = us.other();
         let king = self.king(us);
@@ -403,6 +406,31 @@ impl Position {
             };
             if proven.unwrap_or_else(|| !self.played(&mv).king_attacked(us)) {
                 out.push(mv);
+            }
+        });
+    }
+
+    /// Shrink Chess: every move is played out (the board may close up), and a move whose shrink
+    /// promotes pawns comes once for each choice of pieces (S6): every combination for up to three
+    /// pawns, for more the same piece for all (ruling R-S3).
+    fn shrink_piece_moves(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        self.gen_piece_actions(&mut |action| {
+            let mv = Move::single(action);
+            let mut after = self.clone();
+            let promoted = after.play_reporting(&mv).len();
+            let choices: Vec<u32> = match promoted {
+                0 => vec![0],
+                1..=3 => (0..1u32 << (2 * promoted)).collect(),
+                _ => (0..4u32).map(|c| (0..promoted).fold(0, |acc, i| acc | c << (2 * i))).collect(),
+            };
+            for choice in choices {
+                let mv = mv.with_shrink_choice(choice);
+                let legal =
+                    if choice == 0 { !after.king_attacked(us) } else { !self.played(&mv).king_attacked(us) };
+                if legal {
+                    out.push(mv);
+                }
             }
         });
     }
@@ -599,6 +627,10 @@ impl Position {
 
     /// The rank from which a pawn of `color` may make a double step.
     fn double_step_rank(&self, color: Color) -> Option<u8> {
+        // S5: only while all eight ranks remain.
+        if self.rules().shrink && self.height != 8 {
+            return None;
+        }
         Some(match color {
             Color::White => 1,
             Color::Black => self.height.checked_sub(2)?,
@@ -617,6 +649,10 @@ impl Position {
             return;
         }
         for rook in rooks {
+            // S4: only with two or three empty squares between king and rook.
+            if self.rules().shrink && !(3..=4).contains(&king.file().abs_diff(rook.file())) {
+                continue;
+            }
             let (king_to, rook_to) = self.castling_targets(king, rook);
             // B3: castling is closed only when the chip stands where the king or rook lands.
             if self.chip.is_some_and(|c| c == king_to || c == rook_to) {
@@ -647,6 +683,12 @@ impl Position {
             return (rook, king);
         }
         let rank = king.rank();
+        if self.rules().shrink {
+            // S4: the king moves two squares toward the rook, which lands on the square it crossed.
+            let step: i8 = if rook.file() > king.file() { 1 } else { -1 };
+            let file = |n: i8| (king.file() as i8 + n * step) as u8;
+            return (Square::from_coords(file(2), rank), Square::from_coords(file(1), rank));
+        }
         if rook.file() > king.file() {
             (Square::from_coords(6, rank), Square::from_coords(5, rank))
         } else {
@@ -674,11 +716,67 @@ impl Position {
 
     /// Plays a move that must come from [`Position::legal_moves`].
     pub fn play_unchecked(&mut self, mv: &Move) {
+        self.play_reporting(mv);
+    }
+
+    /// Plays a move; returns where pawns a shrink promoted now stand (Shrink Chess, S6).
+    fn play_reporting(&mut self, mv: &Move) -> Vec<Square> {
+        let before = self.occupied();
         let mut effects = TurnEffects::default();
         for action in mv.actions() {
             self.apply(action, &mut effects);
         }
+        let promoted = if self.rules().shrink { self.shrink(before, mv, &mut effects) } else { Vec::new() };
         self.finish_turn(effects);
+        promoted
+    }
+
+    /// Shrink Chess (S1, S2, S6): removes every rank and file the move emptied, closes the board up
+    /// towards a1, and promotes the pawns now on their last rank as the move says.
+    fn shrink(&mut self, before: Bitboard, mv: &Move, fx: &mut TurnEffects) -> Vec<Square> {
+        let after = self.occupied();
+        let emptied = |line: Bitboard| (before & line).any() && (after & line).is_empty();
+        let keep_files: Vec<u8> = (0..self.width).filter(|&f| !emptied(Bitboard::file(f))).collect();
+        let keep_ranks: Vec<u8> = (0..self.height).filter(|&r| !emptied(Bitboard::rank(r))).collect();
+        if keep_files.len() as u8 != self.width || keep_ranks.len() as u8 != self.height {
+            let place = |sq: Square| -> Option<Square> {
+                let f = keep_files.iter().position(|&f| f == sq.file())?;
+                let r = keep_ranks.iter().position(|&r| r == sq.rank())?;
+                Some(Square::from_coords(f as u8, r as u8))
+            };
+            let remap =
+                |bb: Bitboard| bb.into_iter().filter_map(place).fold(Bitboard::EMPTY, |acc, s| acc.with(s));
+            for role in &mut self.by_role {
+                *role = remap(*role);
+            }
+            for color in &mut self.by_color {
+                *color = remap(*color);
+            }
+            self.castling = remap(self.castling);
+            // S5: the en passant square moves with the board, and is lost with its line.
+            fx.double_step = fx.double_step.and_then(place);
+            self.width = keep_files.len() as u8;
+            self.height = keep_ranks.len() as u8;
+            self.squares = self.board_mask();
+        }
+        // S6: pawns on their last rank promote, whoever moved; on their own first rank they stay.
+        let last = (self.pieces(Color::White, Role::Pawn) & Bitboard::rank(self.height - 1))
+            | (self.pieces(Color::Black, Role::Pawn) & Bitboard::rank(0));
+        let promoted: Vec<Square> = last.into_iter().collect();
+        for (i, &sq) in promoted.iter().enumerate() {
+            if let Some(pawn) = self.take(sq) {
+                self.put(sq, Piece::new(pawn.color, mv.shrink_promotion(i)));
+            }
+        }
+        promoted
+    }
+
+    /// Shrink Chess: where the pawns this move promotes by shrinking stand afterwards, with the
+    /// piece each becomes.
+    pub fn shrink_promotions(&self, mv: &Move) -> Vec<(Square, Role)> {
+        let mut after = self.clone();
+        let promoted = after.play_reporting(mv);
+        promoted.iter().enumerate().map(|(i, &sq)| (sq, mv.shrink_promotion(i))).collect()
     }
 
     /// Makes one action of the side to move, leaving the turn open.

@@ -48,7 +48,12 @@ impl Position {
                 fields.len()
             ));
         }
-        let (width, height) = (variant.rules().width, 8u8);
+        let (width, height) = if variant.rules().shrink {
+            // A shrunk board is as large as its placement says (S2).
+            shrunk_size(fields[0])?
+        } else {
+            (variant.rules().width, 8u8)
+        };
         let mut pos = Position {
             variant,
             by_role: [Bitboard::EMPTY; 6],
@@ -217,6 +222,16 @@ fn parse_squares(value: &str, key: &str) -> Result<Bitboard, PositionError> {
         bb |= sq.bb();
     }
     Ok(bb)
+}
+
+/// The board size a Shrink Chess placement describes: its ranks, and the files of its first rank.
+fn shrunk_size(placement: &str) -> Result<(u8, u8), PositionError> {
+    let rows: Vec<&str> = placement.split('/').collect();
+    let width: u32 = rows[0].chars().map(|c| c.to_digit(10).unwrap_or(1)).sum();
+    if !(1..=8).contains(&rows.len()) || !(1..=8).contains(&width) {
+        return err("a shrunk board has 1 to 8 ranks of 1 to 8 files");
+    }
+    Ok((width as u8, rows.len() as u8))
 }
 
 fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, PositionError> {
@@ -405,8 +420,12 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
         let pawns = pos.pieces(color, Role::Pawn);
         let last = Bitboard::rank(color.last_rank(pos.height));
         // A pawn can reach its own first rank only by being carried (L13).
-        let first =
-            if pos.rules().carry { Bitboard::EMPTY } else { Bitboard::rank(color.first_rank(pos.height)) };
+        // A pawn reaches its own first rank only by being carried (L13) or shrunk there (S6).
+        let first = if pos.rules().carry || pos.rules().shrink {
+            Bitboard::EMPTY
+        } else {
+            Bitboard::rank(color.first_rank(pos.height))
+        };
         if (pawns & (last | first)).any() {
             return err("pawns cannot stand on the first or last rank");
         }

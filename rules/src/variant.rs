@@ -25,6 +25,8 @@ pub enum Variant {
     BlueChip,
     /// Tony Quintanilla's Tiled Squares Chess.
     TiledSquares,
+    /// Shrink Chess (Pepijn van Erp's rules).
+    Shrink,
 }
 
 /// What ends a game when the side to move has no legal turn and is not in check.
@@ -89,6 +91,8 @@ pub struct Rules {
     pub chip: bool,
     /// Tiled Squares Chess: pieces pass over void, anti-tiles block, kings lay tiles (T1–T7).
     pub tiles: bool,
+    /// Shrink Chess: a line a move empties is removed and the board closes up towards a1 (S1–S6).
+    pub shrink: bool,
 }
 
 const CHESS_RULES: Rules = Rules {
@@ -104,6 +108,7 @@ const CHESS_RULES: Rules = Rules {
     quad_squares: false,
     chip: false,
     tiles: false,
+    shrink: false,
 };
 
 const HANS38_RULES: Rules = Rules {
@@ -119,6 +124,7 @@ const HANS38_RULES: Rules = Rules {
     quad_squares: false,
     chip: false,
     tiles: false,
+    shrink: false,
 };
 
 /// Only the 32 squares under the armies exist (L1).
@@ -142,6 +148,7 @@ impl Variant {
         Variant::QuadSquare,
         Variant::BlueChip,
         Variant::TiledSquares,
+        Variant::Shrink,
     ];
 
     /// The canonical name, used in commands, records and the CLI.
@@ -159,6 +166,7 @@ impl Variant {
             Variant::QuadSquare => "quad-square",
             Variant::BlueChip => "blue-chip",
             Variant::TiledSquares => "tiled-squares",
+            Variant::Shrink => "shrink",
         }
     }
 
@@ -177,6 +185,7 @@ impl Variant {
             Variant::QuadSquare => &["quad-square-chess", "quad"],
             Variant::BlueChip => &["blue-chip-chess", "chip"],
             Variant::TiledSquares => &["tiled-squares-chess", "tiled"],
+            Variant::Shrink => &["shrink-chess"],
         }
     }
 
@@ -201,6 +210,7 @@ impl Variant {
                 "Infinite Reserves where a square may carry a friendly piece one step"
             }
             Variant::QuadSquare => "7x8 board with six double-size quad-squares that hold two pieces each",
+            Variant::Shrink => "a rank or file a move empties disappears and the board closes up towards a1",
             Variant::TiledSquares => {
                 "empty middle: drop tiles and anti-tiles to build the board; the king lays tiles"
             }
@@ -221,6 +231,7 @@ impl Variant {
             Variant::BlueChip => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
             // Ranks 3-6 are void (T1); the tiles under each army are its own.
             Variant::TiledSquares => HOLES_START,
+            Variant::Shrink => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             Variant::Hans38
             | Variant::Hans38Postal
             | Variant::Hans38PostalPlus
@@ -256,6 +267,7 @@ impl Variant {
                 Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
             }
             Variant::BlueChip => Rules { turn: TurnRule::PieceThenChip, chip: true, ..CHESS_RULES },
+            Variant::Shrink => Rules { shrink: true, insufficient_material: false, ..CHESS_RULES },
             Variant::TiledSquares => Rules {
                 square_actions: true,
                 owned_squares: true,
@@ -274,7 +286,8 @@ impl Variant {
     /// Whether a piece move leaves every square and hole where it was. Move generation takes
     /// shortcuts (pins, king steps) only then.
     pub fn piece_moves_keep_geometry(self) -> bool {
-        self.rules().removal_from_turn.is_none()
+        let rules = self.rules();
+        rules.removal_from_turn.is_none() && !rules.shrink
     }
 
     /// Whether a lone-minor-piece ending is a draw by rule (G4).

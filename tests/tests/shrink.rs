@@ -1,0 +1,115 @@
+//! Hand-checked positions for Shrink Chess (shared rulings S1–S6, Tessera's R-S rulings in
+//! docs/rules/shrink.md). Positions are written on the board as it stands, renamed towards a1.
+
+use tessera_rules::notation;
+use tessera_rules::{Color, Piece, Position, Role, Square, Variant, replay};
+
+const V: Variant = Variant::Shrink;
+
+fn sq(name: &str) -> Square {
+    Square::parse(name).unwrap()
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play(p: &Position, text: &str) -> Position {
+    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
+    p.played(&mv)
+}
+
+fn refused(p: &Position, text: &str) -> String {
+    match notation::parse_move(p, text) {
+        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_emptied_rank_disappears_and_the_board_closes_up() {
+    // The knight visits the third rank and leaves it empty: the rank goes, ranks above move down.
+    let g = replay(V, "1. Nf3 Nf6 2. Ng5").unwrap().game;
+    let p = g.position();
+    assert_eq!(p.size(), (8, 7));
+    assert_eq!(p.fen(), "rnbqkb1r/pppppppp/5n2/6N1/8/PPPPPPPP/RNBQKB1R b KQkq - 3 2");
+    // Ranks that were empty before the move stay: the start has four.
+    let p = play(&Position::start(V), "e4");
+    assert_eq!(p.size(), (8, 8));
+}
+
+#[test]
+fn several_lines_go_at_once() {
+    // The knight is alone on the a-file and the third rank: both go.
+    let p = pos("4k3/8/8/8/8/N7/8/4K3 w - - 0 1");
+    let after = play(&p, "Na3-b5");
+    assert_eq!(after.size(), (7, 7));
+    assert_eq!(after.fen(), "3k3/7/7/N6/7/7/3K3 b - - 1 1");
+}
+
+#[test]
+fn legality_is_judged_after_the_shrink() {
+    // Any knight move empties the third rank, bringing the bishop onto the king's diagonal.
+    let p = pos("4k3/8/8/8/2b5/7N/8/K7 w - - 0 1");
+    assert!(refused(&p, "Nh3-g5").contains("your king would be in check"));
+    let mut legal: Vec<String> = p.legal_moves().iter().map(|m| notation::lan(&p, m)).collect();
+    legal.sort();
+    // Ka2 empties the first rank and walks into the same diagonal; Kb1 and Kb2 are safe.
+    assert_eq!(legal, ["Ka1-b1", "Ka1-b2"]);
+}
+
+#[test]
+fn castling_with_two_or_three_squares_between() {
+    // The d-file is gone: two squares on each side, the king moves two towards the rook.
+    let p = pos("3k3/7/7/7/7/7/P5P/R2K2R w KQ - 0 1");
+    let long = play(&p, "O-O-O");
+    assert_eq!(long.piece_at(sq("b1")), Some(Piece::new(Color::White, Role::King)));
+    assert_eq!(long.piece_at(sq("c1")), Some(Piece::new(Color::White, Role::Rook)));
+    let short = play(&p, "O-O");
+    assert_eq!(short.piece_at(sq("f1")), Some(Piece::new(Color::White, Role::King)));
+    assert_eq!(short.piece_at(sq("e1")), Some(Piece::new(Color::White, Role::Rook)));
+    // Four squares between: no castling.
+    let p = pos("6k1/8/8/8/8/8/8/R4K1R w Q - 0 1");
+    assert!(refused(&p, "O-O-O").contains("every location between"));
+}
+
+#[test]
+fn double_steps_only_on_eight_ranks() {
+    let g = replay(V, "1. Nf3 Nf6 2. Ng5").unwrap().game;
+    // The black pawns now stand on the sixth rank of seven.
+    assert!(refused(g.position(), "e6-e4").contains("cannot move to e4"));
+    play(g.position(), "e6-e5");
+}
+
+#[test]
+fn a_shrink_promotes_and_the_mover_chooses() {
+    // The rook is the only piece on the first rank; when it leaves, the black pawn on a2 lands on
+    // Black's last rank, and White picks the piece.
+    let p = pos("4k3/8/8/8/8/4K3/p7/7R w - - 0 1");
+    let knight = play(&p, "Rh1-h3[a1=N]");
+    assert_eq!(knight.size(), (8, 7));
+    assert_eq!(knight.piece_at(sq("a1")), Some(Piece::new(Color::Black, Role::Knight)));
+    // Named nothing: a queen, as the rules say.
+    let queen = play(&p, "Rh3");
+    assert_eq!(queen.piece_at(sq("a1")), Some(Piece::new(Color::Black, Role::Queen)));
+    let mv = notation::parse_move(&p, "Rh3").unwrap();
+    assert_eq!(notation::lan(&p, &mv), "Rh1-h3[a1=Q]");
+    assert!(refused(&p, "Rh1-h3[b1=N]").contains("Rh1-h3"));
+    // A pawn shrunk onto its own first rank stays a pawn.
+    let p = pos("4k3/8/8/8/8/4K3/P7/7R w - - 0 1");
+    let after = play(&p, "Rh3");
+    assert_eq!(after.piece_at(sq("a1")), Some(Piece::new(Color::White, Role::Pawn)));
+    play(&after.played(&notation::parse_move(&after, "Ke7-d7").unwrap()), "a1-a2");
+}
+
+#[test]
+fn records_round_trip_with_renamed_squares() {
+    let g = replay(V, "1. Nf3 Nf6 2. Ng5 Ng4 3. Nf3").unwrap_err();
+    assert!(g.to_string().contains("ply 4"), "{g}");
+    let g = replay(V, "1. Nf3 Nf6 2. Ng5 Nd4 3. Ne3").unwrap().game;
+    let record = g.record();
+    let again = replay(V, &record).unwrap().game;
+    assert_eq!(again.position(), g.position());
+    let fen = g.position().fen();
+    assert_eq!(Position::from_fen(V, &fen).unwrap().fen(), fen);
+}
