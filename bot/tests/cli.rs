@@ -217,3 +217,12 @@ fn replay_json_gives_tile_states_and_owners() {
     assert_eq!(v["board"]["e2"], serde_json::json!({"square": "tile", "owner": "white"}));
     assert_eq!(v["board"]["d4"], serde_json::json!({"square": "hole"}));
 }
+
+#[test]
+fn replay_json_gives_the_shrunk_size() {
+    let out = tessera(&["replay", "--variant", "shrink", "--json", "-"], Some("1. Nf3 Nf6 2. Ng5"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["size"], serde_json::json!({"files": 8, "ranks": 7}));
+    assert_eq!(v["board"]["g4"]["piece"], "N", "the knight's square renamed after rank 3 went");
+}
