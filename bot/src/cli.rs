@@ -8,8 +8,10 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
+use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::quad;
 use tessera_rules::variant::Reserve;
+use tessera_rules::view::BoardView;
 use tessera_rules::{Color, Position, ReplayError, Variant, notation, perft};
 
 /// Prints a line to standard output; a closed pipe (`tessera ... | head`) ends the command quietly.
@@ -65,6 +67,35 @@ enum Command {
         /// The record file, or - for standard input.
         file: PathBuf,
     },
+    /// Draw a position (or a whole game) as a PNG, or an animated GIF.
+    Render {
+        #[arg(long, default_value = "chess")]
+        variant: Variant,
+        /// The position to draw; defaults to the variant's start.
+        #[arg(long, conflicts_with = "moves")]
+        fen: Option<String>,
+        /// A game record (file or -): draws the final position with its last move.
+        #[arg(long)]
+        moves: Option<PathBuf>,
+        /// Picture width in pixels.
+        #[arg(long, default_value_t = 512)]
+        size: u32,
+        /// Draw the board from Black's side.
+        #[arg(long)]
+        flip: bool,
+        #[arg(long, default_value = "walnut")]
+        theme: ThemeName,
+        /// Leave out the file and rank labels.
+        #[arg(long)]
+        no_coordinates: bool,
+        /// With --moves: an animated GIF of the whole game instead of a PNG.
+        #[arg(long, requires = "moves")]
+        gif: bool,
+        #[arg(long)]
+        json: bool,
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -79,6 +110,21 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             run_perft(variant, fen, divide, json, depth)
         }
         Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
+        Some(Command::Render {
+            variant,
+            fen,
+            moves,
+            size,
+            flip,
+            theme,
+            no_coordinates,
+            gif,
+            json,
+            output,
+        }) => {
+            let opts = RenderOptions { size, flip, theme, coordinates: !no_coordinates };
+            run_render(variant, fen, moves, opts, gif, json, &output)
+        }
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
@@ -132,6 +178,62 @@ fn run_perft(
         }
         say!("{nodes}");
         eprintln!("{:.3} s, {:.1} M nodes/s", seconds, nodes as f64 / seconds.max(1e-9) / 1e6);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_render(
+    variant: Variant,
+    fen: Option<String>,
+    moves: Option<PathBuf>,
+    opts: RenderOptions,
+    gif: bool,
+    json: bool,
+    output: &PathBuf,
+) -> Result<ExitCode> {
+    let mut views = Vec::new();
+    let final_pos = match (&fen, &moves) {
+        (Some(f), _) => {
+            let pos = Position::from_fen(variant, f).context("--fen")?;
+            views.push(BoardView::new(&pos, None));
+            pos
+        }
+        (None, Some(file)) => {
+            let text = read_input(file)?;
+            let replay = tessera_rules::replay(variant, &text).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut pos = replay.game.start().clone();
+            views.push(BoardView::new(&pos, None));
+            for mv in replay.game.moves() {
+                let next = pos.played(mv);
+                views.push(BoardView::new(&next, Some((&pos, mv))));
+                pos = next;
+            }
+            pos
+        }
+        (None, None) => {
+            let pos = Position::start(variant);
+            views.push(BoardView::new(&pos, None));
+            pos
+        }
+    };
+    let bytes = if gif {
+        tessera_render::render_gif(&views, &opts, 80)?
+    } else {
+        tessera_render::render_png(views.last().expect("at least one view"), &opts)?
+    };
+    std::fs::write(output, &bytes).with_context(|| format!("writing {}", output.display()))?;
+    if json {
+        say!(
+            "{}",
+            json!({
+                "variant": variant.name(),
+                "fen": final_pos.fen(),
+                "output": output.display().to_string(),
+                "format": if gif { "gif" } else { "png" },
+                "bytes": bytes.len(),
+                "frames": if gif { views.len() } else { 1 },
+            })
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

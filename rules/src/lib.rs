@@ -21,6 +21,7 @@ pub mod record;
 pub mod text;
 pub mod types;
 pub mod variant;
+pub mod view;
 
 pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
 pub use moves::{Action, Move};

@@ -1,0 +1,211 @@
+//! What a picture of a position shows, and nothing else: the render model.
+//!
+//! Pictures are drawn from a [`BoardView`], never from a position, so renderers need no rules and
+//! every variant's oddities (holes, quads, tiles, the chip, a shrunk board) arrive as plain data.
+
+use crate::moves::{Action, Move};
+use crate::position::Position;
+use crate::quad;
+use crate::types::{Color, Piece, Square};
+use crate::variant::{Reserve, Variant};
+
+/// What stands at one cell of the board's grid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    /// An ordinary square (or tile) a piece can stand on.
+    Square,
+    /// No square: nothing stands here and lines stop (or, in Tiled Squares, void that lines cross).
+    Hole,
+    /// Tiled Squares: an anti-tile.
+    AntiTile,
+    /// Part of a quad-square; the quad itself is in [`BoardView::quads`].
+    Quad,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CellView {
+    pub kind: CellKind,
+    /// Who owns the square or tile, where squares are owned.
+    pub owner: Option<Color>,
+    pub piece: Option<Piece>,
+}
+
+/// A quad-square: its lower-left cell (file, rank) and the pieces on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuadView {
+    pub name: &'static str,
+    pub file: u8,
+    pub rank: u8,
+    pub pieces: Vec<Piece>,
+}
+
+/// Squares in hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Hand {
+    Count(u8),
+    Unlimited,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    pub variant: Variant,
+    pub files: u8,
+    pub ranks: u8,
+    /// `files * ranks` cells, a1 first, rank by rank.
+    pub cells: Vec<CellView>,
+    pub quads: Vec<QuadView>,
+    /// Whether squares and tiles are drawn as tiles (Tiled Squares) rather than squares.
+    pub tiles: bool,
+    pub chip: Option<(u8, u8)>,
+    /// Squares in hand for White and Black, where the variant has reserves.
+    pub hands: Option<[Hand; 2]>,
+    /// Cells the last move touched (origin, destination, placed or moved squares).
+    pub last_move: Vec<(u8, u8)>,
+    /// The cell of a king in check.
+    pub check: Option<(u8, u8)>,
+    pub turn: Color,
+}
+
+impl BoardView {
+    pub fn cell(&self, file: u8, rank: u8) -> &CellView {
+        &self.cells[rank as usize * self.files as usize + file as usize]
+    }
+
+    /// The view of `pos`; `last` is the move that led to it from `before`, to highlight.
+    pub fn new(pos: &Position, last: Option<(&Position, &Move)>) -> BoardView {
+        let (files, ranks) = pos.size();
+        let rules = pos.rules();
+        let mut cells = Vec::with_capacity(files as usize * ranks as usize);
+        for rank in 0..ranks {
+            for file in 0..files {
+                let sq = Square::from_coords(file, rank);
+                let kind = if rules.quad_squares && quad::quad_at(sq).is_some() {
+                    CellKind::Quad
+                } else if pos.anti_tiles().contains(sq) {
+                    CellKind::AntiTile
+                } else if pos.squares().contains(sq) {
+                    CellKind::Square
+                } else {
+                    CellKind::Hole
+                };
+                let piece = if kind == CellKind::Quad { None } else { pos.piece_at(sq) };
+                let owner = if kind == CellKind::Square { pos.owner(sq) } else { None };
+                cells.push(CellView { kind, owner, piece });
+            }
+        }
+        let quads = if rules.quad_squares {
+            quad::QUADS
+                .iter()
+                .map(|q| QuadView {
+                    name: q.name,
+                    file: q.cells[0].file(),
+                    rank: q.cells[0].rank(),
+                    pieces: quad::occupants(pos, q.cells[0]).into_iter().map(|(_, p)| p).collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let hand = |c: Color| match rules.reserve {
+            Reserve::Infinite => Hand::Unlimited,
+            _ => Hand::Count(pos.reserve(c).unwrap_or(0)),
+        };
+        let hands = (rules.reserve != Reserve::None).then(|| [hand(Color::White), hand(Color::Black)]);
+        let coords = |sq: Square| (sq.file(), sq.rank());
+        let check = pos.king(pos.turn()).filter(|_| pos.is_check()).map(|k| coords(pos.location(k)));
+        let last_move = match last {
+            // After a shrink the old coordinates no longer fit the board.
+            Some((before, mv)) if before.size() == pos.size() => touched_cells(before, mv),
+            _ => Vec::new(),
+        };
+        BoardView {
+            variant: pos.variant(),
+            files,
+            ranks,
+            cells,
+            quads,
+            tiles: rules.tiles,
+            chip: pos.chip().map(coords),
+            hands,
+            last_move,
+            check,
+            turn: pos.turn(),
+        }
+    }
+}
+
+/// The cells a move touched, for the last-move highlight.
+fn touched_cells(before: &Position, mv: &Move) -> Vec<(u8, u8)> {
+    let mut cells = Vec::new();
+    let mut add = |sq: Square| {
+        let sq = before.location(sq);
+        let c = (sq.file(), sq.rank());
+        if !cells.contains(&c) {
+            cells.push(c);
+        }
+    };
+    for action in mv.actions() {
+        match action {
+            Action::Normal { from, to, .. }
+            | Action::EnPassant { from, to }
+            | Action::Shift { from, to, .. }
+            | Action::Sacrifice { from, to, .. } => {
+                add(from);
+                add(to);
+            }
+            Action::Castle { king, rook } => {
+                let (king_to, rook_to) = before.castling_targets(king, rook);
+                add(king);
+                add(king_to);
+                add(rook);
+                add(rook_to);
+            }
+            Action::Place { to } | Action::DropAnti { to } => add(to),
+            Action::RemoveTile { at } => add(at),
+            // The chip is drawn where it stands; it needs no highlight.
+            Action::Chip { .. } => {}
+        }
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation;
+
+    #[test]
+    fn views_of_every_start() {
+        for &v in Variant::ALL {
+            let view = BoardView::new(&Position::start(v), None);
+            assert_eq!(view.cells.len(), view.files as usize * view.ranks as usize, "{v}");
+            let pieces = view.cells.iter().filter(|c| c.piece.is_some()).count()
+                + view.quads.iter().map(|q| q.pieces.len()).sum::<usize>();
+            assert_eq!(pieces, Position::start(v).occupied().count() as usize, "{v}");
+        }
+    }
+
+    #[test]
+    fn last_move_and_check() {
+        let pos = Position::start(Variant::Chess);
+        let mv = notation::parse_move(&pos, "e4").unwrap();
+        let after = pos.played(&mv);
+        let view = BoardView::new(&after, Some((&pos, &mv)));
+        assert_eq!(view.last_move, [(4, 1), (4, 3)]);
+        assert_eq!(view.check, None);
+        let check = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4RK2 b - - 0 1").unwrap();
+        assert_eq!(BoardView::new(&check, None).check, Some((4, 7)));
+    }
+
+    #[test]
+    fn holes_owners_and_hands() {
+        let view = BoardView::new(&Position::start(Variant::Hans38), None);
+        assert_eq!(view.cell(4, 3).kind, CellKind::Hole);
+        assert_eq!(view.cell(0, 0).owner, Some(Color::White));
+        assert_eq!(view.hands, Some([Hand::Count(3), Hand::Count(3)]));
+        let view = BoardView::new(&Position::start(Variant::QuadSquare), None);
+        assert_eq!(view.files, 7);
+        assert_eq!(view.quads.len(), 6);
+        assert_eq!(view.cell(1, 3).kind, CellKind::Quad);
+    }
+}
