@@ -226,3 +226,49 @@ fn replay_json_gives_the_shrunk_size() {
     assert_eq!(v["size"], serde_json::json!({"files": 8, "ranks": 7}));
     assert_eq!(v["board"]["g4"]["piece"], "N", "the knight's square renamed after rank 3 went");
 }
+
+#[test]
+fn render_writes_png_and_gif() {
+    let dir = std::env::temp_dir().join(format!("tessera-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("board.png");
+    let out = tessera(
+        &["render", "--variant", "hans38", "--size", "300", "--json", "-o", png.to_str().unwrap()],
+        None,
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["format"], "png");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    assert_eq!(v["bytes"], bytes.len());
+    // Width is the asked size, read from the IHDR chunk.
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 300);
+
+    let gif = dir.join("game.gif");
+    let out = tessera(
+        &[
+            "render",
+            "--moves",
+            "-",
+            "--gif",
+            "--flip",
+            "--theme",
+            "slate",
+            "--json",
+            "-o",
+            gif.to_str().unwrap(),
+        ],
+        Some("1. e4 e5 2. Nf3"),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["frames"], 4);
+    assert_eq!(&std::fs::read(&gif).unwrap()[..6], b"GIF89a");
+
+    let out = tessera(&["render", "--size", "5", "-o", png.to_str().unwrap()], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("64 to 2048"));
+    let out = tessera(&["render", "--theme", "neon", "-o", png.to_str().unwrap()], None);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("walnut or slate"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -390,7 +390,7 @@ pub fn encode_png(pm: &Pixmap) -> Result<Vec<u8>, RenderError> {
         let mut enc = png::Encoder::new(&mut out, pm.width(), pm.height());
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
+        enc.set_compression(png::Compression::Balanced);
         enc.set_filter(png::Filter::Paeth);
         let mut writer = enc.write_header().map_err(|e| RenderError::Encode(e.to_string()))?;
         writer.write_image_data(&rgb).map_err(|e| RenderError::Encode(e.to_string()))?;
