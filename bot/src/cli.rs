@@ -8,6 +8,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
+use tessera_bot::config::Config;
+use tessera_bot::service::Service;
+use tessera_bot::store::SqliteStore;
 use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::quad;
 use tessera_rules::variant::Reserve;
@@ -37,12 +40,20 @@ macro_rules! say {
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Configuration file of `key = value` lines (default: DATA_DIR/config, or $TESSERA_CONFIG).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// Where games and pictures are kept (default: $TESSERA_DATA_DIR, else ~/.local/share/tessera).
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the variants, one a line, name first.
     Variants,
+    /// Play in the terminal as if in a chat channel (what `tessera` does without chat credentials).
+    Local,
     /// Count the leaf nodes of the move tree to DEPTH.
     Perft {
         #[arg(long, default_value = "chess")]
@@ -125,12 +136,25 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let opts = RenderOptions { size, flip, theme, coordinates: !no_coordinates };
             run_render(variant, fen, moves, opts, gif, json, &output)
         }
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help()?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Local) | None => run_bot(cli.config.as_deref(), cli.data_dir.as_deref()),
     }
+}
+
+/// The bot: the chat adapters when credentials are configured, else the local terminal mode.
+fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>) -> Result<ExitCode> {
+    let cfg = Config::load(config, data_dir)?;
+    let store = SqliteStore::open(&cfg.database)?;
+    let mut service = Service::new(store);
+    service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
+    service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
+    if cfg.has_chat_credentials() {
+        eprintln!(
+            "Chat credentials are configured, but this build has no Discord or Matrix adapter yet; starting the local mode."
+        );
+    }
+    eprintln!("Games are kept in {}", cfg.database.display());
+    tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_perft(

@@ -1,0 +1,258 @@
+//! Chat text to commands. Platform-neutral: mentions arrive already resolved by the adapter.
+
+use std::fmt;
+
+use tessera_rules::Variant;
+
+/// Longest message the bot reads; anything longer is refused unread.
+pub const MAX_MESSAGE: usize = 2000;
+
+/// Prefixes that address the bot.
+pub const PREFIXES: [&str; 2] = ["!tessera", "!t"];
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Offer, or accept when the opponent has offered.
+    Offer,
+    Accept,
+    Decline,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Mine,
+    Channel,
+}
+
+/// A game named by number (`#12`), or the one game the context points to.
+pub type GameRef = Option<i64>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Variants,
+    Rules(Option<Variant>),
+    Challenge { variant: Variant, color: ColorChoice, days: Option<u32> },
+    Accept(GameRef),
+    Decline(GameRef),
+    Cancel(GameRef),
+    Move { game: GameRef, text: String },
+    Board { game: GameRef, flip: bool },
+    Moves(GameRef),
+    Resign(GameRef),
+    Draw(Offer, GameRef),
+    Claim(GameRef),
+    Takeback(Offer, GameRef),
+    Games(Scope),
+    History(GameRef),
+}
+
+/// What a message is: a command, a plain message that might be a move, or too long to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Parsed {
+    Command(Command),
+    /// Text not addressed to the bot: a move if it reads as one in a game channel, else chat.
+    Plain(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError(pub String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError(msg.into()))
+}
+
+pub fn parse(text: &str) -> Result<Parsed, CommandError> {
+    let chars = text.chars().count();
+    if chars > MAX_MESSAGE {
+        return err(format!(
+            "that message is {chars} characters long; I read at most {MAX_MESSAGE}. Commands are short, like `!t move e4`"
+        ));
+    }
+    let trimmed = text.trim();
+    let lower = trimmed.to_ascii_lowercase();
+    let Some(rest) = PREFIXES.iter().find_map(|p| {
+        let after = lower.strip_prefix(p)?;
+        (after.is_empty() || after.starts_with(char::is_whitespace)).then(|| &trimmed[p.len()..])
+    }) else {
+        return Ok(Parsed::Plain(trimmed.to_string()));
+    };
+    parse_command(rest.trim()).map(Parsed::Command)
+}
+
+/// The words of a command, without mentions (the adapter resolves those) and without `#id`.
+fn split(text: &str) -> (Vec<String>, GameRef, Result<(), CommandError>) {
+    let mut words = Vec::new();
+    let mut game = None;
+    let mut problem = Ok(());
+    for w in text.split_whitespace() {
+        if w.starts_with('@') || (w.starts_with("<@") && w.ends_with('>')) {
+            continue;
+        }
+        if let Some(n) = w.strip_prefix('#') {
+            match n.parse::<i64>() {
+                Ok(id) if id > 0 => game = Some(id),
+                _ => problem = err(format!("\"{w}\" is not a game number; games are named like #12")),
+            }
+            continue;
+        }
+        words.push(w.to_string());
+    }
+    (words, game, problem)
+}
+
+fn parse_command(text: &str) -> Result<Command, CommandError> {
+    let (words, game, problem) = split(text);
+    problem?;
+    let Some(name) = words.first().map(|w| w.to_ascii_lowercase()) else { return Ok(Command::Help) };
+    let args = &words[1..];
+    let offer = |args: &[String]| -> Result<Offer, CommandError> {
+        match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+            None | Some("offer") => Ok(Offer::Offer),
+            Some("accept" | "yes") => Ok(Offer::Accept),
+            Some("decline" | "no") => Ok(Offer::Decline),
+            Some(other) => err(format!("\"{other}\": say offer, accept or decline")),
+        }
+    };
+    Ok(match name.as_str() {
+        "help" | "?" => Command::Help,
+        "variants" => Command::Variants,
+        "rules" => Command::Rules(match args.first() {
+            Some(v) => Some(v.parse::<Variant>().map_err(|e| CommandError(e.to_string()))?),
+            None => None,
+        }),
+        "challenge" | "play" => parse_challenge(args)?,
+        "accept" => Command::Accept(game),
+        "decline" => Command::Decline(game),
+        "cancel" | "withdraw" => Command::Cancel(game),
+        "move" | "m" => {
+            if args.is_empty() {
+                return err("say which move, like `!t move e2-e4`");
+            }
+            Command::Move { game, text: args.join(" ") }
+        }
+        "board" | "show" => {
+            Command::Board { game, flip: args.iter().any(|a| a.eq_ignore_ascii_case("flip")) }
+        }
+        "moves" | "legal" => Command::Moves(game),
+        "resign" => Command::Resign(game),
+        "draw" => Command::Draw(offer(args)?, game),
+        "claim" => Command::Claim(game),
+        "takeback" | "undo" => Command::Takeback(offer(args)?, game),
+        "games" => Command::Games(match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+            Some("mine") | Some("my") => Scope::Mine,
+            _ => Scope::Channel,
+        }),
+        "history" | "export" | "pgn" | "record" => Command::History(game),
+        other => {
+            return err(format!(
+                "I don't know \"{}\". Try `!t help`",
+                other.chars().take(24).collect::<String>()
+            ));
+        }
+    })
+}
+
+fn parse_challenge(args: &[String]) -> Result<Command, CommandError> {
+    let mut variant = Variant::Chess;
+    let mut color = ColorChoice::Random;
+    let mut days = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].to_ascii_lowercase();
+        match a.as_str() {
+            "white" | "w" => color = ColorChoice::White,
+            "black" | "b" => color = ColorChoice::Black,
+            "random" => color = ColorChoice::Random,
+            "days" | "day" => {
+                let n = args.get(i + 1).and_then(|n| n.parse::<u32>().ok());
+                days = Some(n.filter(|n| (1..=30).contains(n)).ok_or_else(|| {
+                    CommandError("days per move is a number from 1 to 30, like `days 3`".into())
+                })?);
+                i += 1;
+            }
+            _ if a.ends_with('d') && a[..a.len() - 1].parse::<u32>().is_ok() => {
+                let n: u32 = a[..a.len() - 1].parse().unwrap_or(0);
+                if !(1..=30).contains(&n) {
+                    return err("days per move is a number from 1 to 30, like `3d`");
+                }
+                days = Some(n);
+            }
+            _ => variant = a.parse::<Variant>().map_err(|e| CommandError(e.to_string()))?,
+        }
+        i += 1;
+    }
+    Ok(Command::Challenge { variant, color, days })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(text: &str) -> Command {
+        match parse(text).unwrap() {
+            Parsed::Command(c) => c,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn commands_read() {
+        assert_eq!(cmd("!t"), Command::Help);
+        assert_eq!(
+            cmd("!tessera challenge @bob hans38 white 3d"),
+            Command::Challenge { variant: Variant::Hans38, color: ColorChoice::White, days: Some(3) }
+        );
+        assert_eq!(
+            cmd("!t play <@123> quad-square days 7"),
+            Command::Challenge { variant: Variant::QuadSquare, color: ColorChoice::Random, days: Some(7) }
+        );
+        assert_eq!(
+            cmd("!t move Ng1-f3 @@e4 #4"),
+            Command::Move { game: Some(4), text: "Ng1-f3 @@e4".into() }
+        );
+        assert_eq!(cmd("!T board flip"), Command::Board { game: None, flip: true });
+        assert_eq!(cmd("!t draw"), Command::Draw(Offer::Offer, None));
+        assert_eq!(cmd("!t takeback accept #2"), Command::Takeback(Offer::Accept, Some(2)));
+        assert_eq!(cmd("!t games mine"), Command::Games(Scope::Mine));
+        assert_eq!(parse("e4").unwrap(), Parsed::Plain("e4".into()));
+        assert_eq!(parse("!tea time").unwrap(), Parsed::Plain("!tea time".into()));
+    }
+
+    #[test]
+    fn bad_commands_say_what_would_be_right() {
+        let e = |t: &str| parse(t).unwrap_err().to_string();
+        assert!(e("!t frobnicate").contains("!t help"));
+        assert!(e("!t challenge @bob checkers").contains("unknown variant"));
+        assert!(e("!t challenge @bob days 99").contains("1 to 30"));
+        assert!(e("!t board #x").contains("#12"));
+        assert!(e("!t move").contains("!t move e2-e4"));
+        assert!(e("!t draw maybe").contains("offer, accept or decline"));
+        let long = "e4 ".repeat(4000);
+        assert!(e(&long).contains("at most 2000"));
+        assert!(e(&long).len() < 200);
+    }
+}

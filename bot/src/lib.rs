@@ -1,0 +1,9 @@
+//! The Tessera bot: the game service and its storage, independent of any chat platform, plus the
+//! local terminal mode. Adapters for Discord and Matrix translate platform events into
+//! [`service::Incoming`] messages and post the replies.
+
+pub mod commands;
+pub mod config;
+pub mod local;
+pub mod service;
+pub mod store;

@@ -1,0 +1,143 @@
+//! The local mode: a terminal that behaves like a chat channel. Type messages as a user; switch
+//! users with `/as NAME`. Boards are written as PNG files and shown as text diagrams.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::service::{Incoming, Reply, Service, User};
+use crate::store::Store;
+
+pub const PLATFORM: &str = "local";
+
+const LOCAL_HELP: &str = "Local mode: type what a player would write in a channel, e.g.
+  !t challenge @bob hans38        then  /as bob   and  !t accept
+  @@e4   (a move, written plainly in the channel)
+Local commands: /as NAME (speak as NAME) · /channel NAME · /wait HOURS (let time pass) · /help · /quit";
+
+/// The terminal session's state: who is speaking, where, and how much time has been skipped.
+#[derive(Debug)]
+pub struct Session {
+    pub user: User,
+    pub channel: String,
+    pub clock_offset: i64,
+    pub boards_dir: PathBuf,
+    pub images_written: u32,
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Mentions in local text are `@name` words.
+pub fn mentions(text: &str) -> Vec<User> {
+    text.split_whitespace()
+        .filter_map(|w| w.strip_prefix('@'))
+        .filter(|n| {
+            !n.is_empty()
+                && !n.starts_with('@')
+                && n.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        })
+        .map(|n| User::new(n.to_lowercase(), n))
+        .collect()
+}
+
+impl Session {
+    pub fn new(boards_dir: PathBuf) -> Session {
+        Session {
+            user: User::new("alice", "alice"),
+            channel: "main".into(),
+            clock_offset: 0,
+            boards_dir,
+            images_written: 0,
+        }
+    }
+
+    /// Handles one line; returns the text to print, or None to quit.
+    pub fn line<S: Store>(&mut self, service: &Service<S>, line: &str) -> Option<String> {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix('/') {
+            let mut words = rest.split_whitespace();
+            return match (words.next(), words.next()) {
+                (Some("quit" | "exit" | "q"), _) => None,
+                (Some("as"), Some(name)) => {
+                    self.user = User::new(name.to_lowercase(), name);
+                    Some(format!("(you are now {name})"))
+                }
+                (Some("channel"), Some(name)) => {
+                    self.channel = name.to_string();
+                    Some(format!("(now in #{name})"))
+                }
+                (Some("wait"), Some(h)) => match h.parse::<i64>() {
+                    Ok(hours) if hours > 0 => {
+                        self.clock_offset += hours * 3600;
+                        let notices = service.tick(now() + self.clock_offset).unwrap_or_default();
+                        let mut out = format!("({hours} hours pass)");
+                        for n in notices {
+                            out.push_str(&format!("\n[tessera] {}", n.text));
+                        }
+                        Some(out)
+                    }
+                    _ => Some("(say how many hours, like /wait 24)".into()),
+                },
+                (Some("help"), _) => Some(LOCAL_HELP.into()),
+                _ => Some(format!("(unknown local command; {})", "try /help")),
+            };
+        }
+        if line.is_empty() {
+            return Some(String::new());
+        }
+        let mentioned = mentions(line);
+        let msg = Incoming {
+            platform: PLATFORM,
+            channel: &self.channel,
+            author: &self.user,
+            is_admin: true,
+            text: line,
+            mentions: &mentioned,
+            now: now() + self.clock_offset,
+        };
+        let replies = service.handle(&msg);
+        Some(replies.iter().map(|r| self.show(r)).collect::<Vec<_>>().join("\n"))
+    }
+
+    fn show(&mut self, reply: &Reply) -> String {
+        let mut out = format!("[tessera] {}", reply.text);
+        if let Some(diagram) = &reply.diagram {
+            out.push('\n');
+            out.push_str(diagram.trim_end());
+        }
+        if let Some(png) = &reply.image {
+            self.images_written += 1;
+            let path = self.boards_dir.join(format!("board-{:04}.png", self.images_written));
+            match std::fs::create_dir_all(&self.boards_dir).and_then(|_| std::fs::write(&path, png)) {
+                Ok(()) => out.push_str(&format!("\n(board picture: {})", path.display())),
+                Err(e) => out.push_str(&format!("\n(could not write the board picture: {e})")),
+            }
+        }
+        out
+    }
+}
+
+/// Runs the local mode on standard input and output until /quit or end of input.
+pub fn run<S: Store>(service: &Service<S>, boards_dir: PathBuf) -> Result<()> {
+    let mut session = Session::new(boards_dir);
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "{LOCAL_HELP}")?;
+    loop {
+        write!(stdout, "{}@#{}> ", session.user.name, session.channel)?;
+        stdout.flush()?;
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line)? == 0 {
+            writeln!(stdout)?;
+            return Ok(());
+        }
+        match session.line(service, &line) {
+            Some(out) if out.is_empty() => {}
+            Some(out) => writeln!(stdout, "{out}")?,
+            None => return Ok(()),
+        }
+    }
+}

@@ -1,0 +1,820 @@
+//! The game service: a chat message in, replies out. No network and no platform here; adapters
+//! turn platform events into [`Incoming`] and send the [`Reply`]s back.
+//!
+//! Every move is committed to the store before it is acknowledged; every game is rebuilt from its
+//! stored moves, so a restart loses nothing.
+
+use anyhow::Result;
+use tessera_render::RenderOptions;
+use tessera_rules::view::BoardView;
+use tessera_rules::{Color, DrawReason, Game, Outcome, Position, Variant, WinReason, notation};
+
+use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
+use crate::store::{Append, Challenge, GameRow, NewGame, Player, Store};
+
+/// A person on a chat platform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+}
+
+impl User {
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
+        User { id: id.into(), name: name.into() }
+    }
+}
+
+/// One chat message addressed to the service.
+#[derive(Clone, Debug)]
+pub struct Incoming<'a> {
+    pub platform: &'a str,
+    pub channel: &'a str,
+    pub author: &'a User,
+    /// The platform says the author may administer this channel.
+    pub is_admin: bool,
+    pub text: &'a str,
+    /// Users the message mentions, resolved by the adapter, in order.
+    pub mentions: &'a [User],
+    /// Seconds since the Unix epoch.
+    pub now: i64,
+}
+
+/// What the bot says back.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    /// A PNG of the board.
+    pub image: Option<Vec<u8>>,
+    /// A text diagram of the board, for terminals.
+    pub diagram: Option<String>,
+    /// Only the author needs to see it (errors), where the platform can do that.
+    pub private: bool,
+}
+
+impl Reply {
+    fn text(text: impl Into<String>) -> Reply {
+        Reply { text: text.into(), ..Reply::default() }
+    }
+
+    fn error(text: impl Into<String>) -> Reply {
+        Reply { text: text.into(), private: true, ..Reply::default() }
+    }
+}
+
+/// A message the service sends on its own (reminders, losses on time).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub platform: String,
+    pub channel: String,
+    pub text: String,
+}
+
+const DAY: i64 = 86_400;
+
+pub struct Service<S: Store> {
+    store: S,
+    pub render: RenderOptions,
+}
+
+impl<S: Store> std::fmt::Debug for Service<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Service")
+    }
+}
+
+/// A stored game brought back to life.
+struct Loaded {
+    row: GameRow,
+    game: Game,
+    white: Player,
+    black: Player,
+}
+
+impl Loaded {
+    fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    fn color_of(&self, player: &Player) -> Option<Color> {
+        if player.id == self.white.id {
+            Some(Color::White)
+        } else if player.id == self.black.id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    fn variant(&self) -> Variant {
+        self.game.position().variant()
+    }
+
+    fn title(&self) -> String {
+        format!(
+            "#{} {}: {} (white) vs {} (black)",
+            self.row.id,
+            self.variant(),
+            self.white.name,
+            self.black.name
+        )
+    }
+}
+
+type Outcome2 = Result<Vec<Reply>, String>;
+
+impl<S: Store> Service<S> {
+    pub fn new(store: S) -> Service<S> {
+        Service { store, render: RenderOptions::default() }
+    }
+
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Handles one message. Never panics on user input; a failure is a short private reply.
+    pub fn handle(&self, msg: &Incoming) -> Vec<Reply> {
+        let parsed = match commands::parse(msg.text) {
+            Ok(p) => p,
+            Err(e) => return vec![Reply::error(e.to_string())],
+        };
+        let result = match parsed {
+            Parsed::Command(cmd) => self.command(msg, cmd),
+            Parsed::Plain(text) => self.plain(msg, &text),
+        };
+        match result {
+            Ok(replies) => replies,
+            Err(e) => vec![Reply::error(e)],
+        }
+    }
+
+    /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
+    /// anything else is people talking, and gets no reply.
+    fn plain(&self, msg: &Incoming, text: &str) -> Outcome2 {
+        if text.is_empty() || notation::parse(text).is_err() {
+            return Ok(Vec::new());
+        }
+        let me = self.me(msg)?;
+        let mine: Vec<GameRow> = self
+            .store
+            .channel_games(msg.platform, msg.channel)
+            .map_err(internal)?
+            .into_iter()
+            .filter(|g| g.white == me.id || g.black == me.id)
+            .collect();
+        if mine.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.make_move(msg, None, text)
+    }
+
+    fn command(&self, msg: &Incoming, cmd: Command) -> Outcome2 {
+        match cmd {
+            Command::Help => Ok(vec![Reply::text(HELP)]),
+            Command::Variants => Ok(vec![Reply::text(variants_text())]),
+            Command::Rules(v) => Ok(vec![Reply::text(rules_text(v))]),
+            Command::Challenge { variant, color, days } => self.challenge(msg, variant, color, days),
+            Command::Accept(id) => self.accept(msg, id),
+            Command::Decline(id) => self.close_challenge(msg, id, false),
+            Command::Cancel(id) => self.close_challenge(msg, id, true),
+            Command::Move { game, text } => self.make_move(msg, game, &text),
+            Command::Board { game, flip } => self.board(msg, game, flip),
+            Command::Moves(game) => self.legal_moves(msg, game),
+            Command::Resign(game) => self.resign(msg, game),
+            Command::Draw(offer, game) => self.draw(msg, offer, game),
+            Command::Claim(game) => self.claim(msg, game),
+            Command::Takeback(offer, game) => self.takeback(msg, offer, game),
+            Command::Games(scope) => self.games(msg, scope),
+            Command::History(game) => self.history(msg, game),
+        }
+    }
+
+    fn me(&self, msg: &Incoming) -> Result<Player, String> {
+        self.store.player(msg.platform, &msg.author.id, &msg.author.name).map_err(internal)
+    }
+
+    fn load(&self, row: GameRow) -> Result<Loaded, String> {
+        let variant: Variant = row.variant.parse().map_err(|_| corrupt(&row, "unknown variant"))?;
+        let start =
+            Position::from_fen(variant, &row.start_fen).map_err(|_| corrupt(&row, "bad start position"))?;
+        let mut game = Game::new(start);
+        for (i, text) in row.moves.iter().enumerate() {
+            game.play_text(text).map_err(|e| corrupt(&row, &format!("move {} ({text}): {e}", i + 1)))?;
+        }
+        if let Some(result) = &row.result {
+            let reason = row.result_reason.as_deref().unwrap_or("");
+            if game.outcome().is_none() {
+                game.declare(declared_outcome(result, reason));
+            }
+        }
+        let white =
+            self.store.player_by_id(row.white).map_err(internal)?.ok_or_else(|| corrupt(&row, "no white"))?;
+        let black =
+            self.store.player_by_id(row.black).map_err(internal)?.ok_or_else(|| corrupt(&row, "no black"))?;
+        Ok(Loaded { row, game, white, black })
+    }
+
+    /// The game a command is about: the one named, or the author's only game in this channel,
+    /// or (for looking only) the channel's only game.
+    fn find(&self, msg: &Incoming, id: GameRef, looking: bool) -> Result<Loaded, String> {
+        if let Some(id) = id {
+            let row = self.store.game(id).map_err(internal)?.filter(|g| g.platform == msg.platform);
+            return row.map_or_else(|| Err(format!("there is no game #{id}")), |r| self.load(r));
+        }
+        let me = self.me(msg)?;
+        let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
+        let mine: Vec<&GameRow> = here.iter().filter(|g| g.white == me.id || g.black == me.id).collect();
+        let pick = match (mine.as_slice(), looking) {
+            ([one], _) => Some((*one).clone()),
+            ([], true) if here.len() == 1 => Some(here[0].clone()),
+            // Looking back at a game that just ended.
+            ([], true) if here.is_empty() => {
+                self.store.last_channel_game(msg.platform, msg.channel).map_err(internal)?
+            }
+            ([], _) => None,
+            (many, _) => {
+                let list: Vec<String> = many.iter().map(|g| format!("#{} ({})", g.id, g.variant)).collect();
+                return Err(format!(
+                    "you have {} games in this channel: {}. Add the number, like `!t board #{}`",
+                    many.len(),
+                    list.join(", "),
+                    many[0].id
+                ));
+            }
+        };
+        match pick {
+            Some(row) => self.load(row),
+            None => {
+                Err("you have no game running in this channel; start one with `!t challenge @someone`".into())
+            }
+        }
+    }
+
+    fn challenge(&self, msg: &Incoming, variant: Variant, color: ColorChoice, days: Option<u32>) -> Outcome2 {
+        let Some(opponent) = msg.mentions.first() else {
+            return Err(format!("name your opponent, like `!t challenge @alice {variant}`"));
+        };
+        if opponent.id == msg.author.id {
+            return Err("you cannot challenge yourself; name someone else".into());
+        }
+        let me = self.me(msg)?;
+        let them = self.store.player(msg.platform, &opponent.id, &opponent.name).map_err(internal)?;
+        let id = self
+            .store
+            .create_challenge(&Challenge {
+                id: 0,
+                platform: msg.platform.into(),
+                channel: msg.channel.into(),
+                challenger: me.id,
+                challenged: them.id,
+                variant: variant.name().into(),
+                color: color.name().into(),
+                days_per_move: days,
+                created_at: msg.now,
+            })
+            .map_err(internal)?;
+        let clock = days
+            .map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
+        let side = match color {
+            ColorChoice::Random => "colours drawn at random".to_string(),
+            c => format!("{} plays {}", me.name, c.name()),
+        };
+        Ok(vec![Reply::text(format!(
+            "{} challenges {} to {variant} ({side}, {clock}). {}: `!t accept` or `!t decline`. (challenge {id})",
+            me.name, them.name, them.name
+        ))])
+    }
+
+    fn pick_challenge(
+        &self,
+        msg: &Incoming,
+        me: &Player,
+        id: GameRef,
+        mine: bool,
+    ) -> Result<Challenge, String> {
+        let open = self.store.open_challenges(msg.platform, msg.channel, me.id).map_err(internal)?;
+        let relevant: Vec<Challenge> = open
+            .into_iter()
+            .filter(|c| if mine { c.challenger == me.id } else { c.challenged == me.id })
+            .collect();
+        match id {
+            Some(id) => relevant
+                .into_iter()
+                .find(|c| c.id == id)
+                .ok_or_else(|| format!("there is no open challenge {id} for you here")),
+            None => match relevant.len() {
+                0 if mine => Err("you have no open challenge here".into()),
+                0 => {
+                    Err("nobody has challenged you here; challenge someone with `!t challenge @name`".into())
+                }
+                _ => Ok(relevant.into_iter().next_back().expect("one at least")),
+            },
+        }
+    }
+
+    fn accept(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+        let me = self.me(msg)?;
+        let c = self.pick_challenge(msg, &me, id, false)?;
+        if !self.store.close_challenge(c.id, "accepted").map_err(internal)? {
+            return Err("that challenge was just withdrawn or taken up".into());
+        }
+        let challenger_white = match c.color.as_str() {
+            "white" => true,
+            "black" => false,
+            // Random, from the clock and the ids: no extra dependency, fair enough for colours.
+            _ => (msg.now ^ c.id ^ c.challenger).rem_euclid(2) == 0,
+        };
+        let (white, black) =
+            if challenger_white { (c.challenger, c.challenged) } else { (c.challenged, c.challenger) };
+        let variant: Variant =
+            c.variant.parse().map_err(|_| "that challenge names an unknown variant".to_string())?;
+        let start = Position::start(variant);
+        let game_id = self
+            .store
+            .create_game(&NewGame {
+                platform: msg.platform,
+                channel: msg.channel,
+                variant: variant.name(),
+                start_fen: &start.fen(),
+                white,
+                black,
+                days_per_move: c.days_per_move,
+                now: msg.now,
+            })
+            .map_err(internal)?;
+        let loaded = self.find(msg, Some(game_id), true)?;
+        let to_move = loaded.player(start.turn());
+        let mut reply = self.board_reply(&loaded, None, false);
+        let clock = c.days_per_move.map_or(String::new(), |d| format!(", {d} days per move"));
+        reply.text = format!(
+            "Game #{game_id} begins: {variant}, {} (white) vs {} (black){clock}. {}, you have the move ({}).",
+            loaded.white.name,
+            loaded.black.name,
+            to_move.name,
+            start.turn()
+        );
+        Ok(vec![reply])
+    }
+
+    fn close_challenge(&self, msg: &Incoming, id: GameRef, mine: bool) -> Outcome2 {
+        let me = self.me(msg)?;
+        let c = self.pick_challenge(msg, &me, id, mine)?;
+        let status = if mine { "cancelled" } else { "declined" };
+        if !self.store.close_challenge(c.id, status).map_err(internal)? {
+            return Err("that challenge is no longer open".into());
+        }
+        Ok(vec![Reply::text(format!("Challenge {} {status}.", c.id))])
+    }
+
+    /// Ends a game whose mover ran out of time; says so.
+    fn settle_clock(&self, loaded: &Loaded, now: i64) -> Result<Option<String>, String> {
+        let Some(days) = loaded.row.days_per_move else { return Ok(None) };
+        if loaded.row.result.is_some() || now < loaded.row.last_move_at + days as i64 * DAY {
+            return Ok(None);
+        }
+        let loser = loaded.game.position().turn();
+        let outcome = Outcome::Win { winner: loser.other(), reason: WinReason::Time };
+        self.store.finish(loaded.row.id, outcome.result(), "time").map_err(internal)?;
+        Ok(Some(format!(
+            "Game #{}: {} ran out of time. {} ({}).",
+            loaded.row.id,
+            loaded.player(loser).name,
+            outcome,
+            outcome.result()
+        )))
+    }
+
+    fn make_move(&self, msg: &Incoming, id: GameRef, text: &str) -> Outcome2 {
+        let me = self.me(msg)?;
+        let loaded = self.find(msg, id, false)?;
+        if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
+            return Ok(vec![Reply::text(timeout)]);
+        }
+        let Some(my_color) = loaded.color_of(&me) else {
+            return Err(format!("you are not playing in game #{}", loaded.row.id));
+        };
+        if let Some(outcome) = loaded.game.outcome() {
+            return Err(format!("game #{} is over: {outcome} ({})", loaded.row.id, outcome.result()));
+        }
+        let pos = loaded.game.position().clone();
+        if pos.turn() != my_color {
+            return Err(format!(
+                "it is {}'s turn ({}), not yours",
+                loaded.player(pos.turn()).name,
+                pos.turn()
+            ));
+        }
+        let parsed = notation::parse(text).map_err(|e| e.to_string())?;
+        let mv = parsed.resolve(&pos).map_err(|e| e.to_string())?;
+        let mut game = loaded.game.clone();
+        game.play(mv).map_err(|e| e.to_string())?;
+        let written = notation::lan(&pos, &mv);
+        let stored_text = written.trim_end_matches(['+', '#']).to_string();
+        let outcome = game.outcome();
+        let result = outcome.map(|o| (o.result(), reason_word(o)));
+        let ply = loaded.row.moves.len() + 1;
+        match self.store.append_move(loaded.row.id, ply, &stored_text, result, msg.now).map_err(internal)? {
+            Append::Stored => {}
+            Append::Conflict => {
+                let now = self.find(msg, Some(loaded.row.id), true)?;
+                let mut r = self.board_reply(&now, None, false);
+                r.text = format!(
+                    "The position changed before your move arrived; {}. Here is the board now.",
+                    status_line(&now)
+                );
+                return Ok(vec![r]);
+            }
+        }
+        // Committed: now it may be acknowledged.
+        let after = self.find(msg, Some(loaded.row.id), true)?;
+        let mut text = format!("{} played {}.", me.name, notation::san(&pos, &mv));
+        if pos.rules().shrink {
+            let promoted = pos.shrink_promotions(&mv);
+            let named: Vec<_> = parsed.shrink_promotions.iter().map(|(s, _)| *s).collect();
+            for (sq, role) in promoted.iter().filter(|(s, _)| !named.contains(s)) {
+                text.push_str(&format!(
+                    " The pawn on {sq} became a {} (no piece was named; write [{sq}=N] to choose).",
+                    role.name()
+                ));
+            }
+        }
+        match outcome {
+            Some(o) => text.push_str(&format!(" {o} ({}).", o.result())),
+            None => {
+                let next = after.game.position().turn();
+                text.push_str(&format!(" {}, your move ({next}).", after.player(next).name));
+                if let Some(reason) = after.game.claimable_draw() {
+                    text.push_str(&format!(" You may claim a draw ({}): `!t claim`.", draw_name(reason)));
+                }
+            }
+        }
+        let mut reply = self.board_reply(&after, Some((&pos, &mv)), false);
+        reply.text = text;
+        Ok(vec![reply])
+    }
+
+    fn board_reply(
+        &self,
+        loaded: &Loaded,
+        last: Option<(&Position, &tessera_rules::Move)>,
+        flip: bool,
+    ) -> Reply {
+        let pos = loaded.game.position();
+        let last = last.or(None);
+        let view = match last {
+            Some(l) => BoardView::new(pos, Some(l)),
+            None => self.last_move_view(loaded),
+        };
+        // Seen from the side to move, unless asked otherwise.
+        let from_black = (pos.turn() == Color::Black) != flip;
+        let opts = RenderOptions { flip: from_black, ..self.render.clone() };
+        let image = tessera_render::render_png(&view, &opts).ok();
+        let diagram =
+            tessera_render::diagram::text_diagram(pos, if from_black { Color::Black } else { Color::White });
+        Reply { text: status_line(loaded), image, diagram: Some(diagram), private: false }
+    }
+
+    fn last_move_view(&self, loaded: &Loaded) -> BoardView {
+        let moves = loaded.game.moves();
+        let pos = loaded.game.position();
+        match moves.last() {
+            Some(mv) => {
+                let mut before = loaded.game.start().clone();
+                for m in &moves[..moves.len() - 1] {
+                    before.play_unchecked(m);
+                }
+                BoardView::new(pos, Some((&before, mv)))
+            }
+            None => BoardView::new(pos, None),
+        }
+    }
+
+    fn board(&self, msg: &Incoming, id: GameRef, flip: bool) -> Outcome2 {
+        let loaded = self.find(msg, id, true)?;
+        let mut replies = Vec::new();
+        if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
+            replies.push(Reply::text(timeout));
+        }
+        replies.push(self.board_reply(&loaded, None, flip));
+        Ok(replies)
+    }
+
+    fn legal_moves(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+        let loaded = self.find(msg, id, true)?;
+        if let Some(o) = loaded.game.outcome() {
+            return Err(format!("game #{} is over: {o}", loaded.row.id));
+        }
+        let pos = loaded.game.position();
+        let moves = pos.legal_moves();
+        const SHOWN: usize = 120;
+        let mut list: Vec<String> = moves.iter().take(SHOWN).map(|m| notation::san(pos, m)).collect();
+        list.sort();
+        let more = if moves.len() > SHOWN {
+            format!(" … and {} more", moves.len() - SHOWN)
+        } else {
+            String::new()
+        };
+        Ok(vec![Reply::text(format!(
+            "{} legal move{} for {} in game #{}: {}{more}",
+            moves.len(),
+            if moves.len() == 1 { "" } else { "s" },
+            pos.turn(),
+            loaded.row.id,
+            list.join(" ")
+        ))])
+    }
+
+    fn participant(&self, msg: &Incoming, id: GameRef) -> Result<(Player, Loaded, Color), String> {
+        let me = self.me(msg)?;
+        let loaded = self.find(msg, id, false)?;
+        let color = loaded
+            .color_of(&me)
+            .ok_or_else(|| format!("only the players of game #{} can do that", loaded.row.id))?;
+        if let Some(o) = loaded.game.outcome() {
+            return Err(format!("game #{} is over: {o} ({})", loaded.row.id, o.result()));
+        }
+        Ok((me, loaded, color))
+    }
+
+    fn resign(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+        let (me, loaded, color) = self.participant(msg, id)?;
+        let outcome = Outcome::Win { winner: color.other(), reason: WinReason::Resignation };
+        self.store.finish(loaded.row.id, outcome.result(), "resignation").map_err(internal)?;
+        Ok(vec![Reply::text(format!(
+            "{} resigns game #{}. {outcome} ({}).",
+            me.name,
+            loaded.row.id,
+            outcome.result()
+        ))])
+    }
+
+    fn draw(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Outcome2 {
+        let (me, loaded, color) = self.participant(msg, id)?;
+        let opponent = loaded.player(color.other());
+        let pending = loaded.row.draw_offer;
+        match offer {
+            Offer::Offer | Offer::Accept if pending == Some(opponent.id) => {
+                let outcome = Outcome::Draw { reason: DrawReason::Agreement };
+                self.store.finish(loaded.row.id, outcome.result(), "agreement").map_err(internal)?;
+                Ok(vec![Reply::text(format!("Game #{} is drawn by agreement (1/2-1/2).", loaded.row.id))])
+            }
+            Offer::Accept => {
+                Err(format!("{} has not offered a draw; offer one with `!t draw`", opponent.name))
+            }
+            Offer::Offer if pending == Some(me.id) => Err("you have already offered a draw".into()),
+            Offer::Offer => {
+                self.store.set_draw_offer(loaded.row.id, Some(me.id)).map_err(internal)?;
+                Ok(vec![Reply::text(format!(
+                    "{} offers a draw in game #{}. {}: `!t draw accept` or `!t draw decline`.",
+                    me.name, loaded.row.id, opponent.name
+                ))])
+            }
+            Offer::Decline if pending == Some(opponent.id) => {
+                self.store.set_draw_offer(loaded.row.id, None).map_err(internal)?;
+                Ok(vec![Reply::text(format!(
+                    "{} declines the draw; game #{} goes on.",
+                    me.name, loaded.row.id
+                ))])
+            }
+            Offer::Decline => Err("there is no draw offer to decline".into()),
+        }
+    }
+
+    fn claim(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+        let (_, loaded, color) = self.participant(msg, id)?;
+        if loaded.game.position().turn() != color {
+            return Err("a draw is claimed by the player to move".into());
+        }
+        let Some(reason) = loaded.game.claimable_draw() else {
+            return Err("there is nothing to claim: a draw needs a threefold repetition or 50 moves without a capture or pawn move".into());
+        };
+        self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason)).map_err(internal)?;
+        Ok(vec![Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)))])
+    }
+
+    fn takeback(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Outcome2 {
+        let (me, loaded, color) = self.participant(msg, id)?;
+        let opponent = loaded.player(color.other());
+        let pending = loaded.row.takeback_offer;
+        match offer {
+            Offer::Offer | Offer::Accept if pending == Some(opponent.id) => {
+                // Undo the asker's last move: one ply if it was the last move, two if the other has replied.
+                let asker_color = color.other();
+                let to_move = loaded.game.position().turn();
+                let count = if to_move == asker_color { 2 } else { 1 };
+                let count = count.min(loaded.row.moves.len());
+                if count == 0 {
+                    return Err("there is no move to take back".into());
+                }
+                self.store.take_back(loaded.row.id, count, msg.now).map_err(internal)?;
+                let now = self.find(msg, Some(loaded.row.id), true)?;
+                let mut r = self.board_reply(&now, None, false);
+                r.text = format!(
+                    "Takeback agreed: {count} move{} undone. {}",
+                    if count == 1 { "" } else { "s" },
+                    status_line(&now)
+                );
+                Ok(vec![r])
+            }
+            Offer::Accept => Err(format!("{} has not asked for a takeback", opponent.name)),
+            Offer::Offer if loaded.game.moves().is_empty() => Err("there is no move to take back".into()),
+            Offer::Offer => {
+                self.store.set_takeback_offer(loaded.row.id, Some(me.id)).map_err(internal)?;
+                Ok(vec![Reply::text(format!(
+                    "{} asks to take back their last move in game #{}. {}: `!t takeback accept` or `!t takeback decline`.",
+                    me.name, loaded.row.id, opponent.name
+                ))])
+            }
+            Offer::Decline if pending == Some(opponent.id) => {
+                self.store.set_takeback_offer(loaded.row.id, None).map_err(internal)?;
+                Ok(vec![Reply::text(format!("{} declines the takeback.", me.name))])
+            }
+            Offer::Decline => Err("there is no takeback request to decline".into()),
+        }
+    }
+
+    fn games(&self, msg: &Incoming, scope: Scope) -> Outcome2 {
+        let rows = match scope {
+            Scope::Mine => {
+                let me = self.me(msg)?;
+                self.store
+                    .player_games(me.id)
+                    .map_err(internal)?
+                    .into_iter()
+                    .filter(|g| g.platform == msg.platform)
+                    .collect()
+            }
+            Scope::Channel => self.store.channel_games(msg.platform, msg.channel).map_err(internal)?,
+        };
+        if rows.is_empty() {
+            return Ok(vec![Reply::text("No games running. Start one with `!t challenge @someone hans38`.")]);
+        }
+        let mut lines = Vec::new();
+        for row in rows {
+            match self.load(row) {
+                Ok(l) => lines.push(format!("{}, {}", l.title(), status_line(&l))),
+                Err(e) => lines.push(e),
+            }
+        }
+        Ok(vec![Reply::text(lines.join("\n"))])
+    }
+
+    fn history(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+        let loaded = self.find(msg, id, true)?;
+        let mut text = format!(
+            "[Event \"Tessera game #{}\"]\n[Variant \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n",
+            loaded.row.id,
+            loaded.variant(),
+            loaded.white.name,
+            loaded.black.name
+        );
+        if loaded.game.start() != &Position::start(loaded.variant()) {
+            text.push_str(&format!("[FEN \"{}\"]\n", loaded.game.start().fen()));
+        }
+        let result = loaded.game.outcome().map_or("*", |o| o.result());
+        text.push_str(&format!("[Result \"{result}\"]\n\n{}", loaded.game.record()));
+        Ok(vec![Reply::text(text)])
+    }
+
+    /// Reminders and losses on time, for the adapters to post. Call it every few minutes.
+    pub fn tick(&self, now: i64) -> Result<Vec<Notice>> {
+        let mut notices = Vec::new();
+        for row in self.store.clocked_games()? {
+            let (platform, channel) = (row.platform.clone(), row.channel.clone());
+            let Ok(loaded) = self.load(row) else { continue };
+            let Some(days) = loaded.row.days_per_move else { continue };
+            let deadline = loaded.row.last_move_at + days as i64 * DAY;
+            let text = if let Some(timeout) = self.settle_clock(&loaded, now).map_err(anyhow::Error::msg)? {
+                Some(timeout)
+            } else if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
+                self.store.mark_reminded(loaded.row.id)?;
+                let hours = ((deadline - now) / 3600).max(1);
+                let mover = loaded.player(loaded.game.position().turn());
+                Some(format!(
+                    "{}, it is your move in game #{} ({}); about {hours} hours left.",
+                    mover.name,
+                    loaded.row.id,
+                    loaded.variant()
+                ))
+            } else {
+                None
+            };
+            if let Some(text) = text {
+                notices.push(Notice { platform, channel, text });
+            }
+        }
+        Ok(notices)
+    }
+}
+
+fn status_line(l: &Loaded) -> String {
+    match l.game.outcome() {
+        Some(o) => format!("game over: {o} ({})", o.result()),
+        None => {
+            let turn = l.game.position().turn();
+            format!("move {}, {} to move ({turn})", l.game.position().fullmoves(), l.player(turn).name)
+        }
+    }
+}
+
+fn reason_word(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win { reason: WinReason::Checkmate, .. } => "checkmate",
+        Outcome::Win { reason: WinReason::Stalemate, .. } => "stalemate",
+        Outcome::Win { reason: WinReason::Resignation, .. } => "resignation",
+        Outcome::Win { reason: WinReason::Time, .. } => "time",
+        Outcome::Draw { reason } => draw_name(reason),
+    }
+}
+
+fn draw_name(reason: DrawReason) -> &'static str {
+    match reason {
+        DrawReason::Stalemate => "stalemate",
+        DrawReason::InsufficientMaterial => "insufficient material",
+        DrawReason::FivefoldRepetition => "fivefold repetition",
+        DrawReason::SeventyFiveMoves => "the 75-move rule",
+        DrawReason::ThreefoldRepetition => "threefold repetition",
+        DrawReason::FiftyMoves => "the 50-move rule",
+        DrawReason::Agreement => "agreement",
+    }
+}
+
+/// The outcome a stored result stands for, where the board alone does not decide it.
+fn declared_outcome(result: &str, reason: &str) -> Outcome {
+    let win = |winner| Outcome::Win {
+        winner,
+        reason: if reason == "time" { WinReason::Time } else { WinReason::Resignation },
+    };
+    match result {
+        "1-0" => win(Color::White),
+        "0-1" => win(Color::Black),
+        _ => Outcome::Draw {
+            reason: match reason {
+                "threefold repetition" => DrawReason::ThreefoldRepetition,
+                "the 50-move rule" => DrawReason::FiftyMoves,
+                _ => DrawReason::Agreement,
+            },
+        },
+    }
+}
+
+fn internal(e: anyhow::Error) -> String {
+    // The details go to the operator's log, not to the channel.
+    eprintln!("storage error: {e:#}");
+    "something went wrong on my side and nothing was changed; please try again".into()
+}
+
+fn corrupt(row: &GameRow, what: &str) -> String {
+    eprintln!("game #{} cannot be rebuilt: {what}", row.id);
+    format!("game #{} cannot be loaded (its stored record is damaged); an operator has to look at it", row.id)
+}
+
+const HELP: &str = "Tessera plays chess variants whose board changes. Commands start with `!t`:
+`!t challenge @name [variant] [white|black] [3d]` · `!t accept` · `!t decline` · `!t cancel`
+`!t move e2-e4` (or just write the move in the game's channel) · `!t board [flip]` · `!t moves`
+`!t resign` · `!t draw [accept|decline]` · `!t claim` · `!t takeback [accept|decline]`
+`!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.";
+
+fn variants_text() -> String {
+    let mut out = String::from("Variants:\n");
+    for v in Variant::ALL {
+        out.push_str(&format!("`{}` — {}\n", v.name(), v.summary()));
+    }
+    out
+}
+
+fn rules_text(v: Option<Variant>) -> String {
+    let Some(v) = v else {
+        return "Say which variant, like `!t rules hans38`; `!t variants` lists them.".into();
+    };
+    let notes = match v {
+        Variant::Chess => "FIDE rules.",
+        Variant::Hans38
+        | Variant::Hans38Postal
+        | Variant::Hans38PostalPlus
+        | Variant::Hans38Neutral
+        | Variant::Hans38NeutralPostal
+        | Variant::Hans38NeutralPostalPlus => {
+            "Only ranks 1, 2, 7, 8 hold squares. Sliders need squares all along; knights leap holes. A turn moves a piece, moves an empty square of yours up to two steps (`@g1-g3`), or places one from hand (`@@e4`). The square your opponent just moved or placed stays put this turn. Stalemate loses."
+        }
+        Variant::InfiniteReserves | Variant::MovingOccupiedSquares => {
+            "Each turn: a piece move, then a placement (`@@e4`), and optionally a square move (`@g1-g3`), written together: `Ng1-f3 @@e4`. From the fourth turn the square a piece leaves vanishes. Stalemate loses."
+        }
+        Variant::QuadSquare => {
+            "7x8 board with quad-squares S1–S4, M1, M2 holding up to two pieces. Move with quad names (`c3-M1`, `M1xd6`); name the piece you take on a quad (`Qd3xM1(N)`). Bishops may sacrifice (`Bd3xM1`), rooks pin pieces sharing their quad, castling swaps king and rook."
+        }
+        Variant::TiledSquares => {
+            "Ranks 3–6 start empty. A turn moves a piece, drops a tile (`@@e4`) or an anti-tile (`@!e4`), or removes an empty tile of yours (`@xe4`). Pieces land on tiles; the king lays tiles as it walks."
+        }
+        Variant::BlueChip => {
+            "Black starts by placing the chip (`[e5]`). Then every move places the chip where your opponent may not move next: `e2-e4[d5]`."
+        }
+        Variant::Shrink => {
+            "A rank or file that a move empties disappears and the board closes up towards a1. Promotions by a shrink: `Rh1-h3[a1=N]`."
+        }
+    };
+    format!("{}: {}. {notes}", v.name(), v.summary())
+}

@@ -1,0 +1,459 @@
+//! Storage behind a trait: players, challenges and games (variant, start position, every move).
+//! A game is rebuilt by replaying its moves through the rules; nothing derived is stored.
+//!
+//! [`SqliteStore`] keeps everything in one SQLite file (WAL, numbered migrations).
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::{Context, Result, bail};
+use rusqlite::{Connection, OptionalExtension, params};
+
+pub type PlayerId = i64;
+pub type GameId = i64;
+pub type ChallengeId = i64;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: PlayerId,
+    pub platform: String,
+    pub user_id: String,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Challenge {
+    pub id: ChallengeId,
+    pub platform: String,
+    pub channel: String,
+    pub challenger: PlayerId,
+    pub challenged: PlayerId,
+    pub variant: String,
+    /// The challenger's colour: "white", "black" or "random".
+    pub color: String,
+    pub days_per_move: Option<u32>,
+    pub created_at: i64,
+}
+
+/// A game as stored. Its position comes from replaying `moves` from `start_fen`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub platform: String,
+    pub channel: String,
+    pub variant: String,
+    pub start_fen: String,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub moves: Vec<String>,
+    /// "1-0", "0-1", "1/2-1/2" once finished.
+    pub result: Option<String>,
+    pub result_reason: Option<String>,
+    pub days_per_move: Option<u32>,
+    pub last_move_at: i64,
+    pub reminded: bool,
+    pub draw_offer: Option<PlayerId>,
+    pub takeback_offer: Option<PlayerId>,
+}
+
+/// What happened to a move handed to [`Store::append_move`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Append {
+    Stored,
+    /// Someone else's move got there first: the game has moved on.
+    Conflict,
+}
+
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    pub platform: &'a str,
+    pub channel: &'a str,
+    pub variant: &'a str,
+    pub start_fen: &'a str,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub days_per_move: Option<u32>,
+    pub now: i64,
+}
+
+pub trait Store: Send + Sync {
+    /// The player for a platform user, created on first sight; the display name is kept current.
+    fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player>;
+    fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>>;
+
+    fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId>;
+    /// Open challenges in a channel that involve the player, oldest first.
+    fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>>;
+    /// Closes an open challenge; false if it was no longer open.
+    fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool>;
+
+    fn create_game(&self, g: &NewGame) -> Result<GameId>;
+    fn game(&self, id: GameId) -> Result<Option<GameRow>>;
+    /// Unfinished games in a channel.
+    fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>>;
+    /// The channel's most recent game, finished or not.
+    fn last_channel_game(&self, platform: &str, channel: &str) -> Result<Option<GameRow>>;
+    /// A player's unfinished games anywhere.
+    fn player_games(&self, player: PlayerId) -> Result<Vec<GameRow>>;
+    /// Unfinished games on a clock.
+    fn clocked_games(&self) -> Result<Vec<GameRow>>;
+
+    /// Stores move number `ply` (1-based) if the game has exactly `ply - 1` moves, with the result
+    /// if the move ended the game, in one transaction. Clears draw and takeback offers.
+    fn append_move(
+        &self,
+        game: GameId,
+        ply: usize,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append>;
+    fn finish(&self, game: GameId, result: &str, reason: &str) -> Result<()>;
+    fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
+    fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
+    /// Removes the last `count` moves (an agreed takeback).
+    fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()>;
+    fn mark_reminded(&self, game: GameId) -> Result<()>;
+}
+
+/// Numbered migrations, applied in order, each once.
+const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../migrations/001_init.sql"))];
+
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SqliteStore")
+    }
+}
+
+impl SqliteStore {
+    pub fn open(path: &Path) -> Result<SqliteStore> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let conn = Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
+        Self::with_connection(conn)
+    }
+
+    pub fn in_memory() -> Result<SqliteStore> {
+        Self::with_connection(Connection::open_in_memory()?)
+    }
+
+    fn with_connection(conn: Connection) -> Result<SqliteStore> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
+        let current: u32 =
+            conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+        for &(version, sql) in MIGRATIONS {
+            if version > current {
+                let tx = conn.unchecked_transaction()?;
+                tx.execute_batch(sql).with_context(|| format!("migration {version}"))?;
+                tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [version])?;
+                tx.commit()?;
+            }
+        }
+        Ok(SqliteStore { conn: Mutex::new(conn) })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
+        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer";
+
+fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
+    let id: GameId = row.get(0)?;
+    let mut stmt = conn.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let moves = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(GameRow {
+        id,
+        platform: row.get(1)?,
+        channel: row.get(2)?,
+        variant: row.get(3)?,
+        start_fen: row.get(4)?,
+        white: row.get(5)?,
+        black: row.get(6)?,
+        result: row.get(7)?,
+        result_reason: row.get(8)?,
+        days_per_move: row.get(9)?,
+        last_move_at: row.get(10)?,
+        reminded: row.get(11)?,
+        draw_offer: row.get(12)?,
+        takeback_offer: row.get(13)?,
+        moves,
+    })
+}
+
+fn games(conn: &Connection, filter: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>> {
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE {filter} ORDER BY id");
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map(args, |row| game_row(conn, row))?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+impl Store for SqliteStore {
+    fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO players (platform, user_id, name) VALUES (?1, ?2, ?3)
+             ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
+            params![platform, user_id, name],
+        )?;
+        let id = conn.query_row(
+            "SELECT id FROM players WHERE platform = ?1 AND user_id = ?2",
+            params![platform, user_id],
+            |r| r.get(0),
+        )?;
+        Ok(Player { id, platform: platform.into(), user_id: user_id.into(), name: name.into() })
+    }
+
+    fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row("SELECT id, platform, user_id, name FROM players WHERE id = ?1", [id], |r| {
+                Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id: r.get(2)?, name: r.get(3)? })
+            })
+            .optional()?)
+    }
+
+    fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO challenges (platform, channel, challenger, challenged, variant, color, days_per_move,
+             created_at, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open')",
+            params![c.platform, c.channel, c.challenger, c.challenged, c.variant, c.color, c.days_per_move, c.created_at],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at
+             FROM challenges WHERE status = 'open' AND platform = ?1 AND channel = ?2
+             AND (challenger = ?3 OR challenged = ?3) ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![platform, channel, player], |r| {
+            Ok(Challenge {
+                id: r.get(0)?,
+                platform: r.get(1)?,
+                channel: r.get(2)?,
+                challenger: r.get(3)?,
+                challenged: r.get(4)?,
+                variant: r.get(5)?,
+                color: r.get(6)?,
+                days_per_move: r.get(7)?,
+                created_at: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool> {
+        let conn = self.conn();
+        let n = conn.execute(
+            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
+            params![id, status],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn create_game(&self, g: &NewGame) -> Result<GameId> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+             last_move_at, reminded) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0)",
+            params![g.platform, g.channel, g.variant, g.start_fen, g.white, g.black, g.days_per_move, g.now],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn game(&self, id: GameId) -> Result<Option<GameRow>> {
+        let conn = self.conn();
+        Ok(games(&conn, "id = ?1", &[&id])?.into_iter().next())
+    }
+
+    fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>> {
+        let conn = self.conn();
+        games(&conn, "result IS NULL AND platform = ?1 AND channel = ?2", &[&platform, &channel])
+    }
+
+    fn last_channel_game(&self, platform: &str, channel: &str) -> Result<Option<GameRow>> {
+        let conn = self.conn();
+        let all = games(&conn, "platform = ?1 AND channel = ?2", &[&platform, &channel])?;
+        Ok(all.into_iter().last())
+    }
+
+    fn player_games(&self, player: PlayerId) -> Result<Vec<GameRow>> {
+        let conn = self.conn();
+        games(&conn, "result IS NULL AND (white = ?1 OR black = ?1)", &[&player])
+    }
+
+    fn clocked_games(&self) -> Result<Vec<GameRow>> {
+        let conn = self.conn();
+        games(&conn, "result IS NULL AND days_per_move IS NOT NULL", &[])
+    }
+
+    fn append_move(
+        &self,
+        game: GameId,
+        ply: usize,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: i64 =
+            tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
+        let finished: Option<String> =
+            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+        if stored as usize + 1 != ply || finished.is_some() {
+            return Ok(Append::Conflict);
+        }
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)",
+            params![game, ply as i64, text, now],
+        )?;
+        tx.execute(
+            "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
+             result = ?3, result_reason = ?4 WHERE id = ?1",
+            params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
+        )?;
+        tx.commit()?;
+        Ok(Append::Stored)
+    }
+
+    fn finish(&self, game: GameId, result: &str, reason: &str) -> Result<()> {
+        let conn = self.conn();
+        let n = conn.execute(
+            "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL
+             WHERE id = ?1 AND result IS NULL",
+            params![game, result, reason],
+        )?;
+        if n != 1 {
+            bail!("game {game} is already over");
+        }
+        Ok(())
+    }
+
+    fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
+        self.conn().execute("UPDATE games SET draw_offer = ?2 WHERE id = ?1", params![game, by])?;
+        Ok(())
+    }
+
+    fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
+        self.conn().execute("UPDATE games SET takeback_offer = ?2 WHERE id = ?1", params![game, by])?;
+        Ok(())
+    }
+
+    fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let stored: i64 =
+            tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+            params![game, stored - count as i64],
+        )?;
+        tx.execute(
+            "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = ?2, reminded = 0 WHERE id = ?1",
+            params![game, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn mark_reminded(&self, game: GameId) -> Result<()> {
+        self.conn().execute("UPDATE games SET reminded = 1 WHERE id = ?1", [game])?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_game(store: &SqliteStore, a: PlayerId, b: PlayerId) -> GameId {
+        store
+            .create_game(&NewGame {
+                platform: "local",
+                channel: "main",
+                variant: "chess",
+                start_fen: "start",
+                white: a,
+                black: b,
+                days_per_move: Some(3),
+                now: 100,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn players_are_created_once_and_renamed() {
+        let store = SqliteStore::in_memory().unwrap();
+        let a = store.player("discord", "42", "Alice").unwrap();
+        let again = store.player("discord", "42", "Alice B").unwrap();
+        assert_eq!(a.id, again.id);
+        assert_eq!(store.player_by_id(a.id).unwrap().unwrap().name, "Alice B");
+        let other = store.player("matrix", "42", "Alice").unwrap();
+        assert_ne!(other.id, a.id);
+    }
+
+    #[test]
+    fn moves_append_in_order_and_races_lose_cleanly() {
+        let store = SqliteStore::in_memory().unwrap();
+        let (a, b) = (store.player("l", "a", "a").unwrap().id, store.player("l", "b", "b").unwrap().id);
+        let g = new_game(&store, a, b);
+        assert_eq!(store.append_move(g, 1, "e2-e4", None, 200).unwrap(), Append::Stored);
+        // A second move for the same ply (a race) is refused, and nothing changes.
+        assert_eq!(store.append_move(g, 1, "d2-d4", None, 201).unwrap(), Append::Conflict);
+        assert_eq!(store.append_move(g, 3, "d2-d4", None, 201).unwrap(), Append::Conflict);
+        assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+        store.append_move(g, 2, "e7-e5", Some(("0-1", "checkmate")), 300).unwrap();
+        let row = store.game(g).unwrap().unwrap();
+        assert_eq!((row.result.as_deref(), row.last_move_at), (Some("0-1"), 300));
+        assert_eq!(
+            store.append_move(g, 3, "a2-a3", None, 301).unwrap(),
+            Append::Conflict,
+            "the game is over"
+        );
+    }
+
+    #[test]
+    fn reopening_a_file_keeps_everything() {
+        let dir = std::env::temp_dir().join(format!("tessera-store-{}", std::process::id()));
+        let path = dir.join("games.sqlite");
+        let _ = std::fs::remove_dir_all(&dir);
+        let g = {
+            let store = SqliteStore::open(&path).unwrap();
+            let (a, b) = (store.player("l", "a", "a").unwrap().id, store.player("l", "b", "b").unwrap().id);
+            let g = new_game(&store, a, b);
+            store.append_move(g, 1, "e2-e4", None, 200).unwrap();
+            g
+        };
+        let store = SqliteStore::open(&path).unwrap();
+        assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn takebacks_remove_the_last_moves() {
+        let store = SqliteStore::in_memory().unwrap();
+        let (a, b) = (store.player("l", "a", "a").unwrap().id, store.player("l", "b", "b").unwrap().id);
+        let g = new_game(&store, a, b);
+        for (i, m) in ["e2-e4", "e7-e5", "g1-f3"].iter().enumerate() {
+            store.append_move(g, i + 1, m, None, 200).unwrap();
+        }
+        store.take_back(g, 2, 300).unwrap();
+        assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+    }
+}

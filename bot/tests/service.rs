@@ -1,0 +1,254 @@
+//! The command layer end to end on a temporary database: whole games of every variant, bad input,
+//! restart and continue, racing moves, clocks.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::store::{SqliteStore, Store};
+
+const T0: i64 = 1_800_000_000;
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-svc-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.sqlite")
+}
+
+struct Table<S: Store> {
+    service: Service<S>,
+    channel: String,
+    now: i64,
+}
+
+impl<S: Store> Table<S> {
+    fn say(&self, who: &str, text: &str) -> Vec<Reply> {
+        let author = User::new(who, who);
+        let mentions: Vec<User> =
+            text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
+        let msg = Incoming {
+            platform: "test",
+            channel: &self.channel,
+            author: &author,
+            is_admin: false,
+            text,
+            mentions: &mentions,
+            now: self.now,
+        };
+        self.service.handle(&msg)
+    }
+
+    /// The single reply's text.
+    fn says(&self, who: &str, text: &str) -> String {
+        let replies = self.say(who, text);
+        assert_eq!(replies.len(), 1, "{who}: {text} -> {replies:?}");
+        replies[0].text.clone()
+    }
+
+    fn start(&self, variant: &str) -> i64 {
+        let reply = self.says("alice", &format!("!t challenge @bob {variant} white"));
+        assert!(reply.contains("challenges bob"), "{reply}");
+        let reply = self.says("bob", "!t accept");
+        assert!(reply.starts_with("Game #"), "{reply}");
+        reply["Game #".len()..].split_whitespace().next().unwrap().parse().unwrap()
+    }
+
+    /// Plays the turns alternately from White, each written plainly in the channel.
+    fn play(&self, turns: &[&str]) -> String {
+        let mut last = String::new();
+        for (i, turn) in turns.iter().enumerate() {
+            let who = if i % 2 == 0 { "alice" } else { "bob" };
+            last = self.says(who, turn);
+            assert!(last.contains(" played "), "{who}: {turn} -> {last}");
+        }
+        last
+    }
+}
+
+fn table(path: &std::path::Path, channel: &str) -> Table<SqliteStore> {
+    Table { service: Service::new(SqliteStore::open(path).unwrap()), channel: channel.into(), now: T0 }
+}
+
+#[test]
+fn whole_games_of_every_variant() {
+    let db = temp_db("variants");
+    let decided: &[(&str, &[&str], &str)] = &[
+        ("chess", &["f3", "e5", "g4", "Qh4#"], "(0-1)"),
+        ("hans38", &["@@a6", "a7-a6", "@@b6", "b7-b6", "@@c6", "c7-c6"], "Black wins by stalemate"),
+        ("hans38-postal", &["@@a5", "@@f6"], "Black wins by stalemate"),
+        ("blue-chip", &[], ""),
+    ];
+    for (i, &(variant, turns, end)) in decided.iter().enumerate() {
+        let t = table(&db, &format!("room{i}"));
+        let id = t.start(variant);
+        if variant == "blue-chip" {
+            // Black opens with the chip, then a fool's mate with the chip kept out of the way.
+            assert!(t.says("bob", "[h6]").contains("bob played [h6]"));
+            for (who, m) in [("alice", "f2-f3[h5]"), ("bob", "e7-e5[a3]"), ("alice", "g2-g4[a6]")] {
+                assert!(t.says(who, m).contains(" played "));
+            }
+            let last = t.says("bob", "Qd8-h4[b3]");
+            assert!(last.contains("Black wins by checkmate (0-1)"), "{last}");
+        } else {
+            let last = t.play(turns);
+            assert!(last.contains(end), "{variant}: {last}");
+        }
+        assert!(t.says("alice", &format!("!t move a2-a3 #{id}")).contains("is over"));
+    }
+    // The rest: a few turns each, then a resignation, an agreed draw, or a claim.
+    let played: &[(&str, &[&str])] = &[
+        ("hans38-postal-plus", &["@@f3", "@@f6", "Ng1-f3 @g1-g3 @@e4", "Ng8-f6 @@e5"]),
+        ("hans38-neutral", &["@@f3", "@@f6", "Ng1-f3", "Ng8-f6"]),
+        ("hans38-neutral-postal", &["@@f3", "@@f6", "Ng1-f3 @@e4", "Ng8-f6 @@e5"]),
+        ("hans38-neutral-postal-plus", &["@@f3", "@@f6", "Ng1-f3 @@e4 @g1-g3", "Ng8-f6 @@e5"]),
+        ("infinite-reserves", &["@@f3", "@@f6", "Ng1-f3 @@e4", "Ng8-f6 @@e5", "Nf3xe5 @@d4", "Nf6xe4 @@d5"]),
+        ("moving-occupied-squares", &["@@f3", "@@f6", "Ng1-f3 @@e4 @b2-b3", "Ng8-f6 @@e5"]),
+        ("quad-square", &["c3-M1", "c6-M1", "NS2-M2", "d6-d5", "NM2xd5", "e6xd5"]),
+        ("tiled-squares", &["@@e4", "@@e5", "e2-e4", "@!d5", "Ke1-e2", "e7-e5"]),
+        // The fool's mate fails here: f3-f4 empties the third rank and the board closes the diagonal.
+        ("shrink", &["f3", "e5", "g4", "Qh4+", "f4"]),
+    ];
+    for (i, &(variant, turns)) in played.iter().enumerate() {
+        let t = table(&db, &format!("other{i}"));
+        t.start(variant);
+        t.play(turns);
+        match i % 3 {
+            0 => assert!(t.says("alice", "!t resign").contains("Black wins by resignation (0-1)")),
+            1 => {
+                assert!(t.says("alice", "!t draw").contains("offers a draw"));
+                assert!(t.says("bob", "!t draw accept").contains("drawn by agreement"));
+            }
+            _ => assert!(t.says("bob", "!t resign").contains("White wins by resignation (1-0)")),
+        }
+        let history = t.says("bob", "!t history");
+        let record = history.split("\n\n").nth(1).unwrap();
+        let replayed = tessera_rules::replay(variant.parse().unwrap(), record).unwrap();
+        assert_eq!(replayed.game.moves().len(), turns.len(), "{variant}: the export replays");
+    }
+}
+
+#[test]
+fn bad_input_gets_a_reason_and_changes_nothing() {
+    let db = temp_db("bad");
+    let t = table(&db, "main");
+    let id = t.start("chess");
+    let before = t.service.store().game(id).unwrap().unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        ("bob", "!t move e5", "it is alice's turn"),
+        ("carol", "!t move e4 #1", "you are not playing"),
+        ("alice", "!t move e5", "no pawn of yours can move to e5"),
+        ("alice", "!t move Nz9", "cannot read"),
+        ("alice", "!t frobnicate", "!t help"),
+        ("carol", "!t resign #1", "only the players"),
+        ("alice", "!t board #99", "no game #99"),
+        ("alice", "!t challenge", "name your opponent"),
+        ("alice", "!t challenge @alice", "cannot challenge yourself"),
+        ("alice", "!t draw accept", "has not offered a draw"),
+        ("alice", "!t takeback", "no move to take back"),
+        ("alice", "!t claim", "nothing to claim"),
+    ];
+    for &(who, text, expected) in cases {
+        let replies = t.say(who, text);
+        assert_eq!(replies.len(), 1, "{text}");
+        assert!(replies[0].text.contains(expected), "{text}: {}", replies[0].text);
+        assert!(replies[0].private, "{text}: errors go to the author only");
+    }
+    let long = "e4 ".repeat(3334);
+    let replies = t.say("alice", &long);
+    assert!(replies[0].text.contains("at most 2000") && replies[0].text.len() < 200);
+    // Chat that is not a move gets no reply at all.
+    assert!(t.say("alice", "good luck, have fun").is_empty());
+    assert!(t.say("carol", "e4").is_empty(), "a bystander's move-like text is just chat");
+    assert_eq!(t.service.store().game(id).unwrap().unwrap(), before, "nothing changed");
+}
+
+#[test]
+fn a_restart_continues_every_game_exactly() {
+    let db = temp_db("restart");
+    let id = {
+        let t = table(&db, "main");
+        let id = t.start("hans38");
+        t.play(&["@@e4", "@@e5", "@@d4"]);
+        id
+    };
+    let t = table(&db, "main");
+    let board = t.say("alice", "!t board");
+    assert!(board[0].text.contains("bob to move"), "{}", board[0].text);
+    assert!(board[0].image.as_ref().is_some_and(|png| &png[1..4] == b"PNG"));
+    assert!(t.says("bob", "@@d5").contains("bob played @@d5"));
+    let row = t.service.store().game(id).unwrap().unwrap();
+    assert_eq!(row.moves, ["@@e4", "@@e5", "@@d4", "@@d5"]);
+}
+
+#[test]
+fn racing_moves_exactly_one_wins() {
+    let db = temp_db("race");
+    let id = table(&db, "main").start("chess");
+    // Two bot processes (two services on the same file), the same player sending two moves at once.
+    let a = Arc::new(table(&db, "main"));
+    let b = Arc::new(table(&db, "main"));
+    let ha = {
+        let a = Arc::clone(&a);
+        std::thread::spawn(move || a.say("alice", "e4"))
+    };
+    let hb = {
+        let b = Arc::clone(&b);
+        std::thread::spawn(move || b.say("alice", "d4"))
+    };
+    let (ra, rb) = (ha.join().unwrap(), hb.join().unwrap());
+    let texts = [ra[0].text.clone(), rb[0].text.clone()];
+    let winners = texts.iter().filter(|t| t.contains("alice played")).count();
+    assert_eq!(winners, 1, "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("position changed") || t.contains("it is bob's turn")),
+        "{texts:?}"
+    );
+    assert_eq!(a.service.store().game(id).unwrap().unwrap().moves.len(), 1);
+}
+
+#[test]
+fn clocks_remind_then_end_the_game() {
+    let db = temp_db("clock");
+    let mut t = table(&db, "main");
+    let reply = t.says("alice", "!t challenge @bob chess white 1d");
+    assert!(reply.contains("1 day per move"), "{reply}");
+    t.says("bob", "!t accept");
+    t.play(&["e4"]);
+    t.now += 13 * 3600;
+    let notices = t.service.tick(t.now).unwrap();
+    assert_eq!(notices.len(), 1);
+    assert!(notices[0].text.contains("bob, it is your move"), "{:?}", notices);
+    assert!(t.service.tick(t.now + 60).unwrap().is_empty(), "one reminder");
+    t.now += 12 * 3600;
+    let notices = t.service.tick(t.now).unwrap();
+    assert!(notices[0].text.contains("bob ran out of time"), "{:?}", notices);
+    assert!(t.says("bob", "!t move e5").contains("no game running"));
+    assert!(t.says("bob", "!t history #1").contains("[Result \"1-0\"]"));
+}
+
+#[test]
+fn takeback_and_draw_claims() {
+    let db = temp_db("takeback");
+    let t = table(&db, "main");
+    t.start("chess");
+    t.play(&["e4", "e5"]);
+    assert!(t.says("bob", "!t takeback").contains("asks to take back"));
+    let reply = t.says("alice", "!t takeback accept");
+    assert!(reply.contains("1 move undone") && reply.contains("bob to move"), "{reply}");
+    // Knights out and back twice: threefold repetition, claimed by the player to move.
+    for (who, m) in [
+        ("bob", "Nf6"),
+        ("alice", "Nf3"),
+        ("bob", "Ng8"),
+        ("alice", "Ng1"),
+        ("bob", "Nf6"),
+        ("alice", "Nf3"),
+        ("bob", "Ng8"),
+    ] {
+        assert!(t.says(who, m).contains(" played "));
+    }
+    let last = t.says("alice", "Ng1");
+    assert!(last.contains("You may claim a draw"), "{last}");
+    assert!(t.says("bob", "!t claim").contains("drawn by threefold repetition"));
+}
