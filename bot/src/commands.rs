@@ -103,13 +103,29 @@ pub fn parse(text: &str) -> Result<Parsed, CommandError> {
     parse_command(rest.trim()).map(Parsed::Command)
 }
 
+/// Whether a word mentions a user (`@bob`, Discord's `<@123>`) rather than writing a square action
+/// (`@@e4`, `@g1-g3`, `@!e4`, `@xe4`).
+pub fn is_mention(word: &str) -> bool {
+    if word.starts_with("<@") && word.ends_with('>') {
+        return true;
+    }
+    let Some(rest) = word.strip_prefix('@') else { return false };
+    let b = rest.as_bytes();
+    let square_at =
+        |i: usize| b.len() > i + 1 && (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1]);
+    !(rest.is_empty()
+        || rest.starts_with(['@', '!'])
+        || square_at(0)
+        || (b.first() == Some(&b'x') && square_at(1)))
+}
+
 /// The words of a command, without mentions (the adapter resolves those) and without `#id`.
 fn split(text: &str) -> (Vec<String>, GameRef, Result<(), CommandError>) {
     let mut words = Vec::new();
     let mut game = None;
     let mut problem = Ok(());
     for w in text.split_whitespace() {
-        if w.starts_with('@') || (w.starts_with("<@") && w.ends_with('>')) {
+        if is_mention(w) {
             continue;
         }
         if let Some(n) = w.strip_prefix('#') {
@@ -240,6 +256,16 @@ mod tests {
         assert_eq!(cmd("!t games mine"), Command::Games(Scope::Mine));
         assert_eq!(parse("e4").unwrap(), Parsed::Plain("e4".into()));
         assert_eq!(parse("!tea time").unwrap(), Parsed::Plain("!tea time".into()));
+    }
+
+    #[test]
+    fn mentions_and_square_actions_are_told_apart() {
+        for m in ["@bob", "@Alice_2", "<@123456>"] {
+            assert!(is_mention(m), "{m}");
+        }
+        for a in ["@@e4", "@g1-g3", "@e4e6", "@!e4", "@xe4", "@"] {
+            assert!(!is_mention(a), "{a}");
+        }
     }
 
     #[test]

@@ -33,12 +33,8 @@ fn now() -> i64 {
 /// Mentions in local text are `@name` words.
 pub fn mentions(text: &str) -> Vec<User> {
     text.split_whitespace()
+        .filter(|w| crate::commands::is_mention(w))
         .filter_map(|w| w.strip_prefix('@'))
-        .filter(|n| {
-            !n.is_empty()
-                && !n.starts_with('@')
-                && n.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-        })
         .map(|n| User::new(n.to_lowercase(), n))
         .collect()
 }
@@ -139,5 +135,32 @@ pub fn run<S: Store>(service: &Service<S>, boards_dir: PathBuf) -> Result<()> {
             Some(out) => writeln!(stdout, "{out}")?,
             None => return Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SqliteStore;
+
+    #[test]
+    fn a_terminal_session_plays_and_writes_pictures() {
+        let dir = std::env::temp_dir().join(format!("tessera-local-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let service = Service::new(SqliteStore::in_memory().unwrap());
+        let mut s = Session::new(dir.join("boards"));
+        assert!(s.line(&service, "!t challenge @bob blue-chip white").unwrap().contains("challenges bob"));
+        assert_eq!(s.line(&service, "/as bob").unwrap(), "(you are now bob)");
+        let out = s.line(&service, "!t accept").unwrap();
+        assert!(out.contains("Game #1 begins") && out.contains("board picture:"), "{out}");
+        assert!(s.line(&service, "[e5]").unwrap().contains("bob played [e5]"));
+        s.line(&service, "/as alice");
+        let out = s.line(&service, "!t move e2-e4 [d5]").unwrap();
+        assert!(out.contains("alice played e4[d5]"), "{out}");
+        assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 3);
+        assert!(s.line(&service, "/wait x").unwrap().contains("how many hours"));
+        assert!(s.line(&service, "/quit").is_none());
+        assert_eq!(mentions("!t challenge @Bob @@e4 <@1>").len(), 1);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
