@@ -206,10 +206,10 @@ fn shorten(text: &str) -> String {
 fn strip_suffixes(mut s: &str) -> &str {
     loop {
         let before = s;
-        for suffix in ["e.p.", "ep", "++", "+", "#", "!", "?"] {
+        for suffix in ["e.p.", "ep", "ch", "++", "+", "#", "!", "?"] {
             if let Some(rest) = s.strip_suffix(suffix) {
-                // "ep" only as a trailing word after a square, never eating a square like "e2-ep".
-                if suffix == "ep" && !rest.ends_with(|c: char| c.is_ascii_digit()) {
+                // "ep" and "ch" (check) only right after a square, never eating part of one.
+                if (suffix == "ep" || suffix == "ch") && !rest.ends_with(|c: char| c.is_ascii_digit()) {
                     continue;
                 }
                 s = rest;

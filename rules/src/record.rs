@@ -104,6 +104,11 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
                 flush(&mut token, &mut tokens, depth);
                 depth += 1;
             }
+            // `12)` is an old-style move number, not the end of a variation.
+            ')' if depth == 0 && !token.is_empty() && token.chars().all(|c| c.is_ascii_digit()) => {
+                token.push(')');
+                flush(&mut token, &mut tokens, depth);
+            }
             ')' => {
                 flush(&mut token, &mut tokens, depth);
                 depth = depth
@@ -189,11 +194,11 @@ fn header_line(line: &str) -> Option<(String, String)> {
         .then(|| (name.to_string(), value.replace("\\\"", "\"")))
 }
 
-/// Removes a leading move number: `12.`, `12...`, `12.e4` → `e4`.
+/// Removes a leading move number: `12.`, `12...`, `12.e4`, `12)` → `e4`.
 fn strip_move_number(token: &str) -> &str {
     let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits > 0 && token[digits..].starts_with('.') {
-        token[digits..].trim_start_matches('.')
+    if digits > 0 && token[digits..].starts_with(['.', ')']) {
+        token[digits..].trim_start_matches(['.', ')'])
     } else {
         token
     }
@@ -268,6 +273,9 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         let rec = parse_record(text).unwrap();
         let texts: Vec<&str> = rec.moves.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Nf6??"]);
+        let old_style = parse_record("1) e2-e4 e7-e5 2) Qd1-h5 Ke8-e7 3) Qh5xe5ch").unwrap();
+        assert_eq!(old_style.moves.len(), 5);
+        assert!(replay(Variant::Chess, "1) e2-e4 e7-e5 2) Qd1-h5 Ke8-e7 3) Qh5xe5ch").is_ok());
         let numbered: Vec<bool> = rec.moves.iter().map(|t| t.numbered).collect();
         assert_eq!(numbered, [true, false, true, false, true, false, true]);
         assert_eq!(rec.result.as_deref(), Some("1-0"));
