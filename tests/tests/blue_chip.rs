@@ -1,29 +1,13 @@
 //! Hand-checked positions for Blue Chip Chess (shared rulings B1–B5, Tessera's R-B rulings in
 //! docs/rules/blue-chip.md). `chip:e4` in a position text is where the chip stands.
 
-use tessera_rules::notation;
-use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Square, Variant, WinReason, replay};
+use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Variant, WinReason, replay};
+use tessera_tests::{play, position, refused, sq};
 
 const V: Variant = Variant::BlueChip;
 
-fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap()
-}
-
 fn pos(fen: &str) -> Position {
-    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(p: &Position, text: &str) -> Position {
-    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
-    p.played(&mv)
-}
-
-fn refused(p: &Position, text: &str) -> String {
-    match notation::parse_move(p, text) {
-        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
-        Err(e) => e.to_string(),
-    }
+    position(V, fen)
 }
 
 #[test]

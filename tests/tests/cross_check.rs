@@ -3,20 +3,9 @@
 //! board, side to move and castling rights after each move.
 
 use std::collections::BTreeSet;
+use tessera_tests::XorShift;
 
 use tessera_rules::{Game, Position, Variant, notation};
-
-/// A small deterministic generator, so a failure can be replayed from its seed.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn cozy_moves(board: &cozy_chess::Board) -> BTreeSet<String> {
     let mut set = BTreeSet::new();
@@ -67,7 +56,7 @@ fn random_games_agree_with_cozy_chess() {
             if ours.is_empty() || game.outcome().is_some() {
                 break;
             }
-            let pick = ours.iter().nth(rng.next() as usize % ours.len()).unwrap().clone();
+            let pick = ours.iter().nth(rng.next_index() % ours.len()).unwrap().clone();
             game.play_text(&pick).unwrap();
             let mut cozy_move = None;
             cozy.generate_moves(|moves| {

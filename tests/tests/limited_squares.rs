@@ -6,25 +6,10 @@ use tessera_rules::notation::{self, MoveError};
 use tessera_rules::{
     Action, Color, DrawReason, Game, Outcome, Position, Role, Square, Variant, WinReason, replay,
 };
-
-fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap()
-}
+use tessera_tests::{play, position, refused, sq};
 
 fn pos(variant: Variant, fen: &str) -> Position {
-    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(p: &Position, text: &str) -> Position {
-    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
-    p.played(&mv)
-}
-
-fn refused(p: &Position, text: &str) -> String {
-    match notation::parse_move(p, text) {
-        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
-        Err(e) => e.to_string(),
-    }
+    position(variant, fen)
 }
 
 fn game(variant: Variant, moves: &str) -> Game {

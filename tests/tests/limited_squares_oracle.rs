@@ -6,6 +6,7 @@
 //! Only the position text is shared with the engine (it is round-trip tested on its own).
 
 use std::collections::BTreeSet;
+use tessera_tests::XorShift;
 
 use tessera_rules::variant::{Reserve, Rules, TurnRule};
 use tessera_rules::{Action, Color, Game, Move, Position, Role, Square, Variant};
@@ -502,17 +503,6 @@ fn engine_text(mv: &Move) -> String {
     parts.join(" ")
 }
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 as usize
-    }
-}
-
 /// Plays random games; in every position the engine's legal turns must equal the oracle's.
 fn agree_on_random_games(variant: Variant, games: usize, plies: usize, seed: u64) -> usize {
     let mut rng = XorShift(seed);
@@ -549,10 +539,10 @@ fn agree_on_random_games(variant: Variant, games: usize, plies: usize, seed: u64
             let piece_turns: Vec<&Move> = ours.iter().filter(|m| m.piece_action().is_some()).collect();
             let mut pick = ours[0];
             for _ in 0..10 {
-                pick = if !piece_turns.is_empty() && !rng.next().is_multiple_of(3) {
-                    *piece_turns[rng.next() % piece_turns.len()]
+                pick = if !piece_turns.is_empty() && !rng.next_index().is_multiple_of(3) {
+                    *piece_turns[rng.next_index() % piece_turns.len()]
                 } else {
-                    ours[rng.next() % ours.len()]
+                    ours[rng.next_index() % ours.len()]
                 };
                 if pos.played(&pick).has_legal_moves() {
                     break;

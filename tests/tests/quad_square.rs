@@ -3,33 +3,16 @@
 //! lower cells (S1: a1 b1, S2: f1 g1, S3: a7 b7, S4: f7 g7, M1: b4 c4, M2: e4 f4).
 
 use std::collections::BTreeSet;
+use tessera_tests::{play, position, refused, sq};
 
 use tessera_rules::notation::{self, MoveError, ResolveError};
 use tessera_rules::quad::{self, occupants};
-use tessera_rules::{
-    Color, DrawReason, Game, Outcome, Piece, Position, Role, Square, Variant, WinReason, replay,
-};
+use tessera_rules::{Color, DrawReason, Game, Outcome, Piece, Position, Role, Variant, WinReason, replay};
 
 const V: Variant = Variant::QuadSquare;
 
-fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap()
-}
-
 fn pos(fen: &str) -> Position {
-    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(p: &Position, text: &str) -> Position {
-    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
-    p.played(&mv)
-}
-
-fn refused(p: &Position, text: &str) -> String {
-    match notation::parse_move(p, text) {
-        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
-        Err(e) => e.to_string(),
-    }
+    position(V, fen)
 }
 
 /// Where the piece standing at `from` can go, by location name.

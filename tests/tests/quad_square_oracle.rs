@@ -3,6 +3,7 @@
 //! same legal moves in every position of many random games, and the same perft counts.
 
 use std::collections::BTreeSet;
+use tessera_tests::XorShift;
 
 use tessera_rules::quad;
 use tessera_rules::{Action, Color, Game, Move, Position, Role, Square, Variant};
@@ -356,17 +357,6 @@ impl Oracle {
     }
 }
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 as usize
-    }
-}
-
 #[test]
 fn random_games_agree_with_the_oracle() {
     let mut rng = XorShift(0x51DE_CAFE);
@@ -391,7 +381,7 @@ fn random_games_agree_with_the_oracle() {
             if ours.is_empty() || game.outcome().is_some() {
                 break;
             }
-            game.play(ours[rng.next() % ours.len()]).unwrap();
+            game.play(ours[rng.next_index() % ours.len()]).unwrap();
         }
     }
     assert!(checked > 2000, "only {checked} positions");

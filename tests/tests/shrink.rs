@@ -2,28 +2,13 @@
 //! docs/rules/shrink.md). Positions are written on the board as it stands, renamed towards a1.
 
 use tessera_rules::notation;
-use tessera_rules::{Color, Piece, Position, Role, Square, Variant, replay};
+use tessera_rules::{Color, Piece, Position, Role, Variant, replay};
+use tessera_tests::{play, position, refused, sq};
 
 const V: Variant = Variant::Shrink;
 
-fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap()
-}
-
 fn pos(fen: &str) -> Position {
-    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(p: &Position, text: &str) -> Position {
-    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
-    p.played(&mv)
-}
-
-fn refused(p: &Position, text: &str) -> String {
-    match notation::parse_move(p, text) {
-        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
-        Err(e) => e.to_string(),
-    }
+    position(V, fen)
 }
 
 #[test]

@@ -3,28 +3,13 @@
 //! White/Black; an occupied tile belongs to its occupant.
 
 use tessera_rules::notation;
-use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Role, Square, Variant, replay};
+use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Role, Variant, replay};
+use tessera_tests::{play, position, refused, sq};
 
 const V: Variant = Variant::TiledSquares;
 
-fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap()
-}
-
 fn pos(fen: &str) -> Position {
-    Position::from_fen(V, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(p: &Position, text: &str) -> Position {
-    let mv = notation::parse_move(p, text).unwrap_or_else(|e| panic!("{text} at {}: {e}", p.fen()));
-    p.played(&mv)
-}
-
-fn refused(p: &Position, text: &str) -> String {
-    match notation::parse_move(p, text) {
-        Ok(mv) => panic!("{text} was accepted at {} as {mv:?}", p.fen()),
-        Err(e) => e.to_string(),
-    }
+    position(V, fen)
 }
 
 fn targets(p: &Position, from: &str) -> Vec<String> {
