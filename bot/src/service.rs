@@ -124,7 +124,8 @@ impl Loaded {
     }
 }
 
-type Outcome2 = Result<Vec<Reply>, String>;
+/// Replies, or what to tell the author instead.
+type Replies = Result<Vec<Reply>, String>;
 
 impl<S: Store> Service<S> {
     pub fn new(store: S) -> Service<S> {
@@ -153,7 +154,7 @@ impl<S: Store> Service<S> {
 
     /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
     /// anything else is people talking, and gets no reply.
-    fn plain(&self, msg: &Incoming, text: &str) -> Outcome2 {
+    fn plain(&self, msg: &Incoming, text: &str) -> Replies {
         if text.is_empty() || notation::parse(text).is_err() {
             return Ok(Vec::new());
         }
@@ -171,7 +172,7 @@ impl<S: Store> Service<S> {
         self.make_move(msg, None, text)
     }
 
-    fn command(&self, msg: &Incoming, cmd: Command) -> Outcome2 {
+    fn command(&self, msg: &Incoming, cmd: Command) -> Replies {
         match cmd {
             Command::Help => Ok(vec![Reply::text(HELP)]),
             Command::Variants => Ok(vec![Reply::text(variants_text())]),
@@ -253,7 +254,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    fn challenge(&self, msg: &Incoming, variant: Variant, color: ColorChoice, days: Option<u32>) -> Outcome2 {
+    fn challenge(&self, msg: &Incoming, variant: Variant, color: ColorChoice, days: Option<u32>) -> Replies {
         let Some(opponent) = msg.mentions.first() else {
             return Err(format!("name your opponent, like `!t challenge @alice {variant}`"));
         };
@@ -315,7 +316,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    fn accept(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+    fn accept(&self, msg: &Incoming, id: GameRef) -> Replies {
         let me = self.me(msg)?;
         let c = self.pick_challenge(msg, &me, id, false)?;
         if !self.store.close_challenge(c.id, "accepted").map_err(internal)? {
@@ -359,7 +360,7 @@ impl<S: Store> Service<S> {
         Ok(vec![reply])
     }
 
-    fn close_challenge(&self, msg: &Incoming, id: GameRef, mine: bool) -> Outcome2 {
+    fn close_challenge(&self, msg: &Incoming, id: GameRef, mine: bool) -> Replies {
         let me = self.me(msg)?;
         let c = self.pick_challenge(msg, &me, id, mine)?;
         let status = if mine { "cancelled" } else { "declined" };
@@ -387,7 +388,7 @@ impl<S: Store> Service<S> {
         )))
     }
 
-    fn make_move(&self, msg: &Incoming, id: GameRef, text: &str) -> Outcome2 {
+    fn make_move(&self, msg: &Incoming, id: GameRef, text: &str) -> Replies {
         let me = self.me(msg)?;
         let loaded = self.find(msg, id, false)?;
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
@@ -463,7 +464,6 @@ impl<S: Store> Service<S> {
         flip: bool,
     ) -> Reply {
         let pos = loaded.game.position();
-        let last = last.or(None);
         let view = match last {
             Some(l) => BoardView::new(pos, Some(l)),
             None => self.last_move_view(loaded),
@@ -492,7 +492,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    fn board(&self, msg: &Incoming, id: GameRef, flip: bool) -> Outcome2 {
+    fn board(&self, msg: &Incoming, id: GameRef, flip: bool) -> Replies {
         let loaded = self.find(msg, id, true)?;
         let mut replies = Vec::new();
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
@@ -502,7 +502,7 @@ impl<S: Store> Service<S> {
         Ok(replies)
     }
 
-    fn legal_moves(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+    fn legal_moves(&self, msg: &Incoming, id: GameRef) -> Replies {
         let loaded = self.find(msg, id, true)?;
         if let Some(o) = loaded.game.outcome() {
             return Err(format!("game #{} is over: {o}", loaded.row.id));
@@ -539,7 +539,7 @@ impl<S: Store> Service<S> {
         Ok((me, loaded, color))
     }
 
-    fn resign(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+    fn resign(&self, msg: &Incoming, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
         let outcome = Outcome::Win { winner: color.other(), reason: WinReason::Resignation };
         self.store.finish(loaded.row.id, outcome.result(), "resignation").map_err(internal)?;
@@ -551,7 +551,7 @@ impl<S: Store> Service<S> {
         ))])
     }
 
-    fn draw(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Outcome2 {
+    fn draw(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
         let opponent = loaded.player(color.other());
         let pending = loaded.row.draw_offer;
@@ -583,7 +583,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    fn claim(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+    fn claim(&self, msg: &Incoming, id: GameRef) -> Replies {
         let (_, loaded, color) = self.participant(msg, id)?;
         if loaded.game.position().turn() != color {
             return Err("a draw is claimed by the player to move".into());
@@ -595,7 +595,7 @@ impl<S: Store> Service<S> {
         Ok(vec![Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)))])
     }
 
-    fn takeback(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Outcome2 {
+    fn takeback(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
         let opponent = loaded.player(color.other());
         let pending = loaded.row.takeback_offer;
@@ -636,7 +636,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    fn games(&self, msg: &Incoming, scope: Scope) -> Outcome2 {
+    fn games(&self, msg: &Incoming, scope: Scope) -> Replies {
         let rows = match scope {
             Scope::Mine => {
                 let me = self.me(msg)?;
@@ -662,7 +662,7 @@ impl<S: Store> Service<S> {
         Ok(vec![Reply::text(lines.join("\n"))])
     }
 
-    fn history(&self, msg: &Incoming, id: GameRef) -> Outcome2 {
+    fn history(&self, msg: &Incoming, id: GameRef) -> Replies {
         let loaded = self.find(msg, id, true)?;
         let mut text = format!(
             "[Event \"Tessera game #{}\"]\n[Variant \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n",
