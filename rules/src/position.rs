@@ -134,7 +134,7 @@ impl Position {
     }
 
     #[inline]
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> &'static Rules {
         self.variant.rules()
     }
 
@@ -563,20 +563,10 @@ impl Position {
         let king_targets = if self.rules().tiles { self.board_mask() & !ours } else { targets };
         let last_rank = us.last_rank(self.height);
 
-        for from in ours & !self.by_role(Role::Pawn) {
-            let role = self.role_at(from);
-            let reach = match role {
-                Role::Knight => attacks::knight(from),
-                Role::Bishop => attacks::bishop(from, blockers),
-                Role::Rook => attacks::rook(from, blockers),
-                Role::Queen => attacks::queen(from, blockers),
-                Role::King => attacks::king(from),
-                Role::Pawn => unreachable!(),
-            };
-            let targets = if role == Role::King { king_targets } else { targets };
-            for to in reach & targets {
-                let capture = theirs.contains(to).then(|| self.role_at(to));
-                emit(Action::Normal { role, from, to, capture, promotion: None });
+        // Role by role, so no piece has to be looked up.
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+            for from in ours & self.by_role(role) {
+                self.emit_piece_moves(role, from, blockers, king_targets, targets, theirs, emit);
             }
         }
 
@@ -623,6 +613,32 @@ impl Position {
         }
 
         self.gen_castling(emit);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn emit_piece_moves(
+        &self,
+        role: Role,
+        from: Square,
+        blockers: Bitboard,
+        king_targets: Bitboard,
+        targets: Bitboard,
+        theirs: Bitboard,
+        emit: &mut dyn FnMut(Action),
+    ) {
+        let (reach, targets) = match role {
+            Role::Knight => (attacks::knight(from), targets),
+            Role::Bishop => (attacks::bishop(from, blockers), targets),
+            Role::Rook => (attacks::rook(from, blockers), targets),
+            Role::Queen => (attacks::queen(from, blockers), targets),
+            Role::King => (attacks::king(from), king_targets),
+            Role::Pawn => unreachable!("pawns are generated on their own"),
+        };
+        for to in reach & targets {
+            let capture = theirs.contains(to).then(|| self.role_at(to));
+            emit(Action::Normal { role, from, to, capture, promotion: None });
+        }
     }
 
     /// The rank from which a pawn of `color` may make a double step.

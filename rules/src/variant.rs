@@ -241,42 +241,10 @@ impl Variant {
         }
     }
 
-    /// The rule switches of this variant.
-    pub fn rules(self) -> Rules {
-        match self {
-            Variant::Chess => CHESS_RULES,
-            Variant::Hans38 => HANS38_RULES,
-            Variant::Hans38Postal => Rules { turn: TurnRule::Postal, ..HANS38_RULES },
-            Variant::Hans38PostalPlus => Rules { turn: TurnRule::PostalPlus, ..HANS38_RULES },
-            Variant::Hans38Neutral => Rules { owned_squares: false, ..HANS38_RULES },
-            Variant::Hans38NeutralPostal => {
-                Rules { owned_squares: false, turn: TurnRule::Postal, ..HANS38_RULES }
-            }
-            Variant::Hans38NeutralPostalPlus => {
-                Rules { owned_squares: false, turn: TurnRule::PostalPlus, ..HANS38_RULES }
-            }
-            Variant::InfiniteReserves => Rules {
-                turn: TurnRule::InfiniteReserves,
-                owned_squares: false,
-                reserve: Reserve::Infinite,
-                removal_from_turn: Some(4),
-                ..HANS38_RULES
-            },
-            Variant::MovingOccupiedSquares => Rules { carry: true, ..Variant::InfiniteReserves.rules() },
-            Variant::QuadSquare => {
-                Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
-            }
-            Variant::BlueChip => Rules { turn: TurnRule::PieceThenChip, chip: true, ..CHESS_RULES },
-            Variant::Shrink => Rules { shrink: true, insufficient_material: false, ..CHESS_RULES },
-            Variant::TiledSquares => Rules {
-                square_actions: true,
-                owned_squares: true,
-                reserve: Reserve::Infinite,
-                insufficient_material: false,
-                tiles: true,
-                ..CHESS_RULES
-            },
-        }
+    /// The rule switches of this variant (a table lookup: move generation asks often).
+    #[inline]
+    pub fn rules(self) -> &'static Rules {
+        &RULES[self as usize]
     }
 
     pub fn stalemate(self) -> StalemateRule {
@@ -293,6 +261,54 @@ impl Variant {
     /// Whether a lone-minor-piece ending is a draw by rule (G4).
     pub fn insufficient_material_draws(self) -> bool {
         self.rules().insufficient_material
+    }
+}
+
+/// Every variant's rules, indexed by the variant.
+static RULES: [Rules; Variant::ALL.len()] = {
+    let mut table = [CHESS_RULES; Variant::ALL.len()];
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        table[Variant::ALL[i] as usize] = rules_of(Variant::ALL[i]);
+        i += 1;
+    }
+    table
+};
+
+const fn rules_of(variant: Variant) -> Rules {
+    match variant {
+        Variant::Chess => CHESS_RULES,
+        Variant::Hans38 => HANS38_RULES,
+        Variant::Hans38Postal => Rules { turn: TurnRule::Postal, ..HANS38_RULES },
+        Variant::Hans38PostalPlus => Rules { turn: TurnRule::PostalPlus, ..HANS38_RULES },
+        Variant::Hans38Neutral => Rules { owned_squares: false, ..HANS38_RULES },
+        Variant::Hans38NeutralPostal => {
+            Rules { owned_squares: false, turn: TurnRule::Postal, ..HANS38_RULES }
+        }
+        Variant::Hans38NeutralPostalPlus => {
+            Rules { owned_squares: false, turn: TurnRule::PostalPlus, ..HANS38_RULES }
+        }
+        Variant::InfiniteReserves => Rules {
+            turn: TurnRule::InfiniteReserves,
+            owned_squares: false,
+            reserve: Reserve::Infinite,
+            removal_from_turn: Some(4),
+            ..HANS38_RULES
+        },
+        Variant::MovingOccupiedSquares => Rules { carry: true, ..rules_of(Variant::InfiniteReserves) },
+        Variant::QuadSquare => {
+            Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
+        }
+        Variant::BlueChip => Rules { turn: TurnRule::PieceThenChip, chip: true, ..CHESS_RULES },
+        Variant::Shrink => Rules { shrink: true, insufficient_material: false, ..CHESS_RULES },
+        Variant::TiledSquares => Rules {
+            square_actions: true,
+            owned_squares: true,
+            reserve: Reserve::Infinite,
+            insufficient_material: false,
+            tiles: true,
+            ..CHESS_RULES
+        },
     }
 }
 

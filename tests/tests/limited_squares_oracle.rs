@@ -91,7 +91,7 @@ impl Oracle {
             cell.piece = pos.piece_at(sq).map(|p| (p.color, p.role));
         }
         Oracle {
-            rules: pos.rules(),
+            rules: *pos.rules(),
             cells,
             turn: pos.turn(),
             castle_rooks: pos.castling_rooks().into_iter().map(|s| s.index()).collect(),
