@@ -252,3 +252,63 @@ fn takeback_and_draw_claims() {
     assert!(last.contains("You may claim a draw"), "{last}");
     assert!(t.says("bob", "!t claim").contains("drawn by threefold repetition"));
 }
+
+#[test]
+fn garbage_never_panics_and_changes_nothing() {
+    let db = temp_db("garbage");
+    let t = table(&db, "main");
+    let id = t.start("hans38-postal-plus");
+    let before = t.service.store().game(id).unwrap().unwrap();
+    let pieces = [
+        "!t",
+        "!tessera",
+        "move",
+        "board",
+        "#",
+        "#0",
+        "#-1",
+        "#99999999999999999999",
+        "@",
+        "@@",
+        "[",
+        "]",
+        "=Q",
+        "e2",
+        "e4",
+        "Ng1-f3",
+        "@@e4",
+        "@g1-g3",
+        "draw",
+        "accept",
+        "takeback",
+        "challenge",
+        "@bob",
+        "days",
+        "0",
+        "31",
+        "\u{0}",
+        "é",
+        "∞",
+        "💥",
+        "O-O-O-O",
+        "x",
+        ":",
+        "(N)",
+        "S1",
+        "M2",
+    ];
+    let mut seed: u64 = 0x1234_5678;
+    for _ in 0..600 {
+        let mut text = String::new();
+        for _ in 0..(seed % 6) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            text.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            text.push(' ');
+        }
+        // Carol is not playing: nothing she writes may change the game.
+        let _ = t.say("carol", &text);
+    }
+    assert_eq!(t.service.store().game(id).unwrap().unwrap(), before);
+}
