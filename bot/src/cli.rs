@@ -147,12 +147,17 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     let mut service = Service::new(store);
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
     service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
-    if cfg.has_chat_credentials() {
+    eprintln!("Games are kept in {}", cfg.database.display());
+    if let Some(matrix) = cfg.matrix() {
+        let runtime = tokio::runtime::Runtime::new()?;
+        runtime.block_on(tessera_bot::matrix::run(std::sync::Arc::new(service), matrix))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if cfg.discord_token.is_some() {
         eprintln!(
-            "Chat credentials are configured, but this build has no Discord or Matrix adapter yet; starting the local mode."
+            "A Discord token is configured, but this build has no Discord adapter yet; starting the local mode."
         );
     }
-    eprintln!("Games are kept in {}", cfg.database.display());
     tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
     Ok(ExitCode::SUCCESS)
 }

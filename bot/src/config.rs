@@ -17,6 +17,8 @@ pub struct Config {
     pub matrix_homeserver: Option<String>,
     pub matrix_user: Option<String>,
     pub matrix_password: Option<Secret>,
+    /// Encrypts matrix-sdk's store (end-to-end keys) at rest, when given.
+    pub matrix_store_passphrase: Option<Secret>,
 }
 
 /// A secret that never shows in logs or debug output.
@@ -109,11 +111,23 @@ impl Config {
             matrix_homeserver: get("matrix_homeserver"),
             matrix_user: get("matrix_user"),
             matrix_password: secret(&get, "matrix_password")?,
+            matrix_store_passphrase: secret(&get, "matrix_store_passphrase")?,
         })
     }
 
     pub fn has_chat_credentials(&self) -> bool {
-        self.discord_token.is_some() || (self.matrix_homeserver.is_some() && self.matrix_password.is_some())
+        self.discord_token.is_some() || self.matrix().is_some()
+    }
+
+    /// The Matrix connection, when homeserver, user and password are all configured.
+    pub fn matrix(&self) -> Option<crate::matrix::MatrixConfig> {
+        Some(crate::matrix::MatrixConfig {
+            homeserver: self.matrix_homeserver.clone()?,
+            user: self.matrix_user.clone()?,
+            password: self.matrix_password.clone()?,
+            store_dir: self.data_dir.join("matrix"),
+            store_passphrase: self.matrix_store_passphrase.clone(),
+        })
     }
 }
 

@@ -5,5 +5,6 @@
 pub mod commands;
 pub mod config;
 pub mod local;
+pub mod matrix;
 pub mod service;
 pub mod store;

@@ -1,0 +1,197 @@
+//! The Matrix adapter: a thin layer between matrix-sdk and the game service. It logs in (or restores
+//! its saved session), joins rooms it is invited to, skips the history it finds at start-up, hands
+//! every new text message to the service and posts the replies, boards as `m.image`. End-to-end
+//! encryption and its keys live in matrix-sdk's SQLite store, so encrypted rooms work and survive
+//! restarts.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use matrix_sdk::attachment::AttachmentConfig;
+use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
+};
+use matrix_sdk::{Client, Room, RoomState};
+
+use crate::config::Secret;
+use crate::service::{Incoming, Reply, Service, User};
+use crate::store::SqliteStore;
+
+pub const PLATFORM: &str = "matrix";
+
+/// What the adapter needs to connect.
+#[derive(Clone, Debug)]
+pub struct MatrixConfig {
+    pub homeserver: String,
+    pub user: String,
+    pub password: Secret,
+    /// matrix-sdk's own store (sync state, end-to-end keys) and the saved session.
+    pub store_dir: PathBuf,
+    pub store_passphrase: Option<Secret>,
+}
+
+type Shared = Arc<Service<SqliteStore>>;
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Users a message names by Matrix ID (`@alice:example.org`).
+pub fn mentions(body: &str) -> Vec<User> {
+    body.split_whitespace()
+        .map(|w| w.trim_end_matches([',', '.', ';', '!', '?']))
+        .filter(|w| w.starts_with('@') && w.contains(':') && crate::commands::is_mention(w))
+        .map(|w| User::new(w, w.trim_start_matches('@').split(':').next().unwrap_or(w)))
+        .collect()
+}
+
+async fn login(cfg: &MatrixConfig) -> Result<Client> {
+    std::fs::create_dir_all(&cfg.store_dir)
+        .with_context(|| format!("creating {}", cfg.store_dir.display()))?;
+    let client = Client::builder()
+        .homeserver_url(&cfg.homeserver)
+        .sqlite_store(&cfg.store_dir, cfg.store_passphrase.as_ref().map(Secret::expose))
+        .build()
+        .await
+        .context("connecting to the Matrix homeserver")?;
+    let session_file = cfg.store_dir.join("session.json");
+    if let Ok(saved) = std::fs::read_to_string(&session_file) {
+        let session: MatrixSession =
+            serde_json::from_str(&saved).context("reading the saved Matrix session")?;
+        client
+            .matrix_auth()
+            .restore_session(session, matrix_sdk::store::RoomLoadSettings::default())
+            .await
+            .context("restoring the Matrix session")?;
+    } else {
+        client
+            .matrix_auth()
+            .login_username(&cfg.user, cfg.password.expose())
+            .initial_device_display_name("Tessera")
+            .await
+            .context("logging in to Matrix (check matrix_user and matrix_password)")?;
+        if let Some(session) = client.matrix_auth().session() {
+            std::fs::write(&session_file, serde_json::to_string(&session)?)
+                .with_context(|| format!("saving the session to {}", session_file.display()))?;
+        }
+    }
+    Ok(client)
+}
+
+/// Runs the bot on Matrix until the process ends.
+pub async fn run(service: Shared, cfg: MatrixConfig) -> Result<()> {
+    let client = login(&cfg).await?;
+    // One sync before the handlers: what was said before the bot started is not answered.
+    let first = client.sync_once(SyncSettings::default()).await.context("first sync with the homeserver")?;
+    client.add_event_handler_context(service.clone());
+    client.add_event_handler(on_invite);
+    client.add_event_handler(on_message);
+    tokio::spawn(clock(client.clone(), service));
+    eprintln!("Tessera is on Matrix as {}", client.user_id().map_or("?".into(), |u| u.to_string()));
+    client
+        .sync(SyncSettings::default().token(first.next_batch))
+        .await
+        .context("syncing with the homeserver")?;
+    Ok(())
+}
+
+async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client) {
+    if client.user_id() != Some(&*event.state_key) {
+        return;
+    }
+    tokio::spawn(async move {
+        // Synapse may not be ready for the join the moment the invite arrives.
+        for delay in [0u64, 1, 2, 4, 8] {
+            tokio::time::sleep(Duration::from_secs(delay)).await;
+            if room.join().await.is_ok() {
+                return;
+            }
+        }
+        eprintln!("could not join {}", room.room_id());
+    });
+}
+
+async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, client: Client, service: Ctx<Shared>) {
+    if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
+        return;
+    }
+    let MessageType::Text(text) = event.content.msgtype else { return };
+    let sender = event.sender.to_string();
+    let name = match room.get_member(&event.sender).await {
+        Ok(Some(m)) => {
+            m.display_name().map(str::to_string).unwrap_or_else(|| event.sender.localpart().to_string())
+        }
+        _ => event.sender.localpart().to_string(),
+    };
+    let channel = room.room_id().to_string();
+    let service = Arc::clone(&service);
+    let body = text.body;
+    // The service talks to SQLite synchronously: keep it off the async workers.
+    let replies = tokio::task::spawn_blocking(move || {
+        let author = User::new(sender, name);
+        let mentioned = mentions(&body);
+        let msg = Incoming {
+            platform: PLATFORM,
+            channel: &channel,
+            author: &author,
+            is_admin: false,
+            text: &body,
+            mentions: &mentioned,
+            now: now(),
+        };
+        service.handle(&msg)
+    })
+    .await
+    .unwrap_or_default();
+    for reply in replies {
+        if let Err(e) = send(&room, &reply).await {
+            eprintln!("could not answer in {}: {e}", room.room_id());
+        }
+    }
+}
+
+async fn send(room: &Room, reply: &Reply) -> Result<()> {
+    // Errors go out as notices: Matrix has no message only one member sees.
+    let content = if reply.private {
+        RoomMessageEventContent::notice_plain(&reply.text)
+    } else {
+        RoomMessageEventContent::text_plain(&reply.text)
+    };
+    room.send(content).await?;
+    if let Some(png) = &reply.image {
+        room.send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), AttachmentConfig::new()).await?;
+    }
+    Ok(())
+}
+
+/// Reminders and losses on time, every few minutes.
+async fn clock(client: Client, service: Shared) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(300)).await;
+        let s = Arc::clone(&service);
+        let notices = tokio::task::spawn_blocking(move || s.tick(now())).await;
+        for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
+            let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
+            if let Some(room) = client.get_room(&room_id) {
+                let _ = room.send(RoomMessageEventContent::text_plain(&notice.text)).await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_are_matrix_ids() {
+        let m = mentions("!t challenge @bob:localhost, quad-square @@e4 @nobody");
+        assert_eq!(m, [User::new("@bob:localhost", "bob")]);
+    }
+}
