@@ -38,6 +38,14 @@ pub struct MatrixConfig {
 
 type Shared = Arc<Service<SqliteStore>>;
 
+/// When this process began listening, in milliseconds since the epoch: older messages are history.
+#[derive(Clone, Copy, Debug)]
+struct StartedAt(u64);
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
@@ -87,9 +95,12 @@ async fn login(cfg: &MatrixConfig) -> Result<Client> {
 /// Runs the bot on Matrix until the process ends.
 pub async fn run(service: Shared, cfg: MatrixConfig) -> Result<()> {
     let client = login(&cfg).await?;
-    // One sync before the handlers: what was said before the bot started is not answered.
+    let started = StartedAt(now_ms());
+    // One sync before the handlers: what was said before the bot started is not answered. Messages
+    // decrypted only later, once their keys arrive, are told apart by their timestamps.
     let first = client.sync_once(SyncSettings::default()).await.context("first sync with the homeserver")?;
     client.add_event_handler_context(service.clone());
+    client.add_event_handler_context(started);
     client.add_event_handler(on_invite);
     client.add_event_handler(on_message);
     tokio::spawn(clock(client.clone(), service));
@@ -117,8 +128,17 @@ async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client) {
     });
 }
 
-async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, client: Client, service: Ctx<Shared>) {
+async fn on_message(
+    event: OriginalSyncRoomMessageEvent,
+    room: Room,
+    client: Client,
+    service: Ctx<Shared>,
+    started: Ctx<StartedAt>,
+) {
     if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
+        return;
+    }
+    if u64::from(event.origin_server_ts.get()) < started.0.0 {
         return;
     }
     let MessageType::Text(text) = event.content.msgtype else { return };

@@ -7,8 +7,8 @@ downloads and decodes as a PNG of the expected size. Exits non-zero on the first
 
 import asyncio
 import io
-import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -19,13 +19,32 @@ from nio.crypto.attachments import decrypt_attachment
 from PIL import Image
 
 HS = os.environ.get("HS", "http://127.0.0.1:8008")
-BOT = "@tessera:localhost"
+BOT_ID = "@tessera:localhost"
 TIMEOUT = float(os.environ.get("STEP_TIMEOUT", "60"))
+
+
+BOT = None
 
 
 def fail(msg):
     print(f"MATRIX E2E FAILED: {msg}", flush=True)
+    stop_bot()
     sys.exit(1)
+
+
+def start_bot():
+    """The bot as its own process, so the test can restart it (BOT_BIN, BOT_DATA, TESSERA_MATRIX_*)."""
+    global BOT
+    log = open(os.environ["BOT_LOG"], "a")
+    BOT = subprocess.Popen([os.environ["BOT_BIN"], "--data-dir", os.environ["BOT_DATA"]], stdout=log, stderr=log)
+
+
+def stop_bot():
+    global BOT
+    if BOT is not None:
+        BOT.terminate()
+        BOT.wait(timeout=30)
+        BOT = None
 
 
 async def player(name, password):
@@ -69,7 +88,7 @@ class Watcher:
         client.add_event_callback(self.on_event, (object,))
 
     async def on_event(self, room, event):
-        if room.room_id != self.room_id or getattr(event, "sender", None) != BOT:
+        if room.room_id != self.room_id or getattr(event, "sender", None) != BOT_ID:
             return
         if isinstance(event, MegolmEvent):
             return  # not decrypted (yet)
@@ -102,7 +121,7 @@ async def say(client, room_id, text, encrypted):
 
 async def play_game(alice, bob, encrypted):
     initial = [{"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}] if encrypted else []
-    room = await alice.room_create(invite=["@bob:localhost", BOT], initial_state=initial, name="tessera e2e")
+    room = await alice.room_create(invite=["@bob:localhost", BOT_ID], initial_state=initial, name="tessera e2e")
     room_id = room.room_id
     await bob.join(room_id)
     # Wait for the bot to join.
@@ -110,7 +129,7 @@ async def play_game(alice, bob, encrypted):
     while time.time() < deadline:
         await alice.sync(timeout=1000)
         r = alice.rooms.get(room_id)
-        if r and BOT in r.users:
+        if r and BOT_ID in r.users:
             break
     else:
         fail("the bot did not join the room")
@@ -124,6 +143,18 @@ async def play_game(alice, bob, encrypted):
     await watch_a.wait_for("begins", images=1)
     moves = [(alice, watch_b, "f3"), (bob, watch_a, "e5"), (alice, watch_b, "g4"), (bob, watch_a, "Qh4#")]
     for i, (who, watcher, move) in enumerate(moves):
+        if i == 2 and encrypted:
+            # Restart the bot mid-game: it keeps its session and keys, and does not answer what was
+            # said while it was away.
+            stop_bot()
+            await say(alice, room_id, "!t games", encrypted)
+            start_bot()
+            said = len(watch_a.texts)
+            quiet_until = time.time() + 8
+            while time.time() < quiet_until:
+                await alice.sync(timeout=1000)
+            if any("chess" in t for t in watch_a.texts[said:]):
+                fail(f"the bot answered history after a restart: {watch_a.texts[said:]}")
         await say(who, room_id, move, encrypted)
         await watcher.wait_for(f"played {move.rstrip('#')}", images=2 + i)
     final = await watch_a.wait_for("Black wins by checkmate", images=5)
@@ -138,6 +169,7 @@ async def play_game(alice, bob, encrypted):
 
 
 async def main():
+    start_bot()
     alice = await player("alice", "alicepass")
     bob = await player("bob", "bobpass")
     try:
@@ -146,6 +178,7 @@ async def main():
     finally:
         await alice.close()
         await bob.close()
+        stop_bot()
     print("MATRIX E2E OK", flush=True)
 
 

@@ -15,7 +15,6 @@ HSDIR="$WORK/synapse"
 BOTDIR="$WORK/bot"
 rm -rf "$BOTDIR"
 cleanup() {
-  [ -n "${BOT_PID:-}" ] && kill "$BOT_PID" 2>/dev/null || true
   [ -f "$HSDIR/homeserver.pid" ] && kill "$(cat "$HSDIR/homeserver.pid")" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -24,7 +23,7 @@ for u in tessera:botpass alice:alicepass bob:bobpass; do
   "$WORK/venv-synapse/bin/register_new_matrix_user" -u "${u%%:*}" -p "${u#*:}" --no-admin \
     -k test-shared-secret "http://127.0.0.1:$PORT" >/dev/null
 done
-TESSERA_MATRIX_HOMESERVER="http://127.0.0.1:$PORT" TESSERA_MATRIX_USER=tessera TESSERA_MATRIX_PASSWORD=botpass \
-  target/debug/tessera --data-dir "$BOTDIR" >"$WORK/bot.log" 2>&1 &
-BOT_PID=$!
-HS="http://127.0.0.1:$PORT" "$WORK/venv-client/bin/python" tests/matrix/e2e.py || { echo "--- bot log"; tail -30 "$WORK/bot.log"; exit 1; }
+: >"$WORK/bot.log"
+export TESSERA_MATRIX_HOMESERVER="http://127.0.0.1:$PORT" TESSERA_MATRIX_USER=tessera TESSERA_MATRIX_PASSWORD=botpass
+export BOT_BIN="$PWD/target/debug/tessera" BOT_DATA="$BOTDIR" BOT_LOG="$WORK/bot.log" HS="http://127.0.0.1:$PORT"
+"$WORK/venv-client/bin/python" tests/matrix/e2e.py 2>"$WORK/client.log" || { echo "--- bot log"; tail -30 "$WORK/bot.log"; exit 1; }
