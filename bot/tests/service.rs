@@ -312,3 +312,21 @@ fn garbage_never_panics_and_changes_nothing() {
     }
     assert_eq!(t.service.store().game(id).unwrap().unwrap(), before);
 }
+
+#[test]
+fn a_damaged_game_row_gets_a_clear_reply_and_nothing_else_breaks() {
+    let db = temp_db("corrupt");
+    let t = table(&db, "main");
+    let id = t.start("chess");
+    t.play(&["e4"]);
+    // Someone edits the database by hand and leaves an impossible move behind.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("UPDATE moves SET text = 'Ke1-e5' WHERE game_id = ?1 AND ply = 1", [id]).unwrap();
+    let reply = t.says("bob", "!t board");
+    assert!(reply.contains(&format!("game #{id} cannot be loaded")), "{reply}");
+    assert!(t.says("bob", "e5").contains("cannot be loaded"));
+    // Other games are not affected.
+    let other = table(&db, "elsewhere");
+    other.start("hans38");
+    assert!(other.says("alice", "@@e4").contains("alice played @@e4"));
+}
