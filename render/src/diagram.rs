@@ -2,8 +2,8 @@
 
 use tessera_rules::{Color, Position, Square};
 
-/// Draws the board from `side`'s point of view: pieces as FEN letters, `.` an empty square,
-/// a space a location without a square.
+/// Draws the board from `side`'s point of view: pieces as FEN letters, `.` an empty square (`+`/`-`
+/// when White/Black owns it), a space a location without a square, `x` an anti-tile, `o` the chip.
 pub fn text_diagram(pos: &Position, side: Color) -> String {
     let (width, height) = pos.size();
     let ranks: Vec<u8> = match side {
@@ -21,7 +21,13 @@ pub fn text_diagram(pos: &Position, side: Color) -> String {
             let sq = Square::from_coords(file, rank);
             let c = match pos.piece_at(sq) {
                 Some(p) => p.char(),
-                None if pos.squares().contains(sq) => '.',
+                None if pos.chip() == Some(sq) => 'o',
+                None if pos.anti_tiles().contains(sq) => 'x',
+                None if pos.squares().contains(sq) => match pos.owner(sq) {
+                    Some(Color::White) => '+',
+                    Some(Color::Black) => '-',
+                    None => '.',
+                },
                 None => ' ',
             };
             out.push(' ');
@@ -52,5 +58,20 @@ mod tests {
         assert_eq!(lines[8], "   a b c d e f g h");
         let flipped = text_diagram(&Position::start(Variant::Chess), Color::Black);
         assert_eq!(flipped.lines().next(), Some("1  R N B K Q B N R"));
+    }
+
+    #[test]
+    fn squares_owners_tiles_and_the_chip() {
+        let hans =
+            Position::from_fen(Variant::Hans38, "4k3/8/8/8/4+3/4*3/4-3/4K3 w - - 0 1 hand:0/0").unwrap();
+        let d = text_diagram(&hans, Color::White);
+        let rows: Vec<&str> = d.lines().collect();
+        assert_eq!(rows[4], "4  . . . . + . . .");
+        assert_eq!(rows[5], "3  . . . .   . . .");
+        assert_eq!(rows[6], "2  . . . . - . . .");
+        let tiled = Position::from_fen(Variant::TiledSquares, "4k3/8/8/8/4!3/8/8/4K3 w - - 0 1").unwrap();
+        assert!(text_diagram(&tiled, Color::White).lines().nth(4).unwrap().contains('x'));
+        let chip = Position::from_fen(Variant::BlueChip, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 chip:e4").unwrap();
+        assert_eq!(text_diagram(&chip, Color::White).lines().nth(4), Some("4  . . . . o . . ."));
     }
 }
