@@ -148,15 +148,31 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
     service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
     eprintln!("Games are kept in {}", cfg.database.display());
-    if let Some(matrix) = cfg.matrix() {
+    let matrix = cfg.matrix();
+    if matrix.is_some() || cfg.discord_token.is_some() {
+        // Chat mode: every configured platform at once, sharing one service and database.
+        let service = std::sync::Arc::new(service);
         let runtime = tokio::runtime::Runtime::new()?;
-        runtime.block_on(tessera_bot::matrix::run(std::sync::Arc::new(service), matrix))?;
+        runtime.block_on(async {
+            let matrix = async {
+                match matrix {
+                    Some(m) => tessera_bot::matrix::run(service.clone(), m).await,
+                    None => std::future::pending().await,
+                }
+            };
+            let discord = async {
+                match &cfg.discord_token {
+                    Some(token) => tessera_bot::discord::run(service.clone(), token.expose(), None).await,
+                    None => std::future::pending().await,
+                }
+            };
+            // Either adapter stopping (an error) stops the bot, so a supervisor can restart it.
+            tokio::select! {
+                r = matrix => r,
+                r = discord => r,
+            }
+        })?;
         return Ok(ExitCode::SUCCESS);
-    }
-    if cfg.discord_token.is_some() {
-        eprintln!(
-            "A Discord token is configured, but this build has no Discord adapter yet; starting the local mode."
-        );
     }
     tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
     Ok(ExitCode::SUCCESS)

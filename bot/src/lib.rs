@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod discord;
 pub mod local;
 pub mod matrix;
 pub mod service;
