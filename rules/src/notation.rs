@@ -511,7 +511,7 @@ impl ParsedMove {
         if !self.actions.iter().any(ParsedAction::is_piece_move) && pos.rules().turn.is_postal() {
             return "a turn must include a piece move whenever a piece can move".into();
         }
-        "it is not a legal turn here".into()
+        format!("it is not a legal turn here{}", legal_examples(pos))
     }
 
     fn actions_text(&self, upto: usize) -> String {
@@ -613,7 +613,7 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             } else if pos.reserve(us) == Some(0) {
                 "you have no squares left in reserve".into()
             } else {
-                format!("you cannot place a square at {to} now")
+                format!("you cannot place a square at {to} now{}", legal_examples(pos))
             };
         }
         ParsedAction::Shift { from, to, .. } => return why_no_shift(pos, *from, *to),
@@ -623,7 +623,7 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             } else if pos.squares().contains(*to) {
                 format!("there is already a tile at {to}; anti-tiles go on void")
             } else {
-                format!("you cannot drop an anti-tile at {to} now")
+                format!("you cannot drop an anti-tile at {to} now{}", legal_examples(pos))
             };
         }
         ParsedAction::RemoveTile { at } => {
@@ -634,7 +634,7 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             } else if pos.owner(*at) != Some(us) {
                 format!("the tile at {at} is {}'s; you remove only your own", us.other())
             } else {
-                format!("you cannot remove the tile at {at} now")
+                format!("you cannot remove the tile at {at} now{}", legal_examples(pos))
             };
         }
         ParsedAction::Chip { to } => {
@@ -643,7 +643,7 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             } else if pos.chip() == Some(*to) {
                 format!("the chip must leave {to} for another square")
             } else {
-                format!("the chip cannot go to {to}")
+                format!("the chip cannot go to {to}{}", legal_examples(pos))
             };
         }
         ParsedAction::Piece(p) => p,
@@ -794,7 +794,21 @@ fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
     if from.distance(to) > 2 {
         return "a square moves at most two steps in any direction".into();
     }
-    format!("the square at {from} cannot move to {to} now")
+    format!("the square at {from} cannot move to {to} now{}", legal_examples(pos))
+}
+
+/// A few legal turns, so a refusal without a sharper reason still says what would be right.
+fn legal_examples(pos: &Position) -> String {
+    let mut found = Vec::new();
+    pos.for_each_turn(&mut |_, _, _| true, &mut |mv| {
+        found.push(lan(pos, &mv));
+        found.len() < 3
+    });
+    if found.is_empty() {
+        String::new()
+    } else {
+        format!("; legal here are, for example, {}", join_or(&found))
+    }
 }
 
 fn why_no_castling(pos: &Position, long: bool) -> String {
@@ -1199,6 +1213,17 @@ mod tests {
         assert!(why(&checked, "O-O-O").contains("out of check"));
         let no_rights = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
         assert!(why(&no_rights, "O-O-O").contains("no longer castle on the queen side"));
+    }
+
+    #[test]
+    fn vague_refusals_still_show_legal_turns() {
+        let start = Position::start(Variant::Hans38);
+        let hint = legal_examples(&start);
+        assert!(hint.starts_with("; legal here are, for example, @@"), "{hint}");
+        assert_eq!(hint.matches("@@").count(), 3);
+        let mate = pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+            .played(&parse_move(&pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), "Ra8").unwrap());
+        assert_eq!(legal_examples(&mate), "", "no turn to show after mate");
     }
 
     #[test]
