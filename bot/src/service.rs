@@ -50,6 +50,29 @@ pub struct Reply {
     pub diagram: Option<String>,
     /// Only the author needs to see it (errors), where the platform can do that.
     pub private: bool,
+    /// What the reply is about, for platforms that put buttons under it.
+    pub actions: Option<Actions>,
+}
+
+/// The one-click answers a reply invites. Platforms without buttons ignore them: the reply's text
+/// already names the commands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Actions {
+    /// An open challenge (its number): accept or decline; the challenger's decline withdraws it.
+    Challenge(i64),
+    /// A game in play: resign, offer a draw, flip the board.
+    Game(i64),
+    /// A draw offer in this game waits for an answer.
+    DrawOffer(i64),
+    /// A takeback request in this game waits for an answer.
+    TakebackOffer(i64),
+}
+
+/// One autocomplete suggestion: what the user sees, and what it fills in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    pub label: String,
+    pub value: String,
 }
 
 impl Reply {
@@ -146,10 +169,13 @@ impl<S: Store> Service<S> {
             Parsed::Command(cmd) => self.command(msg, cmd),
             Parsed::Plain(text) => self.plain(msg, &text),
         };
-        match result {
-            Ok(replies) => replies,
-            Err(e) => vec![Reply::error(e)],
-        }
+        result.unwrap_or_else(|e| vec![Reply::error(e)])
+    }
+
+    /// Runs a command the platform has already parsed (slash commands, buttons); `msg.text` is
+    /// not read.
+    pub fn run(&self, msg: &Incoming, cmd: Command) -> Vec<Reply> {
+        self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)])
     }
 
     /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
@@ -283,10 +309,12 @@ impl<S: Store> Service<S> {
             ColorChoice::Random => "colours drawn at random".to_string(),
             c => format!("{} plays {}", me.name, c.name()),
         };
-        Ok(vec![Reply::text(format!(
+        let mut reply = Reply::text(format!(
             "{} challenges {} to {variant} ({side}, {clock}). {}: `!t accept` or `!t decline`. (challenge {id})",
             me.name, them.name, them.name
-        ))])
+        ));
+        reply.actions = Some(Actions::Challenge(id));
+        Ok(vec![reply])
     }
 
     fn pick_challenge(
@@ -302,10 +330,13 @@ impl<S: Store> Service<S> {
             .filter(|c| if mine { c.challenger == me.id } else { c.challenged == me.id })
             .collect();
         match id {
-            Some(id) => relevant
-                .into_iter()
-                .find(|c| c.id == id)
-                .ok_or_else(|| format!("there is no open challenge {id} for you here")),
+            Some(id) => relevant.into_iter().find(|c| c.id == id).ok_or_else(|| {
+                if mine {
+                    format!("you have no open challenge {id} here; only the challenger can withdraw one")
+                } else {
+                    format!("there is no open challenge {id} for you here; only the one challenged can answer it")
+                }
+            }),
             None => match relevant.len() {
                 0 if mine => Err("you have no open challenge here".into()),
                 0 => {
@@ -362,7 +393,12 @@ impl<S: Store> Service<S> {
 
     fn close_challenge(&self, msg: &Incoming, id: GameRef, mine: bool) -> Replies {
         let me = self.me(msg)?;
-        let c = self.pick_challenge(msg, &me, id, mine)?;
+        let (c, mine) = match self.pick_challenge(msg, &me, id, mine) {
+            Ok(c) => (c, mine),
+            // One Decline button serves both: from the challenger it withdraws the challenge.
+            Err(e) if !mine && id.is_some() => (self.pick_challenge(msg, &me, id, true).map_err(|_| e)?, true),
+            Err(e) => return Err(e),
+        };
         let status = if mine { "cancelled" } else { "declined" };
         if !self.store.close_challenge(c.id, status).map_err(internal)? {
             return Err("that challenge is no longer open".into());
@@ -474,7 +510,8 @@ impl<S: Store> Service<S> {
         let image = tessera_render::render_png(&view, &opts).ok();
         let diagram =
             tessera_render::diagram::text_diagram(pos, if from_black { Color::Black } else { Color::White });
-        Reply { text: status_line(loaded), image, diagram: Some(diagram), private: false }
+        let actions = loaded.game.outcome().is_none().then_some(Actions::Game(loaded.row.id));
+        Reply { text: status_line(loaded), image, diagram: Some(diagram), private: false, actions }
     }
 
     fn last_move_view(&self, loaded: &Loaded) -> BoardView {
@@ -567,10 +604,12 @@ impl<S: Store> Service<S> {
             Offer::Offer if pending == Some(me.id) => Err("you have already offered a draw".into()),
             Offer::Offer => {
                 self.store.set_draw_offer(loaded.row.id, Some(me.id)).map_err(internal)?;
-                Ok(vec![Reply::text(format!(
+                let mut reply = Reply::text(format!(
                     "{} offers a draw in game #{}. {}: `!t draw accept` or `!t draw decline`.",
                     me.name, loaded.row.id, opponent.name
-                ))])
+                ));
+                reply.actions = Some(Actions::DrawOffer(loaded.row.id));
+                Ok(vec![reply])
             }
             Offer::Decline if pending == Some(opponent.id) => {
                 self.store.set_draw_offer(loaded.row.id, None).map_err(internal)?;
@@ -623,10 +662,12 @@ impl<S: Store> Service<S> {
             Offer::Offer if loaded.game.moves().is_empty() => Err("there is no move to take back".into()),
             Offer::Offer => {
                 self.store.set_takeback_offer(loaded.row.id, Some(me.id)).map_err(internal)?;
-                Ok(vec![Reply::text(format!(
+                let mut reply = Reply::text(format!(
                     "{} asks to take back their last move in game #{}. {}: `!t takeback accept` or `!t takeback decline`.",
                     me.name, loaded.row.id, opponent.name
-                ))])
+                ));
+                reply.actions = Some(Actions::TakebackOffer(loaded.row.id));
+                Ok(vec![reply])
             }
             Offer::Decline if pending == Some(opponent.id) => {
                 self.store.set_takeback_offer(loaded.row.id, None).map_err(internal)?;
@@ -677,6 +718,93 @@ impl<S: Store> Service<S> {
         let result = loaded.game.outcome().map_or("*", |o| o.result());
         text.push_str(&format!("[Result \"{result}\"]\n\n{}", loaded.game.record()));
         Ok(vec![Reply::text(text)])
+    }
+
+    /// Legal turns for the author's game (the one named, or their game here), for autocomplete:
+    /// the ones whose SAN or long form starts with what is typed (case, `x`, `-` and spaces
+    /// ignored; `g1f3` finds Ng1-f3). Empty when it is not the author's turn: nothing they could send would be legal.
+    pub fn suggest_moves(&self, msg: &Incoming, game: GameRef, typed: &str, limit: usize) -> Vec<Suggestion> {
+        let Ok(me) = self.me(msg) else { return Vec::new() };
+        let Ok(loaded) = self.find(msg, game, false) else { return Vec::new() };
+        let pos = loaded.game.position();
+        if loaded.game.outcome().is_some() || loaded.color_of(&me) != Some(pos.turn()) {
+            return Vec::new();
+        }
+        let key = |s: &str| -> String {
+            s.chars().filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ')).collect::<String>().to_lowercase()
+        };
+        let typed = key(typed);
+        let mut found: Vec<(u8, Suggestion)> = pos
+            .legal_moves()
+            .iter()
+            .filter_map(|mv| {
+                let san = notation::san(pos, mv);
+                let lan = notation::lan(pos, mv);
+                let rank = if key(&san).starts_with(&typed) {
+                    0
+                } else if key(&lan).starts_with(&typed)
+                    || key(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])).starts_with(&typed)
+                {
+                    1
+                } else {
+                    return None;
+                };
+                let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
+                Some((rank, Suggestion { label, value: san }))
+            })
+            .collect();
+        found.sort_by(|(ra, a), (rb, b)| (ra, a.value.len(), &a.value).cmp(&(rb, b.value.len(), &b.value)));
+        found.dedup_by(|a, b| a.1.value == b.1.value);
+        found.into_iter().take(limit).map(|(_, s)| s).collect()
+    }
+
+    /// The author's running games on this platform, this channel's first, for autocomplete; the
+    /// value is the game's number.
+    pub fn suggest_games(&self, msg: &Incoming, typed: &str, limit: usize) -> Vec<Suggestion> {
+        let Ok(me) = self.me(msg) else { return Vec::new() };
+        let Ok(rows) = self.store.player_games(me.id) else { return Vec::new() };
+        let mut rows: Vec<GameRow> = rows.into_iter().filter(|g| g.platform == msg.platform).collect();
+        rows.sort_by_key(|g| (g.channel != msg.channel, -g.id));
+        let typed = typed.trim().trim_start_matches('#').to_lowercase();
+        rows.into_iter()
+            .filter_map(|row| self.load(row).ok())
+            .filter_map(|l| {
+                let color = l.color_of(&me)?;
+                let turn = l.game.position().turn();
+                let whose = if turn == color { "your move" } else { "their move" };
+                let elsewhere = if l.row.channel == msg.channel { "" } else { ", another channel" };
+                let label = format!(
+                    "#{} {} vs {} ({color}), {whose}{elsewhere}",
+                    l.row.id,
+                    l.variant(),
+                    l.player(color.other()).name
+                );
+                label.to_lowercase().contains(&typed).then(|| Suggestion { label, value: l.row.id.to_string() })
+            })
+            .take(limit)
+            .collect()
+    }
+
+    /// Open challenges here that the author can answer (`mine` false) or withdraw (`mine` true).
+    pub fn suggest_challenges(&self, msg: &Incoming, mine: bool, typed: &str, limit: usize) -> Vec<Suggestion> {
+        let Ok(me) = self.me(msg) else { return Vec::new() };
+        let Ok(open) = self.store.open_challenges(msg.platform, msg.channel, me.id) else { return Vec::new() };
+        let typed = typed.trim().to_lowercase();
+        open.into_iter()
+            .rev()
+            .filter(|c| if mine { c.challenger == me.id } else { c.challenged == me.id })
+            .filter_map(|c| {
+                let other = if mine { c.challenged } else { c.challenger };
+                let name = self.store.player_by_id(other).ok()??.name;
+                let label = if mine {
+                    format!("{}: your challenge to {name}, {}", c.id, c.variant)
+                } else {
+                    format!("{}: {name} challenges you to {}", c.id, c.variant)
+                };
+                label.to_lowercase().contains(&typed).then(|| Suggestion { label, value: c.id.to_string() })
+            })
+            .take(limit)
+            .collect()
     }
 
     /// Reminders and losses on time, for the adapters to post. Call it every few minutes.
@@ -777,6 +905,23 @@ const HELP: &str = "Tessera plays chess variants whose board changes. Commands s
 `!t move e2-e4` (or just write the move in the game's channel) · `!t board [flip]` · `!t moves`
 `!t resign` · `!t draw [accept|decline]` · `!t claim` · `!t takeback [accept|decline]`
 `!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.";
+
+/// Variants whose name or description contains what is typed, for autocomplete.
+pub fn suggest_variants(typed: &str, limit: usize) -> Vec<Suggestion> {
+    let typed = typed.trim().to_lowercase();
+    Variant::ALL
+        .iter()
+        .filter(|v| v.name().contains(&typed) || v.summary().to_lowercase().contains(&typed))
+        .map(|v| {
+            let mut label = format!("{} — {}", v.name(), v.summary());
+            if label.chars().count() > 100 {
+                label = label.chars().take(99).collect::<String>() + "…";
+            }
+            Suggestion { label, value: v.name().to_string() }
+        })
+        .take(limit)
+        .collect()
+}
 
 fn variants_text() -> String {
     let mut out = String::from("Variants:\n");

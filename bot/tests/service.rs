@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::commands::Command;
+use tessera_bot::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants};
 use tessera_bot::store::{SqliteStore, Store};
 
 const T0: i64 = 1_800_000_000;
@@ -329,4 +330,98 @@ fn a_damaged_game_row_gets_a_clear_reply_and_nothing_else_breaks() {
     let other = table(&db, "elsewhere");
     other.start("hans38");
     assert!(other.says("alice", "@@e4").contains("alice played @@e4"));
+}
+
+impl<S: Store> Table<S> {
+    fn incoming<'a>(&'a self, author: &'a User) -> Incoming<'a> {
+        Incoming {
+            platform: "test",
+            channel: &self.channel,
+            author,
+            is_admin: false,
+            text: "",
+            mentions: &[],
+            now: self.now,
+        }
+    }
+
+    fn run(&self, who: &str, cmd: Command) -> Vec<Reply> {
+        let author = User::new(who, who);
+        self.service.run(&self.incoming(&author), cmd)
+    }
+
+    fn values(&self, who: &str, f: impl Fn(&Service<S>, &Incoming) -> Vec<Suggestion>) -> Vec<String> {
+        let author = User::new(who, who);
+        f(&self.service, &self.incoming(&author)).into_iter().map(|s| s.value).collect()
+    }
+}
+
+#[test]
+fn replies_carry_the_buttons_they_invite() {
+    let t = table(&temp_db("actions"), "room");
+    let challenge = t.say("alice", "!t challenge @bob chess white");
+    let Some(Actions::Challenge(cid)) = challenge[0].actions else { panic!("{challenge:?}") };
+    let begins = t.run("bob", Command::Accept(Some(cid)));
+    assert!(begins[0].text.starts_with("Game #1 begins"), "{begins:?}");
+    assert_eq!(begins[0].actions, Some(Actions::Game(1)));
+    assert_eq!(t.say("alice", "e4")[0].actions, Some(Actions::Game(1)));
+    assert_eq!(t.say("alice", "!t draw")[0].actions, Some(Actions::DrawOffer(1)));
+    assert_eq!(t.say("alice", "!t takeback")[0].actions, Some(Actions::TakebackOffer(1)));
+    // Errors invite nothing; a finished game offers no buttons.
+    let refused = t.run("alice", Command::Move { game: Some(1), text: "e5".into() });
+    assert!(refused[0].private && refused[0].actions.is_none(), "{refused:?}");
+    let resigned = t.run("bob", Command::Resign(Some(1)));
+    assert!(resigned[0].text.contains("bob resigns"), "{resigned:?}");
+    let board = t.run("bob", Command::Board { game: Some(1), flip: true });
+    assert!(board[0].image.is_some() && board[0].actions.is_none(), "{board:?}");
+}
+
+#[test]
+fn the_decline_button_withdraws_for_the_challenger_and_strangers_are_told_why() {
+    let t = table(&temp_db("decline"), "room");
+    t.says("alice", "!t challenge @bob hans38");
+    let stranger = t.run("carol", Command::Accept(Some(1)));
+    assert!(stranger[0].private && stranger[0].text.contains("only the one challenged"), "{stranger:?}");
+    let own = t.run("alice", Command::Accept(Some(1)));
+    assert!(own[0].private, "{own:?}");
+    let withdrawn = t.run("alice", Command::Decline(Some(1)));
+    assert_eq!(withdrawn[0].text, "Challenge 1 cancelled.");
+    assert!(t.run("bob", Command::Accept(Some(1)))[0].private, "a withdrawn challenge cannot be accepted");
+}
+
+#[test]
+fn autocomplete_offers_legal_moves_games_challenges_and_variants() {
+    let t = table(&temp_db("suggest"), "room");
+    t.says("alice", "!t challenge @bob quad-square");
+    let open = t.values("bob", |s, m| s.suggest_challenges(m, false, "", 25));
+    assert_eq!(open, ["1"]);
+    assert!(t.values("bob", |s, m| s.suggest_challenges(m, true, "", 25)).is_empty());
+    assert_eq!(t.values("alice", |s, m| s.suggest_challenges(m, true, "quad", 25)), ["1"]);
+    t.say("bob", "!t decline");
+    t.start("chess");
+
+    // All 20 opening moves, and those a prefix picks, in SAN or in long form.
+    let all = t.values("alice", |s, m| s.suggest_moves(m, None, "", 100));
+    assert_eq!(all.len(), 20, "{all:?}");
+    assert_eq!(t.values("alice", |s, m| s.suggest_moves(m, None, "N", 25)), ["Na3", "Nc3", "Nf3", "Nh3"]);
+    assert_eq!(t.values("alice", |s, m| s.suggest_moves(m, None, "g1-f", 25)), ["Nf3"]);
+    assert_eq!(t.values("alice", |s, m| s.suggest_moves(m, None, "e2e4", 25)), ["e4"]);
+    assert_eq!(t.values("alice", |s, m| s.suggest_moves(m, None, "e", 2)), ["e3", "e4"]);
+    assert!(t.values("bob", |s, m| s.suggest_moves(m, None, "", 25)).is_empty(), "not bob's turn");
+    assert!(t.values("carol", |s, m| s.suggest_moves(m, None, "", 25)).is_empty(), "not a player");
+    t.say("alice", "e4");
+    let replies = t.values("bob", |s, m| s.suggest_moves(m, Some(1), "", 100));
+    assert_eq!(replies.len(), 20);
+
+    let author = User::new("bob", "bob");
+    let games = t.service.suggest_games(&t.incoming(&author), "", 25);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].value, "1");
+    assert!(games[0].label.contains("vs alice") && games[0].label.contains("your move"), "{games:?}");
+
+    let variants: Vec<String> = suggest_variants("hans", 25).into_iter().map(|s| s.value).collect();
+    assert!(variants.len() >= 6 && variants.iter().all(|v| v.starts_with("hans38")), "{variants:?}");
+    assert_eq!(suggest_variants("", 25).len(), tessera_rules::Variant::ALL.len());
+    assert!(suggest_variants("", 25).iter().all(|s| s.label.chars().count() <= 100));
+    assert!(suggest_variants("checkers", 25).is_empty());
 }
