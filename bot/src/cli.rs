@@ -162,7 +162,11 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
             };
             let discord = async {
                 match &cfg.discord_token {
-                    Some(token) => tessera_bot::discord::run(service.clone(), token.expose(), None).await,
+                    Some(token) => {
+                        let options =
+                            tessera_bot::discord::DiscordOptions { guild: cfg.discord_guild, api: None };
+                        tessera_bot::discord::run(service.clone(), token.expose(), options).await
+                    }
                     None => std::future::pending().await,
                 }
             };

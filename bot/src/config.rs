@@ -14,6 +14,8 @@ pub struct Config {
     pub theme: String,
     /// Present only when a Discord token is configured (the value itself is never logged).
     pub discord_token: Option<Secret>,
+    /// Register the slash commands in this one Discord server (they show at once) instead of globally.
+    pub discord_guild: Option<u64>,
     pub matrix_homeserver: Option<String>,
     pub matrix_user: Option<String>,
     pub matrix_password: Option<Secret>,
@@ -108,6 +110,12 @@ impl Config {
             board_size,
             theme: get("theme").unwrap_or_else(|| "walnut".into()),
             discord_token: secret(&get, "discord_token")?,
+            discord_guild: match get("discord_guild").filter(|g| !g.is_empty()) {
+                Some(g) => Some(
+                    g.parse().with_context(|| format!("discord_guild must be a server id, not \"{g}\""))?,
+                ),
+                None => None,
+            },
             matrix_homeserver: get("matrix_homeserver"),
             matrix_user: get("matrix_user"),
             matrix_password: secret(&get, "matrix_password")?,

@@ -1,28 +1,91 @@
-//! The Discord adapter: serenity events in, the game service's replies out (boards as image
-//! attachments). No game logic here.
+//! The Discord adapter: serenity events in, the game service's replies out. It translates only:
+//! messages, slash commands and button presses become service commands; replies become messages
+//! (boards as PNG attachments, buttons from [`Actions`]), errors from interactions become
+//! ephemeral replies that only the author sees. No game logic here.
 
 use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
 use serenity::all::{
-    ChannelId, ClientBuilder, Context, CreateAttachment, CreateMessage, EventHandler, GatewayIntents,
-    HttpBuilder, Message, Ready,
+    ButtonStyle, ChannelId, ClientBuilder, CommandDataOptionValue, CommandInteraction, CommandOptionType,
+    ComponentInteraction, Context, CreateActionRow, CreateAllowedMentions, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, EventHandler,
+    GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId, Member, Message, Permissions, Ready,
+    ResolvedOption, ResolvedValue,
 };
 use serenity::async_trait;
+use serenity::builder::Builder as _;
+use serenity::http::Http;
 
-use crate::service::{Incoming, Reply, Service, User};
+use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope};
+use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants};
 use crate::store::SqliteStore;
+use tessera_rules::Variant;
 
 pub const PLATFORM: &str = "discord";
 
+/// Discord's limits: characters in a message, choices in an autocomplete answer.
+const MAX_CONTENT: usize = 2000;
+const MAX_CHOICES: usize = 25;
+
 type Shared = Arc<Service<SqliteStore>>;
+
+/// How to reach Discord.
+#[derive(Clone, Debug, Default)]
+pub struct DiscordOptions {
+    /// Register the slash commands in this server only (they appear at once there); otherwise
+    /// they are registered globally.
+    pub guild: Option<u64>,
+    /// Replaces Discord's API address (the tests' fake server).
+    pub api: Option<String>,
+}
 
 struct Handler {
     service: Shared,
+    guild: Option<GuildId>,
 }
 
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+fn user_of(u: &serenity::all::User) -> User {
+    User::new(u.id.to_string(), u.global_name.clone().unwrap_or_else(|| u.name.clone()))
+}
+
+/// Server administrators and managers count as admins (tournament administration).
+fn is_admin(member: Option<&Member>) -> bool {
+    member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD))
+}
+
+/// Runs `f` with an [`Incoming`] on a blocking thread: the service talks to SQLite synchronously.
+async fn with_service<T: Send + Default + 'static>(
+    service: &Shared,
+    channel: String,
+    author: User,
+    is_admin: bool,
+    text: String,
+    mentions: Vec<User>,
+    f: impl FnOnce(&Service<SqliteStore>, &Incoming) -> T + Send + 'static,
+) -> T {
+    let service = Arc::clone(service);
+    tokio::task::spawn_blocking(move || {
+        let incoming = Incoming {
+            platform: PLATFORM,
+            channel: &channel,
+            author: &author,
+            is_admin,
+            text: &text,
+            mentions: &mentions,
+            now: now(),
+        };
+        f(&service, &incoming)
+    })
+    .await
+    .unwrap_or_default()
 }
 
 #[async_trait]
@@ -31,81 +94,569 @@ impl EventHandler for Handler {
         if msg.author.bot {
             return;
         }
-        let service = Arc::clone(&self.service);
-        let author = User::new(
-            msg.author.id.to_string(),
-            msg.author.global_name.clone().unwrap_or(msg.author.name.clone()),
-        );
-        let mentioned: Vec<User> = msg
-            .mentions
-            .iter()
-            .map(|u| User::new(u.id.to_string(), u.global_name.clone().unwrap_or(u.name.clone())))
-            .collect();
-        let channel = msg.channel_id.to_string();
-        let text = msg.content.clone();
-        // The service talks to SQLite synchronously: keep it off the async workers.
-        let replies = tokio::task::spawn_blocking(move || {
-            let incoming = Incoming {
-                platform: PLATFORM,
-                channel: &channel,
-                author: &author,
-                is_admin: false,
-                text: &text,
-                mentions: &mentioned,
-                now: now(),
-            };
-            service.handle(&incoming)
-        })
-        .await
-        .unwrap_or_default();
+        let mentioned: Vec<User> = msg.mentions.iter().map(user_of).collect();
+        // A message carries no computed permissions; admin commands come as slash commands.
+        let replies = with_service(
+            &self.service,
+            msg.channel_id.to_string(),
+            user_of(&msg.author),
+            false,
+            msg.content.clone(),
+            mentioned,
+            |s, m| s.handle(m),
+        )
+        .await;
         for reply in replies {
-            if let Err(e) = send(&ctx, msg.channel_id, &reply).await {
+            if let Err(e) = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
                 eprintln!("could not answer in channel {}: {e}", msg.channel_id);
             }
         }
     }
 
-    async fn ready(&self, _ctx: Context, ready: Ready) {
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let outcome = match interaction {
+            Interaction::Command(c) => self.slash(&ctx.http, &c).await,
+            Interaction::Autocomplete(c) => self.autocomplete(&ctx.http, &c).await,
+            Interaction::Component(c) => self.button(&ctx.http, &c).await,
+            _ => Ok(()),
+        };
+        if let Err(e) = outcome {
+            eprintln!("could not answer an interaction: {e}");
+        }
+    }
+
+    async fn ready(&self, ctx: Context, ready: Ready) {
         eprintln!("Tessera is on Discord as {}", ready.user.name);
+        let registered = match self.guild {
+            Some(guild) => guild.set_commands(&ctx.http, slash_commands()).await,
+            None => serenity::all::Command::set_global_commands(&ctx.http, slash_commands()).await,
+        };
+        match registered {
+            Ok(list) => eprintln!("registered {} slash commands", list.len()),
+            Err(e) => eprintln!("could not register the slash commands: {e}"),
+        }
     }
 }
 
-async fn send(ctx: &Context, channel: ChannelId, reply: &Reply) -> Result<()> {
-    let mut message = CreateMessage::new().content(&reply.text);
-    if let Some(png) = &reply.image {
-        message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
+impl Handler {
+    async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
+        let author = user_of(&c.user);
+        let admin = is_admin(c.member.as_deref());
+        let replies = match slash_to_command(&c.data.name, &c.data.options()) {
+            Ok((cmd, mentions)) => {
+                let text = format!("/{}", c.data.name);
+                with_service(
+                    &self.service,
+                    c.channel_id.to_string(),
+                    author,
+                    admin,
+                    text,
+                    mentions,
+                    |s, m| s.run(m, cmd),
+                )
+                .await
+            }
+            Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
+        };
+        respond(http, c.id, &c.token, replies).await
     }
-    channel.send_message(&ctx.http, message).await?;
+
+    async fn autocomplete(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
+        let Some(focused) = c.data.autocomplete() else { return Ok(()) };
+        let (field, typed) = (focused.name.to_string(), focused.value.to_string());
+        let command = c.data.name.clone();
+        let game = c.data.options.iter().find(|o| o.name == "game").and_then(|o| match &o.value {
+            CommandDataOptionValue::Integer(n) => Some(*n),
+            CommandDataOptionValue::Autocomplete { value, .. } => value.trim_start_matches('#').parse().ok(),
+            _ => None,
+        });
+        let suggestions = with_service(
+            &self.service,
+            c.channel_id.to_string(),
+            user_of(&c.user),
+            false,
+            String::new(),
+            Vec::new(),
+            move |s, m| match (command.as_str(), field.as_str()) {
+                (_, "variant") => suggest_variants(&typed, MAX_CHOICES),
+                (_, "move") => s.suggest_moves(m, game, &typed, MAX_CHOICES),
+                (_, "game") => s.suggest_games(m, &typed, MAX_CHOICES),
+                ("cancel", "challenge") => s.suggest_challenges(m, true, &typed, MAX_CHOICES),
+                (_, "challenge") => s.suggest_challenges(m, false, &typed, MAX_CHOICES),
+                _ => Vec::new(),
+            },
+        )
+        .await;
+        let integer = focused.kind == CommandOptionType::Integer;
+        let mut answer = CreateAutocompleteResponse::new();
+        for Suggestion { label, value } in suggestions {
+            let label: String = label.chars().take(100).collect();
+            answer = match (integer, value.parse::<i64>()) {
+                (true, Ok(n)) => answer.add_int_choice(label, n),
+                (true, Err(_)) => answer,
+                (false, _) => answer.add_string_choice(label, value),
+            };
+        }
+        CreateInteractionResponse::Autocomplete(answer).execute(http, (c.id, &c.token)).await?;
+        Ok(())
+    }
+
+    async fn button(&self, http: &Http, c: &ComponentInteraction) -> Result<()> {
+        let replies = match button_press(&c.data.custom_id) {
+            Some(Press::ConfirmResign(game)) => {
+                let row = CreateActionRow::Buttons(vec![
+                    CreateButton::new(format!("tessera:resign-yes:{game}"))
+                        .label("Yes, resign")
+                        .style(ButtonStyle::Danger),
+                ]);
+                let message = CreateInteractionResponseMessage::new()
+                    .content(format!("Resign game #{game}? This cannot be undone."))
+                    .ephemeral(true)
+                    .components(vec![row]);
+                CreateInteractionResponse::Message(message).execute(http, (c.id, &c.token)).await?;
+                return Ok(());
+            }
+            Some(Press::Run(cmd)) => {
+                let flip = matches!(cmd, Command::Board { .. });
+                let mut replies = with_service(
+                    &self.service,
+                    c.channel_id.to_string(),
+                    user_of(&c.user),
+                    is_admin(c.member.as_ref()),
+                    c.data.custom_id.clone(),
+                    Vec::new(),
+                    |s, m| s.run(m, cmd),
+                )
+                .await;
+                // A flipped board is for the one who asked.
+                replies.iter_mut().filter(|_| flip).for_each(|r| r.private = true);
+                replies
+            }
+            None => vec![Reply {
+                text: "that button is not one of mine any more; use `/board` for a fresh board".into(),
+                private: true,
+                ..Reply::default()
+            }],
+        };
+        respond(http, c.id, &c.token, replies).await
+    }
+}
+
+/// What a button press asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Press {
+    /// Resigning asks first, privately.
+    ConfirmResign(i64),
+    Run(Command),
+}
+
+/// Reads a button's custom id (`tessera:<action>:<number>`).
+fn button_press(custom_id: &str) -> Option<Press> {
+    let mut parts = custom_id.split(':');
+    if parts.next()? != "tessera" {
+        return None;
+    }
+    let action = parts.next()?;
+    let id: i64 = parts.next()?.parse().ok()?;
+    let game = Some(id);
+    Some(match action {
+        "accept" => Press::Run(Command::Accept(game)),
+        "decline" => Press::Run(Command::Decline(game)),
+        "resign" => Press::ConfirmResign(id),
+        "resign-yes" => Press::Run(Command::Resign(game)),
+        "draw" => Press::Run(Command::Draw(Offer::Offer, game)),
+        "draw-yes" => Press::Run(Command::Draw(Offer::Accept, game)),
+        "draw-no" => Press::Run(Command::Draw(Offer::Decline, game)),
+        "takeback-yes" => Press::Run(Command::Takeback(Offer::Accept, game)),
+        "takeback-no" => Press::Run(Command::Takeback(Offer::Decline, game)),
+        "flip" => Press::Run(Command::Board { game, flip: true }),
+        _ => return None,
+    })
+}
+
+/// The buttons under a reply.
+fn buttons(actions: Option<Actions>) -> Vec<CreateActionRow> {
+    let button = |action: &str, id: i64, label: &str, style: ButtonStyle| {
+        CreateButton::new(format!("tessera:{action}:{id}")).label(label).style(style)
+    };
+    let row = match actions {
+        None => return Vec::new(),
+        Some(Actions::Challenge(id)) => vec![
+            button("accept", id, "Accept", ButtonStyle::Success),
+            button("decline", id, "Decline", ButtonStyle::Secondary),
+        ],
+        Some(Actions::Game(id)) => vec![
+            button("resign", id, "Resign", ButtonStyle::Danger),
+            button("draw", id, "Offer draw", ButtonStyle::Secondary),
+            button("flip", id, "Flip board", ButtonStyle::Secondary),
+        ],
+        Some(Actions::DrawOffer(id)) => vec![
+            button("draw-yes", id, "Accept draw", ButtonStyle::Success),
+            button("draw-no", id, "Decline", ButtonStyle::Secondary),
+        ],
+        Some(Actions::TakebackOffer(id)) => vec![
+            button("takeback-yes", id, "Allow takeback", ButtonStyle::Success),
+            button("takeback-no", id, "Refuse", ButtonStyle::Secondary),
+        ],
+    };
+    vec![CreateActionRow::Buttons(row)]
+}
+
+/// Splits text into pieces Discord accepts, at line ends where it can, else at spaces.
+fn chunks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while rest.chars().count() > MAX_CONTENT {
+        let limit = rest.char_indices().nth(MAX_CONTENT).map_or(rest.len(), |(i, _)| i);
+        let head = &rest[..limit];
+        let cut = head.rfind('\n').or_else(|| head.rfind(' ')).filter(|&i| i > 0).unwrap_or(limit);
+        out.push(rest[..cut].to_string());
+        rest = rest[cut..].trim_start_matches(['\n', ' ']);
+    }
+    let rest = rest.trim_end_matches(['\n', ' ']);
+    if !rest.is_empty() || out.is_empty() {
+        out.push(rest.to_string());
+    }
+    out
+}
+
+/// Nobody is pinged by what the bot repeats.
+fn no_pings() -> CreateAllowedMentions {
+    CreateAllowedMentions::new()
+}
+
+/// Posts a reply in a channel: text in pieces, the board and buttons with the last piece.
+async fn send(http: &Http, channel: ChannelId, reply: &Reply, answering: Option<&Message>) -> Result<()> {
+    let pieces = chunks(&reply.text);
+    let last = pieces.len() - 1;
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let mut message = CreateMessage::new().content(piece).allowed_mentions(no_pings());
+        if let Some(m) = answering.filter(|_| i == 0) {
+            message = message.reference_message(m);
+        }
+        if i == last {
+            if let Some(png) = &reply.image {
+                message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
+            }
+            message = message.components(buttons(reply.actions));
+        }
+        channel.send_message(http, message).await?;
+    }
     Ok(())
 }
 
+/// Answers an interaction: the first piece as the response, the rest as follow-ups. Private
+/// replies are ephemeral.
+async fn respond(http: &Http, id: InteractionId, token: &str, replies: Vec<Reply>) -> Result<()> {
+    let mut first = true;
+    for reply in replies {
+        let pieces = chunks(&reply.text);
+        let last = pieces.len() - 1;
+        for (i, piece) in pieces.into_iter().enumerate() {
+            let image = reply
+                .image
+                .as_ref()
+                .filter(|_| i == last)
+                .map(|png| CreateAttachment::bytes(png.clone(), "board.png"));
+            let rows = if i == last { buttons(reply.actions) } else { Vec::new() };
+            if first {
+                let mut m = CreateInteractionResponseMessage::new()
+                    .content(piece)
+                    .ephemeral(reply.private)
+                    .allowed_mentions(no_pings())
+                    .components(rows);
+                if let Some(file) = image {
+                    m = m.add_file(file);
+                }
+                CreateInteractionResponse::Message(m).execute(http, (id, token)).await?;
+                first = false;
+            } else {
+                let mut m = CreateInteractionResponseFollowup::new()
+                    .content(piece)
+                    .ephemeral(reply.private)
+                    .allowed_mentions(no_pings())
+                    .components(rows);
+                if let Some(file) = image {
+                    m = m.add_file(file);
+                }
+                m.execute(http, (None, token)).await?;
+            }
+        }
+    }
+    if first {
+        // Discord wants an answer to every interaction.
+        let m = CreateInteractionResponseMessage::new().content("Done.").ephemeral(true);
+        CreateInteractionResponse::Message(m).execute(http, (id, token)).await?;
+    }
+    Ok(())
+}
+
+/// The slash commands, with autocomplete where the answer depends on the game.
+fn slash_commands() -> Vec<CreateCommand> {
+    let opt = |kind, name: &str, description: &str| CreateCommandOption::new(kind, name, description);
+    let game = || {
+        opt(CommandOptionType::Integer, "game", "Which game (when you have several here)")
+            .set_autocomplete(true)
+            .min_int_value(1)
+    };
+    let challenge = |what: &str| {
+        opt(CommandOptionType::Integer, "challenge", what).set_autocomplete(true).min_int_value(1)
+    };
+    let offer = |what: &str| {
+        opt(CommandOptionType::String, "action", what)
+            .add_string_choice("offer", "offer")
+            .add_string_choice("accept", "accept")
+            .add_string_choice("decline", "decline")
+    };
+    let cmd = |name: &str, description: &str| CreateCommand::new(name).description(description);
+    vec![
+        cmd("challenge", "Challenge someone to a game")
+            .add_option(opt(CommandOptionType::User, "opponent", "Who you want to play").required(true))
+            .add_option(
+                opt(CommandOptionType::String, "variant", "Which variant (default: chess)")
+                    .set_autocomplete(true),
+            )
+            .add_option(
+                opt(CommandOptionType::String, "color", "Your colour (default: random)")
+                    .add_string_choice("white", "white")
+                    .add_string_choice("black", "black")
+                    .add_string_choice("random", "random"),
+            )
+            .add_option(
+                opt(CommandOptionType::Integer, "days", "Days per move (default: no clock)")
+                    .min_int_value(1)
+                    .max_int_value(30),
+            ),
+        cmd("accept", "Accept a challenge").add_option(challenge("Which challenge")),
+        cmd("decline", "Decline a challenge").add_option(challenge("Which challenge")),
+        cmd("cancel", "Withdraw your challenge").add_option(challenge("Which challenge")),
+        cmd("move", "Play a move")
+            .add_option(
+                opt(
+                    CommandOptionType::String,
+                    "move",
+                    "The move, like e4, Nf3 or @@e4 (suggestions are legal)",
+                )
+                .required(true)
+                .set_autocomplete(true)
+                .max_length(200),
+            )
+            .add_option(game()),
+        cmd("board", "Show a game's board").add_option(game()).add_option(opt(
+            CommandOptionType::Boolean,
+            "flip",
+            "Seen from the other side",
+        )),
+        cmd("moves", "List the legal moves").add_option(game()),
+        cmd("resign", "Resign a game").add_option(game()),
+        cmd("draw", "Offer, accept or decline a draw")
+            .add_option(offer("What to do (default: offer)"))
+            .add_option(game()),
+        cmd("claim", "Claim a draw by repetition or the 50-move rule").add_option(game()),
+        cmd("takeback", "Ask to take back your last move, or answer such a request")
+            .add_option(offer("What to do (default: ask)"))
+            .add_option(game()),
+        cmd("games", "List running games").add_option(
+            opt(CommandOptionType::String, "scope", "Whose games (default: this channel's)")
+                .add_string_choice("this channel", "channel")
+                .add_string_choice("mine", "mine"),
+        ),
+        cmd("history", "A game's record").add_option(game()),
+        cmd("variants", "The variants Tessera plays"),
+        cmd("rules", "A variant's rules in brief").add_option(
+            opt(CommandOptionType::String, "variant", "Which variant").required(true).set_autocomplete(true),
+        ),
+        cmd("help", "How to play on Tessera"),
+    ]
+}
+
+/// A slash command and its options as a service command, and the users it names.
+fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
+    let find = |key: &str| options.iter().find(|o| o.name == key).map(|o| &o.value);
+    let text = |key: &str| match find(key) {
+        Some(ResolvedValue::String(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    let number = |key: &str| match find(key) {
+        Some(ResolvedValue::Integer(n)) => Some(*n),
+        _ => None,
+    };
+    let game: GameRef = number("game").or_else(|| number("challenge"));
+    let variant = |required: bool| -> Result<Option<Variant>, String> {
+        match text("variant") {
+            Some(v) => v.trim().parse::<Variant>().map(Some).map_err(|e| e.to_string()),
+            None if required => Err("say which variant; `/variants` lists them".into()),
+            None => Ok(None),
+        }
+    };
+    let offer = || match text("action").as_deref() {
+        None | Some("offer") => Ok(Offer::Offer),
+        Some("accept") => Ok(Offer::Accept),
+        Some("decline") => Ok(Offer::Decline),
+        Some(other) => Err(format!("\"{other}\": choose offer, accept or decline")),
+    };
+    let cmd = match name {
+        "challenge" => {
+            let Some(ResolvedValue::User(opponent, _)) = find("opponent") else {
+                return Err("name your opponent".into());
+            };
+            let color = match text("color").as_deref() {
+                Some("white") => ColorChoice::White,
+                Some("black") => ColorChoice::Black,
+                _ => ColorChoice::Random,
+            };
+            let days = match number("days") {
+                Some(d @ 1..=30) => Some(d as u32),
+                Some(_) => return Err("days per move is a number from 1 to 30".into()),
+                None => None,
+            };
+            let variant = variant(false)?.unwrap_or(Variant::Chess);
+            return Ok((Command::Challenge { variant, color, days }, vec![user_of(opponent)]));
+        }
+        "accept" => Command::Accept(game),
+        "decline" => Command::Decline(game),
+        "cancel" => Command::Cancel(game),
+        "move" => {
+            let mv = text("move").unwrap_or_default();
+            if mv.trim().is_empty() {
+                return Err("say which move, like `e4` or `Ng1-f3`".into());
+            }
+            Command::Move { game, text: mv.trim().to_string() }
+        }
+        "board" => Command::Board { game, flip: matches!(find("flip"), Some(ResolvedValue::Boolean(true))) },
+        "moves" => Command::Moves(game),
+        "resign" => Command::Resign(game),
+        "draw" => Command::Draw(offer()?, game),
+        "claim" => Command::Claim(game),
+        "takeback" => Command::Takeback(offer()?, game),
+        "games" => Command::Games(if text("scope").as_deref() == Some("mine") {
+            Scope::Mine
+        } else {
+            Scope::Channel
+        }),
+        "history" => Command::History(game),
+        "variants" => Command::Variants,
+        "rules" => Command::Rules(variant(true)?),
+        "help" => Command::Help,
+        other => return Err(format!("I have no command /{other} any more; `/help` lists mine")),
+    };
+    Ok((cmd, Vec::new()))
+}
+
 /// Reminders and losses on time, every few minutes.
-async fn clock(http: Arc<serenity::http::Http>, service: Shared) {
+async fn clock(http: Arc<Http>, service: Shared) {
     loop {
         tokio::time::sleep(std::time::Duration::from_secs(300)).await;
         let s = Arc::clone(&service);
         let notices = tokio::task::spawn_blocking(move || s.tick(now())).await;
         for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
             let Ok(id) = notice.channel.parse::<u64>() else { continue };
-            let _ = ChannelId::new(id).say(&http, &notice.text).await;
+            let reply = Reply { text: notice.text, ..Reply::default() };
+            let _ = send(&http, ChannelId::new(id), &reply, None).await;
         }
     }
 }
 
-/// Runs the bot on Discord until the process ends. `api` replaces Discord's address (tests).
-pub async fn run(service: Shared, token: &str, api: Option<&str>) -> Result<()> {
+/// Runs the bot on Discord until the process ends.
+pub async fn run(service: Shared, token: &str, options: DiscordOptions) -> Result<()> {
     let mut http = HttpBuilder::new(token);
-    if let Some(api) = api {
+    if let Some(api) = &options.api {
         http = http.proxy(api).ratelimiter_disabled(true);
     }
-    // Reading messages needs the privileged message-content intent, enabled in the developer portal.
+    // Plain-text moves need the privileged message-content intent (enabled in the developer
+    // portal); slash commands and buttons work without it.
     let intents =
         GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
+    let handler = Handler { service: Arc::clone(&service), guild: options.guild.map(GuildId::new) };
     let mut client = ClientBuilder::new_with_http(http.build(), intents)
-        .event_handler(Handler { service: Arc::clone(&service) })
+        .event_handler(handler)
         .await
         .context("setting up the Discord client")?;
     tokio::spawn(clock(Arc::clone(&client.http), service));
     client.start().await.context("connecting to Discord")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_where_discord_accepts_it() {
+        assert_eq!(chunks("short"), ["short"]);
+        assert_eq!(chunks(""), [""]);
+        let lines: String = (0..300).map(|i| format!("{i}. e4 e5 Nf3\n")).collect();
+        let pieces = chunks(&lines);
+        assert!(pieces.len() > 1);
+        assert!(pieces.iter().all(|p| p.chars().count() <= MAX_CONTENT && !p.is_empty()));
+        assert!(pieces.iter().all(|p| p.ends_with("Nf3")), "cut at line ends");
+        assert_eq!(pieces.concat().replace('\n', ""), lines.replace('\n', ""));
+        let unbroken = "é".repeat(4500);
+        let pieces = chunks(&unbroken);
+        assert_eq!(pieces.iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [2000, 2000, 500]);
+    }
+
+    #[test]
+    fn buttons_read_back_as_the_commands_they_stand_for() {
+        assert_eq!(button_press("tessera:accept:3"), Some(Press::Run(Command::Accept(Some(3)))));
+        assert_eq!(button_press("tessera:resign:7"), Some(Press::ConfirmResign(7)));
+        assert_eq!(button_press("tessera:resign-yes:7"), Some(Press::Run(Command::Resign(Some(7)))));
+        assert_eq!(
+            button_press("tessera:flip:7"),
+            Some(Press::Run(Command::Board { game: Some(7), flip: true }))
+        );
+        for junk in ["", "tessera", "tessera:accept", "tessera:accept:x", "other:accept:3", "tessera:nuke:3"]
+        {
+            assert_eq!(button_press(junk), None, "{junk}");
+        }
+        // Every button the bot puts up reads back.
+        for actions in
+            [Actions::Challenge(1), Actions::Game(2), Actions::DrawOffer(3), Actions::TakebackOffer(4)]
+        {
+            let json = serde_json::to_value(buttons(Some(actions))).unwrap();
+            let ids: Vec<&str> = json[0]["components"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b["custom_id"].as_str().unwrap())
+                .collect();
+            assert!(!ids.is_empty());
+            assert!(ids.iter().all(|id| button_press(id).is_some()), "{ids:?}");
+        }
+    }
+
+    #[test]
+    fn the_slash_commands_are_valid_for_discord() {
+        let json = serde_json::to_value(slash_commands()).unwrap();
+        let list = json.as_array().unwrap();
+        assert!(list.len() <= 100);
+        let mut names = std::collections::HashSet::new();
+        for c in list {
+            let name = c["name"].as_str().unwrap();
+            assert!(names.insert(name), "{name} twice");
+            assert!(name.len() <= 32 && name.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-'));
+            let description = c["description"].as_str().unwrap();
+            assert!((1..=100).contains(&description.chars().count()), "{name}");
+            let options = c["options"].as_array().cloned().unwrap_or_default();
+            assert!(options.len() <= 25);
+            // Required options come first, as Discord demands.
+            let required: Vec<bool> =
+                options.iter().map(|o| o["required"].as_bool().unwrap_or(false)).collect();
+            assert!(required.windows(2).all(|w| w[0] || !w[1]), "{name}");
+            for o in &options {
+                assert!((1..=100).contains(&o["description"].as_str().unwrap().chars().count()), "{name}");
+            }
+            // Every command the service knows is reachable, and every slash command reads.
+            if name != "challenge" {
+                assert!(slash_to_command(name, &[]).is_ok() || name == "move" || name == "rules", "{name}");
+            }
+        }
+        for autocompleted in ["challenge", "move", "rules", "board", "accept"] {
+            let c = list.iter().find(|c| c["name"] == autocompleted).unwrap();
+            assert!(
+                c["options"].as_array().unwrap().iter().any(|o| o["autocomplete"] == true),
+                "{autocompleted}"
+            );
+        }
+    }
 }

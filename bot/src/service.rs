@@ -334,7 +334,9 @@ impl<S: Store> Service<S> {
                 if mine {
                     format!("you have no open challenge {id} here; only the challenger can withdraw one")
                 } else {
-                    format!("there is no open challenge {id} for you here; only the one challenged can answer it")
+                    format!(
+                        "there is no open challenge {id} for you here; only the one challenged can answer it"
+                    )
                 }
             }),
             None => match relevant.len() {
@@ -396,7 +398,9 @@ impl<S: Store> Service<S> {
         let (c, mine) = match self.pick_challenge(msg, &me, id, mine) {
             Ok(c) => (c, mine),
             // One Decline button serves both: from the challenger it withdraws the challenge.
-            Err(e) if !mine && id.is_some() => (self.pick_challenge(msg, &me, id, true).map_err(|_| e)?, true),
+            Err(e) if !mine && id.is_some() => {
+                (self.pick_challenge(msg, &me, id, true).map_err(|_| e)?, true)
+            }
             Err(e) => return Err(e),
         };
         let status = if mine { "cancelled" } else { "declined" };
@@ -731,7 +735,10 @@ impl<S: Store> Service<S> {
             return Vec::new();
         }
         let key = |s: &str| -> String {
-            s.chars().filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ')).collect::<String>().to_lowercase()
+            s.chars()
+                .filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' '))
+                .collect::<String>()
+                .to_lowercase()
         };
         let typed = key(typed);
         let mut found: Vec<(u8, Suggestion)> = pos
@@ -779,16 +786,27 @@ impl<S: Store> Service<S> {
                     l.variant(),
                     l.player(color.other()).name
                 );
-                label.to_lowercase().contains(&typed).then(|| Suggestion { label, value: l.row.id.to_string() })
+                label
+                    .to_lowercase()
+                    .contains(&typed)
+                    .then(|| Suggestion { label, value: l.row.id.to_string() })
             })
             .take(limit)
             .collect()
     }
 
     /// Open challenges here that the author can answer (`mine` false) or withdraw (`mine` true).
-    pub fn suggest_challenges(&self, msg: &Incoming, mine: bool, typed: &str, limit: usize) -> Vec<Suggestion> {
+    pub fn suggest_challenges(
+        &self,
+        msg: &Incoming,
+        mine: bool,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<Suggestion> {
         let Ok(me) = self.me(msg) else { return Vec::new() };
-        let Ok(open) = self.store.open_challenges(msg.platform, msg.channel, me.id) else { return Vec::new() };
+        let Ok(open) = self.store.open_challenges(msg.platform, msg.channel, me.id) else {
+            return Vec::new();
+        };
         let typed = typed.trim().to_lowercase();
         open.into_iter()
             .rev()

@@ -1,8 +1,10 @@
 //! The Discord adapter at the wire, against a FAKE Discord server on 127.0.0.1: it speaks Discord's
-//! real protocol (REST `GET /gateway/bot`, `POST /channels/{id}/messages` with multipart uploads;
-//! gateway websocket HELLO, IDENTIFY, READY, heartbeats, MESSAGE_CREATE dispatches) well enough for
-//! serenity, which is pointed at it through its HTTP builder's proxy setting. A whole game is played
-//! through it and the bot's real requests, uploaded PNGs included, are checked.
+//! real protocol (REST `GET /gateway/bot`, `/users/@me`, `PUT /applications/{id}/commands`,
+//! `POST /interactions/{id}/{token}/callback`, follow-up webhooks, `POST /channels/{id}/messages`
+//! with multipart uploads; gateway websocket HELLO, IDENTIFY, READY, heartbeats, MESSAGE_CREATE and
+//! INTERACTION_CREATE dispatches) well enough for serenity, which is pointed at it through its HTTP
+//! builder's proxy setting. Whole games are played through it, by messages and by slash commands and
+//! buttons, and the bot's real requests, uploaded PNGs included, are checked.
 
 use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -14,6 +16,7 @@ use tessera_bot::service::Service;
 use tessera_bot::store::SqliteStore;
 
 const BOT_ID: &str = "1000";
+const GUILD: &str = "400";
 const CHANNEL: &str = "500";
 
 fn user(id: &str, name: &str, bot: bool) -> Value {
@@ -44,13 +47,41 @@ impl Posted {
     fn has_png(&self) -> bool {
         self.body.windows(8).any(|w| w == b"\x89PNG\r\n\x1a\n")
     }
+
+    /// The JSON payload: the body itself, or a multipart upload's `payload_json` part.
+    fn json(&self) -> Value {
+        let text = self.text();
+        if let Ok(v) = serde_json::from_str(&text) {
+            return v;
+        }
+        let part = text.find("name=\"payload_json\"").expect("a JSON body or a payload_json part");
+        let start = part + text[part..].find("\r\n\r\n").unwrap() + 4;
+        let end = start + text[start..].find("\r\n--").unwrap();
+        serde_json::from_str(&text[start..end]).unwrap()
+    }
+
+    /// The custom ids of the buttons the message carries.
+    fn buttons(&self) -> Vec<String> {
+        let json = self.json();
+        let data = if json["data"].is_object() { &json["data"] } else { &json };
+        let rows = data["components"].as_array().cloned().unwrap_or_default();
+        rows.iter()
+            .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+            .map(|b| b["custom_id"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Whether an interaction response is visible only to the one who asked.
+    fn ephemeral(&self) -> bool {
+        self.json()["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
+    }
 }
 
 /// The fake: REST on one port, the gateway on another.
 struct FakeDiscord {
     api: String,
     posted: Arc<Mutex<Vec<Posted>>>,
-    to_gateway: Sender<Value>,
+    to_gateway: Sender<(&'static str, Value)>,
     identified: Receiver<Value>,
 }
 
@@ -67,23 +98,47 @@ fn start_fake() -> FakeDiscord {
             let path = req.url().to_string();
             let mut body = Vec::new();
             let _ = std::io::Read::read_to_end(req.as_reader(), &mut body);
+            let logged = Posted { path: path.clone(), body: body.clone() };
+            let header = tiny_http::Header::from_bytes("Content-Type", "application/json").unwrap();
+            if path.contains("/interactions/") && path.ends_with("/callback") {
+                log.lock().unwrap().push(logged);
+                let _ = req.respond(tiny_http::Response::empty(204));
+                continue;
+            }
             let reply = if path.contains("/gateway") {
                 json!({"url": format!("ws://127.0.0.1:{ws_port}"), "shards": 1,
                        "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
             } else if path.ends_with("/users/@me") {
                 user(BOT_ID, "tessera", true)
-            } else if path.contains("/channels/") && path.ends_with("/messages") {
-                log.lock().unwrap().push(Posted { path: path.clone(), body: body.clone() });
+            } else if path.contains("/channels/") && path.ends_with("/messages")
+                || path.contains("/webhooks/")
+            {
+                log.lock().unwrap().push(logged);
                 message(9000 + log.lock().unwrap().len() as u64, user(BOT_ID, "tessera", true), "ok", vec![])
+            } else if path.ends_with("/commands") && req.method() == &tiny_http::Method::Put {
+                log.lock().unwrap().push(logged);
+                // Discord answers with the commands as stored: ids, version and application added.
+                let sent: Vec<Value> = serde_json::from_slice(&body).unwrap_or_default();
+                let stored: Vec<Value> = sent
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, mut c)| {
+                        c["id"] = json!((7000 + i).to_string());
+                        c["application_id"] = json!(BOT_ID);
+                        c["version"] = json!("1");
+                        c["type"] = json!(1);
+                        c
+                    })
+                    .collect();
+                json!(stored)
             } else {
                 json!({})
             };
-            let header = tiny_http::Header::from_bytes("Content-Type", "application/json").unwrap();
             let _ = req.respond(tiny_http::Response::from_string(reply.to_string()).with_header(header));
         }
     });
 
-    let (to_gateway, events) = channel::<Value>();
+    let (to_gateway, events) = channel::<(&'static str, Value)>();
     let (identify_tx, identified) = channel::<Value>();
     std::thread::spawn(move || {
         let (stream, _) = ws.accept().unwrap();
@@ -117,9 +172,9 @@ fn start_fake() -> FakeDiscord {
                     if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
                 Err(_) => return,
             }
-            while let Ok(event) = events.try_recv() {
+            while let Ok((kind, event)) = events.try_recv() {
                 seq += 1;
-                send(&mut socket, json!({"op": 0, "t": "MESSAGE_CREATE", "s": seq, "d": event}));
+                send(&mut socket, json!({"op": 0, "t": kind, "s": seq, "d": event}));
             }
         }
     });
@@ -127,18 +182,46 @@ fn start_fake() -> FakeDiscord {
 }
 
 impl FakeDiscord {
-    /// Waits for the bot to post a message containing `needle`; returns it.
-    fn wait_for(&self, needle: &str) -> Posted {
+    /// Waits for the bot to make a request that `wanted` picks; returns it.
+    fn wait_until(&self, what: &str, wanted: impl Fn(&Posted) -> bool) -> Posted {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
-            if let Some(p) = self.posted.lock().unwrap().iter().find(|p| p.text().contains(needle)) {
+            if let Some(p) = self.posted.lock().unwrap().iter().find(|p| wanted(p)) {
                 return p.clone();
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        let said: Vec<String> =
-            self.posted.lock().unwrap().iter().map(|p| p.text().chars().take(200).collect()).collect();
-        panic!("the bot never said {needle:?}; it said {said:#?}");
+        let said: Vec<String> = self
+            .posted
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|p| format!("{} {}", p.path, p.text().chars().take(300).collect::<String>()))
+            .collect();
+        panic!("the bot never sent {what}; it sent {said:#?}");
+    }
+
+    /// Waits for the bot to post a message containing `needle`; returns it.
+    fn wait_for(&self, needle: &str) -> Posted {
+        self.wait_until(&format!("{needle:?}"), |p| p.text().contains(needle))
+    }
+
+    /// Sends an interaction as Discord would, and waits for the bot's answer to it.
+    fn interact(&self, id: u64, who: &Value, kind: u8, data: Value, message: Option<Value>) -> Posted {
+        let mut event = json!({
+            "id": id.to_string(), "application_id": BOT_ID, "type": kind, "data": data,
+            "guild_id": GUILD, "channel_id": CHANNEL,
+            "member": {"user": who, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                       "deaf": false, "mute": false, "flags": 0, "permissions": "1024"},
+            "token": format!("token-{id}"), "version": 1, "app_permissions": "1024",
+            "locale": "en-GB", "guild_locale": "en-GB", "entitlements": [], "attachment_size_limit": 10485760
+        });
+        if let Some(m) = message {
+            event["message"] = m;
+        }
+        self.to_gateway.send(("INTERACTION_CREATE", event)).unwrap();
+        let path = format!("/api/v10/interactions/{id}/token-{id}/callback");
+        self.wait_until(&format!("an answer to interaction {id}"), |p| p.path == path)
     }
 }
 
@@ -148,10 +231,10 @@ fn a_whole_game_through_a_fake_discord() {
     let dir = std::env::temp_dir().join(format!("tessera-discord-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
-    let api = fake.api.clone();
+    let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let _ = rt.block_on(tessera_bot::discord::run(service, "fake-token", Some(&api)));
+        let _ = rt.block_on(tessera_bot::discord::run(service, "fake-token", options));
     });
     let identify = fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot identifies");
     assert_eq!(identify["d"]["token"], "Bot fake-token");
@@ -163,7 +246,7 @@ fn a_whole_game_through_a_fake_discord() {
     let mut id = 100;
     let mut say = |who: &Value, text: &str, mentions: Vec<Value>| {
         id += 1;
-        fake.to_gateway.send(message(id, who.clone(), text, mentions)).unwrap();
+        fake.to_gateway.send(("MESSAGE_CREATE", message(id, who.clone(), text, mentions))).unwrap();
     };
     say(&alice, "!t challenge <@2> chess white", vec![bob.clone()]);
     fake.wait_for("alice challenges bob");
@@ -180,5 +263,153 @@ fn a_whole_game_through_a_fake_discord() {
     say(&bob, "Qh4#", vec![]);
     let end = fake.wait_for("Black wins by checkmate");
     assert!(end.has_png());
+    assert!(end.buttons().is_empty(), "a finished game offers no buttons");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A slash command's data, with options as `(name, type, value)`.
+fn slash(name: &str, options: &[(&str, u8, Value)], resolved: Value) -> Value {
+    let options: Vec<Value> =
+        options.iter().map(|(n, t, v)| json!({"name": n, "type": t, "value": v})).collect();
+    json!({"id": "7001", "name": name, "type": 1, "options": options, "resolved": resolved})
+}
+
+/// An autocomplete request: `focused` is being typed.
+fn typing(name: &str, focused: (&str, u8, &str)) -> Value {
+    let (n, t, v) = focused;
+    json!({"id": "7001", "name": name, "type": 1, "options": [{"name": n, "type": t, "value": v, "focused": true}]})
+}
+
+fn press(custom_id: &str) -> Value {
+    json!({"custom_id": custom_id, "component_type": 2})
+}
+
+fn choices(answer: &Posted) -> Vec<Value> {
+    let json = answer.json();
+    assert_eq!(json["type"], 8, "an autocomplete result: {json}");
+    json["data"]["choices"].as_array().unwrap().clone()
+}
+
+#[test]
+fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
+    let fake = start_fake();
+    let dir = std::env::temp_dir().join(format!("tessera-discord-slash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
+    let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let _ = rt.block_on(tessera_bot::discord::run(service, "fake-token", options));
+    });
+    fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot identifies");
+
+    // The commands are registered globally, for the application READY named.
+    let registered = fake.wait_until("the slash commands", |p| p.path.ends_with("/commands"));
+    assert_eq!(registered.path, format!("/api/v10/applications/{BOT_ID}/commands"));
+    let commands = registered.json();
+    let command =
+        |name: &str| commands.as_array().unwrap().iter().find(|c| c["name"] == name).cloned().unwrap();
+    let option = |c: &Value, name: &str| {
+        c["options"].as_array().unwrap().iter().find(|o| o["name"] == name).cloned().unwrap()
+    };
+    assert_eq!(
+        option(&command("challenge"), "opponent")["type"],
+        6,
+        "opponents come from Discord's member picker"
+    );
+    assert_eq!(option(&command("challenge"), "variant")["autocomplete"], true);
+    assert_eq!(option(&command("move"), "move")["autocomplete"], true);
+    assert_eq!(option(&command("move"), "game")["autocomplete"], true);
+
+    let alice = user("1", "alice", false);
+    let bob = user("2", "bob", false);
+    let carol = user("3", "carol", false);
+    let mut next = 200u64;
+    let mut id = || {
+        next += 1;
+        next
+    };
+
+    let variants =
+        choices(&fake.interact(id(), &alice, 4, typing("challenge", ("variant", 3, "quad")), None));
+    assert_eq!(variants.len(), 1);
+    assert_eq!(variants[0]["value"], "quad-square");
+
+    let challenge = slash(
+        "challenge",
+        &[("opponent", 6, json!("2")), ("variant", 3, json!("chess")), ("color", 3, json!("white"))],
+        json!({"users": {"2": bob}}),
+    );
+    let challenged = fake.interact(id(), &alice, 2, challenge, None);
+    assert_eq!(challenged.json()["type"], 4);
+    assert!(challenged.text().contains("alice challenges bob to chess"), "{}", challenged.text());
+    assert!(!challenged.ephemeral());
+    assert_eq!(challenged.buttons(), ["tessera:accept:1", "tessera:decline:1"]);
+    let challenge_message = message(9100, user(BOT_ID, "tessera", true), "challenge", vec![]);
+
+    // Only the one challenged can take it up; a stranger is told so, privately.
+    let stranger = fake.interact(id(), &carol, 3, press("tessera:accept:1"), Some(challenge_message.clone()));
+    assert!(
+        stranger.ephemeral() && stranger.text().contains("only the one challenged"),
+        "{}",
+        stranger.text()
+    );
+    let begins = fake.interact(id(), &bob, 3, press(&challenged.buttons()[0]), Some(challenge_message));
+    assert!(begins.text().contains("Game #1 begins"), "{}", begins.text());
+    assert!(begins.has_png(), "the board is uploaded with the answer");
+    assert_eq!(begins.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
+
+    // Autocomplete lists legal moves for the player to move only.
+    let knights = choices(&fake.interact(id(), &alice, 4, typing("move", ("move", 3, "N")), None));
+    let values: Vec<&str> = knights.iter().map(|c| c["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    assert!(choices(&fake.interact(id(), &bob, 4, typing("move", ("move", 3, "")), None)).is_empty());
+    let games = choices(&fake.interact(id(), &bob, 4, typing("move", ("game", 4, "")), None));
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["value"], 1);
+    assert!(games[0]["name"].as_str().unwrap().contains("vs alice"), "{games:?}");
+
+    let played = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("Nf3"))], json!({})), None);
+    assert!(played.text().contains("alice played Nf3") && played.has_png(), "{}", played.text());
+    let early = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
+    assert!(early.ephemeral() && early.text().contains("it is bob's turn"), "{}", early.text());
+    assert!(!early.has_png());
+
+    // Plain-text moves still work beside the slash commands, with buttons under the board.
+    fake.to_gateway.send(("MESSAGE_CREATE", message(id(), bob.clone(), "e5", vec![]))).unwrap();
+    let reply = fake.wait_for("bob played e5");
+    assert!(reply.has_png());
+    assert_eq!(reply.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
+    let board_message = message(9200, user(BOT_ID, "tessera", true), "board", vec![]);
+
+    let flipped = fake.interact(id(), &bob, 3, press("tessera:flip:1"), Some(board_message.clone()));
+    assert!(flipped.ephemeral() && flipped.has_png(), "a flipped board is for the one who asked");
+
+    let offered = fake.interact(id(), &alice, 3, press("tessera:draw:1"), Some(board_message.clone()));
+    assert!(offered.text().contains("alice offers a draw"), "{}", offered.text());
+    assert_eq!(offered.buttons(), ["tessera:draw-yes:1", "tessera:draw-no:1"]);
+    let refused = fake.interact(id(), &bob, 3, press("tessera:draw-no:1"), Some(board_message.clone()));
+    assert!(refused.text().contains("bob declines the draw"), "{}", refused.text());
+
+    // Resigning asks first; only a player's confirmation ends the game.
+    let asked = fake.interact(id(), &bob, 3, press("tessera:resign:1"), Some(board_message.clone()));
+    assert!(asked.ephemeral() && asked.text().contains("Resign game #1?"), "{}", asked.text());
+    assert_eq!(asked.buttons(), ["tessera:resign-yes:1"]);
+    let meddler = fake.interact(id(), &carol, 3, press("tessera:resign-yes:1"), Some(board_message.clone()));
+    assert!(meddler.ephemeral() && meddler.text().contains("only the players"), "{}", meddler.text());
+    let resigned = fake.interact(id(), &bob, 3, press("tessera:resign-yes:1"), Some(board_message));
+    assert!(
+        resigned.text().contains("bob resigns game #1. White wins by resignation"),
+        "{}",
+        resigned.text()
+    );
+    assert!(!resigned.ephemeral());
+
+    let over = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
+    assert!(over.ephemeral(), "{}", over.text());
+    let unknown = fake.interact(id(), &alice, 2, slash("frobnicate", &[], json!({})), None);
+    assert!(unknown.ephemeral() && unknown.text().contains("/help"), "{}", unknown.text());
+    let record = fake.interact(id(), &alice, 2, slash("history", &[("game", 4, json!(1))], json!({})), None);
+    assert!(record.text().contains("1. Ng1-f3 e7-e5 1-0"), "{}", record.text());
     std::fs::remove_dir_all(&dir).ok();
 }
