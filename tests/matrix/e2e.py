@@ -2,7 +2,9 @@
 
 Two players (matrix-nio clients) play a whole game against each other through the bot, in a plain
 room and in an end-to-end encrypted room, checking every reply and that each board picture
-downloads and decodes as a PNG of the expected size. Exits non-zero on the first failure.
+downloads, decrypts where the room is encrypted, and decodes to exactly the pixels `tessera render`
+draws for the position expected at that point (last move marked, seen from the side to move).
+Exits non-zero on the first failure.
 """
 
 import asyncio
@@ -37,6 +39,16 @@ def start_bot():
     global BOT
     log = open(os.environ["BOT_LOG"], "a")
     BOT = subprocess.Popen([os.environ["BOT_BIN"], "--data-dir", os.environ["BOT_DATA"]], stdout=log, stderr=log)
+
+
+def expected_board(moves, flip):
+    """The picture the bot should post after `moves`: drawn by the same binary's `render` command."""
+    out = tempfile.mktemp(suffix=".png")
+    args = [os.environ["BOT_BIN"], "render", "--moves", "-", "--size", "512", "-o", out] + (["--flip"] if flip else [])
+    subprocess.run(args, input=" ".join(moves).encode(), check=True, capture_output=True)
+    with Image.open(out) as img:
+        img.load()
+        return img.convert("RGB")
 
 
 def stop_bot():
@@ -161,10 +173,18 @@ async def play_game(alice, bob, encrypted):
     # A wrong turn is refused with a reason.
     await say(alice, room_id, "!t board", encrypted)
     await watch_a.wait_for("game over", images=6)
-    for png in watch_a.images:
+    # Start, after each of the four moves, and `!t board` at the end; Black's turns are seen from Black.
+    played = [m for _, _, m in moves]
+    expected = [(played[:n], n % 2 == 1) for n in range(5)] + [(played, False)]
+    if len(watch_a.images) != len(expected):
+        fail(f"{len(watch_a.images)} board pictures, expected {len(expected)}")
+    for i, (png, (upto, flip)) in enumerate(zip(watch_a.images, expected)):
         img = Image.open(io.BytesIO(png))
-        if img.format != "PNG" or img.size[0] != 512:
-            fail(f"a board picture is {img.format} {img.size}, expected a 512 px wide PNG")
+        if img.format != "PNG":
+            fail(f"board picture {i} is {img.format}, not PNG")
+        want = expected_board(upto, flip)
+        if img.size != want.size or img.convert("RGB").tobytes() != want.tobytes():
+            fail(f"board picture {i} is not the board after {upto} (flipped: {flip})")
     print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards checked", flush=True)
 
 

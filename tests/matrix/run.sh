@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # Plays whole games through the Tessera bot on a throwaway Synapse on 127.0.0.1 (see e2e.py).
-# Installs Synapse and the test client into venvs under target/matrix-e2e, builds the bot, and stops
-# the homeserver and the bot at the end, also on failure.
+# Installs Synapse and the test client into venvs under target/matrix-e2e (pinned versions), builds
+# the bot unless BOT_BIN names it, and stops the homeserver and the bot at the end, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 WORK=${WORK:-$PWD/target/matrix-e2e}
 PORT=${PORT:-8008}
 mkdir -p "$WORK"
-[ -x "$WORK/venv-synapse/bin/python" ] || { python3 -m venv "$WORK/venv-synapse"; "$WORK/venv-synapse/bin/pip" install -q matrix-synapse; }
-[ -x "$WORK/venv-client/bin/python" ] || { python3 -m venv "$WORK/venv-client"; "$WORK/venv-client/bin/pip" install -q "matrix-nio[e2e]" pillow; }
-cargo build -q -p tessera-bot
+# A venv counts as installed only once pip has finished (a stamp file), so an interrupted install is redone.
+venv() {
+  local dir="$WORK/$1"; shift
+  if [ ! -f "$dir/.installed" ]; then
+    rm -rf "$dir"
+    python3 -m venv "$dir"
+    "$dir/bin/pip" install -q --disable-pip-version-check "$@"
+    touch "$dir/.installed"
+  fi
+}
+venv venv-synapse matrix-synapse==1.163.2
+venv venv-client "matrix-nio[e2e]==0.26.0" pillow==13.0.0
+# `cargo test` passes the binary it built (bot/tests/matrix_synapse.rs); run by hand, build it here.
+if [ -z "${BOT_BIN:-}" ]; then
+  cargo build -q -p tessera-bot
+  BOT_BIN="$PWD/target/debug/tessera"
+fi
 
 HSDIR="$WORK/synapse"
 BOTDIR="$WORK/bot"
@@ -25,5 +39,5 @@ for u in tessera:botpass alice:alicepass bob:bobpass; do
 done
 : >"$WORK/bot.log"
 export TESSERA_MATRIX_HOMESERVER="http://127.0.0.1:$PORT" TESSERA_MATRIX_USER=tessera TESSERA_MATRIX_PASSWORD=botpass
-export BOT_BIN="$PWD/target/debug/tessera" BOT_DATA="$BOTDIR" BOT_LOG="$WORK/bot.log" HS="http://127.0.0.1:$PORT"
+export BOT_BIN BOT_DATA="$BOTDIR" BOT_LOG="$WORK/bot.log" HS="http://127.0.0.1:$PORT"
 "$WORK/venv-client/bin/python" tests/matrix/e2e.py 2>"$WORK/client.log" || { echo "--- bot log"; tail -30 "$WORK/bot.log"; exit 1; }
