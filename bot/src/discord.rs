@@ -12,7 +12,7 @@ use serenity::all::{
     CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, EventHandler,
     GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId, Member, Message, Permissions, Ready,
-    ResolvedOption, ResolvedValue,
+    ResolvedOption, ResolvedValue, UserId,
 };
 use serenity::async_trait;
 use serenity::builder::Builder as _;
@@ -320,17 +320,24 @@ fn chunks(text: &str) -> Vec<String> {
     out
 }
 
-/// Nobody is pinged by what the bot repeats.
-fn no_pings() -> CreateAllowedMentions {
-    CreateAllowedMentions::new()
+/// The text of a reply, in Discord-sized pieces, and whom it may ping: the players it concerns
+/// (named in front of the first piece), and nobody else whatever the text says.
+fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
+    let users: Vec<UserId> = if reply.private {
+        Vec::new()
+    } else {
+        reply.notify.iter().filter_map(|id| id.parse::<u64>().ok()).map(UserId::new).collect()
+    };
+    let pings: String = users.iter().map(|u| format!("<@{u}> ")).collect();
+    (chunks(&format!("{pings}{}", reply.text)), CreateAllowedMentions::new().users(users))
 }
 
 /// Posts a reply in a channel: text in pieces, the board and buttons with the last piece.
 async fn send(http: &Http, channel: ChannelId, reply: &Reply, answering: Option<&Message>) -> Result<()> {
-    let pieces = chunks(&reply.text);
+    let (pieces, pings) = pieces(reply);
     let last = pieces.len() - 1;
     for (i, piece) in pieces.into_iter().enumerate() {
-        let mut message = CreateMessage::new().content(piece).allowed_mentions(no_pings());
+        let mut message = CreateMessage::new().content(piece).allowed_mentions(pings.clone());
         if let Some(m) = answering.filter(|_| i == 0) {
             message = message.reference_message(m);
         }
@@ -350,7 +357,7 @@ async fn send(http: &Http, channel: ChannelId, reply: &Reply, answering: Option<
 async fn respond(http: &Http, id: InteractionId, token: &str, replies: Vec<Reply>) -> Result<()> {
     let mut first = true;
     for reply in replies {
-        let pieces = chunks(&reply.text);
+        let (pieces, pings) = pieces(&reply);
         let last = pieces.len() - 1;
         for (i, piece) in pieces.into_iter().enumerate() {
             let image = reply
@@ -363,7 +370,7 @@ async fn respond(http: &Http, id: InteractionId, token: &str, replies: Vec<Reply
                 let mut m = CreateInteractionResponseMessage::new()
                     .content(piece)
                     .ephemeral(reply.private)
-                    .allowed_mentions(no_pings())
+                    .allowed_mentions(pings.clone())
                     .components(rows);
                 if let Some(file) = image {
                     m = m.add_file(file);
@@ -374,7 +381,7 @@ async fn respond(http: &Http, id: InteractionId, token: &str, replies: Vec<Reply
                 let mut m = CreateInteractionResponseFollowup::new()
                     .content(piece)
                     .ephemeral(reply.private)
-                    .allowed_mentions(no_pings())
+                    .allowed_mentions(pings.clone())
                     .components(rows);
                 if let Some(file) = image {
                     m = m.add_file(file);
@@ -551,7 +558,7 @@ async fn clock(http: Arc<Http>, service: Shared) {
         let notices = tokio::task::spawn_blocking(move || s.tick(now())).await;
         for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
             let Ok(id) = notice.channel.parse::<u64>() else { continue };
-            let reply = Reply { text: notice.text, ..Reply::default() };
+            let reply = Reply { text: notice.text, notify: notice.notify, ..Reply::default() };
             let _ = send(&http, ChannelId::new(id), &reply, None).await;
         }
     }

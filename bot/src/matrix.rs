@@ -176,12 +176,19 @@ async fn on_message(
     }
 }
 
+/// Intentional mentions (`m.mentions`) of the players a message concerns, so their clients notify
+/// them; nobody else is mentioned whatever the text says.
+fn mentioning(content: RoomMessageEventContent, notify: &[String]) -> RoomMessageEventContent {
+    let users = notify.iter().filter_map(|id| matrix_sdk::ruma::OwnedUserId::try_from(id.as_str()).ok());
+    content.add_mentions(matrix_sdk::ruma::events::Mentions::with_user_ids(users))
+}
+
 async fn send(room: &Room, reply: &Reply) -> Result<()> {
     // Errors go out as notices: Matrix has no message only one member sees.
     let content = if reply.private {
         RoomMessageEventContent::notice_plain(&reply.text)
     } else {
-        RoomMessageEventContent::text_plain(&reply.text)
+        mentioning(RoomMessageEventContent::text_plain(&reply.text), &reply.notify)
     };
     room.send(content).await?;
     if let Some(png) = &reply.image {
@@ -199,7 +206,8 @@ async fn clock(client: Client, service: Shared) {
         for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
             let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
             if let Some(room) = client.get_room(&room_id) {
-                let _ = room.send(RoomMessageEventContent::text_plain(&notice.text)).await;
+                let content = mentioning(RoomMessageEventContent::text_plain(&notice.text), &notice.notify);
+                let _ = room.send(content).await;
             }
         }
     }

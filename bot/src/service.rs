@@ -52,6 +52,9 @@ pub struct Reply {
     pub private: bool,
     /// What the reply is about, for platforms that put buttons under it.
     pub actions: Option<Actions>,
+    /// Platform user ids of the people the reply concerns who did not write the message (the
+    /// player to move, the one challenged): platforms that can, notify them.
+    pub notify: Vec<String>,
 }
 
 /// The one-click answers a reply invites. Platforms without buttons ignore them: the reply's text
@@ -83,6 +86,11 @@ impl Reply {
     fn error(text: impl Into<String>) -> Reply {
         Reply { text: text.into(), private: true, ..Reply::default() }
     }
+
+    fn notifying(mut self, player: &Player) -> Reply {
+        self.notify.push(player.user_id.clone());
+        self
+    }
 }
 
 /// A message the service sends on its own (reminders, losses on time).
@@ -91,6 +99,8 @@ pub struct Notice {
     pub platform: String,
     pub channel: String,
     pub text: String,
+    /// Platform user ids of the players it concerns.
+    pub notify: Vec<String>,
 }
 
 const DAY: i64 = 86_400;
@@ -314,7 +324,7 @@ impl<S: Store> Service<S> {
             me.name, them.name, them.name
         ));
         reply.actions = Some(Actions::Challenge(id));
-        Ok(vec![reply])
+        Ok(vec![reply.notifying(&them)])
     }
 
     fn pick_challenge(
@@ -390,6 +400,9 @@ impl<S: Store> Service<S> {
             to_move.name,
             start.turn()
         );
+        if to_move.id != me.id {
+            reply.notify.push(to_move.user_id.clone());
+        }
         Ok(vec![reply])
     }
 
@@ -407,7 +420,12 @@ impl<S: Store> Service<S> {
         if !self.store.close_challenge(c.id, status).map_err(internal)? {
             return Err("that challenge is no longer open".into());
         }
-        Ok(vec![Reply::text(format!("Challenge {} {status}.", c.id))])
+        let other = if mine { c.challenged } else { c.challenger };
+        let mut reply = Reply::text(format!("Challenge {} {status}.", c.id));
+        if let Some(p) = self.store.player_by_id(other).map_err(internal)? {
+            reply = reply.notifying(&p);
+        }
+        Ok(vec![reply])
     }
 
     /// Ends a game whose mover ran out of time; says so.
@@ -494,7 +512,7 @@ impl<S: Store> Service<S> {
         }
         let mut reply = self.board_reply(&after, Some((&pos, &mv)), false);
         reply.text = text;
-        Ok(vec![reply])
+        Ok(vec![reply.notifying(after.player(my_color.other()))])
     }
 
     fn board_reply(
@@ -515,7 +533,7 @@ impl<S: Store> Service<S> {
         let diagram =
             tessera_render::diagram::text_diagram(pos, if from_black { Color::Black } else { Color::White });
         let actions = loaded.game.outcome().is_none().then_some(Actions::Game(loaded.row.id));
-        Reply { text: status_line(loaded), image, diagram: Some(diagram), private: false, actions }
+        Reply { text: status_line(loaded), image, diagram: Some(diagram), actions, ..Reply::default() }
     }
 
     fn last_move_view(&self, loaded: &Loaded) -> BoardView {
@@ -584,12 +602,13 @@ impl<S: Store> Service<S> {
         let (me, loaded, color) = self.participant(msg, id)?;
         let outcome = Outcome::Win { winner: color.other(), reason: WinReason::Resignation };
         self.store.finish(loaded.row.id, outcome.result(), "resignation").map_err(internal)?;
-        Ok(vec![Reply::text(format!(
+        let reply = Reply::text(format!(
             "{} resigns game #{}. {outcome} ({}).",
             me.name,
             loaded.row.id,
             outcome.result()
-        ))])
+        ));
+        Ok(vec![reply.notifying(loaded.player(color.other()))])
     }
 
     fn draw(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
@@ -600,7 +619,8 @@ impl<S: Store> Service<S> {
             Offer::Offer | Offer::Accept if pending == Some(opponent.id) => {
                 let outcome = Outcome::Draw { reason: DrawReason::Agreement };
                 self.store.finish(loaded.row.id, outcome.result(), "agreement").map_err(internal)?;
-                Ok(vec![Reply::text(format!("Game #{} is drawn by agreement (1/2-1/2).", loaded.row.id))])
+                let reply = Reply::text(format!("Game #{} is drawn by agreement (1/2-1/2).", loaded.row.id));
+                Ok(vec![reply.notifying(opponent)])
             }
             Offer::Accept => {
                 Err(format!("{} has not offered a draw; offer one with `!t draw`", opponent.name))
@@ -613,14 +633,13 @@ impl<S: Store> Service<S> {
                     me.name, loaded.row.id, opponent.name
                 ));
                 reply.actions = Some(Actions::DrawOffer(loaded.row.id));
-                Ok(vec![reply])
+                Ok(vec![reply.notifying(opponent)])
             }
             Offer::Decline if pending == Some(opponent.id) => {
                 self.store.set_draw_offer(loaded.row.id, None).map_err(internal)?;
-                Ok(vec![Reply::text(format!(
-                    "{} declines the draw; game #{} goes on.",
-                    me.name, loaded.row.id
-                ))])
+                let reply =
+                    Reply::text(format!("{} declines the draw; game #{} goes on.", me.name, loaded.row.id));
+                Ok(vec![reply.notifying(opponent)])
             }
             Offer::Decline => Err("there is no draw offer to decline".into()),
         }
@@ -628,6 +647,7 @@ impl<S: Store> Service<S> {
 
     fn claim(&self, msg: &Incoming, id: GameRef) -> Replies {
         let (_, loaded, color) = self.participant(msg, id)?;
+        let opponent = loaded.player(color.other());
         if loaded.game.position().turn() != color {
             return Err("a draw is claimed by the player to move".into());
         }
@@ -635,7 +655,9 @@ impl<S: Store> Service<S> {
             return Err("there is nothing to claim: a draw needs a threefold repetition or 50 moves without a capture or pawn move".into());
         };
         self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason)).map_err(internal)?;
-        Ok(vec![Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)))])
+        let reply =
+            Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)));
+        Ok(vec![reply.notifying(opponent)])
     }
 
     fn takeback(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
@@ -660,7 +682,7 @@ impl<S: Store> Service<S> {
                     if count == 1 { "" } else { "s" },
                     status_line(&now)
                 );
-                Ok(vec![r])
+                Ok(vec![r.notifying(opponent)])
             }
             Offer::Accept => Err(format!("{} has not asked for a takeback", opponent.name)),
             Offer::Offer if loaded.game.moves().is_empty() => Err("there is no move to take back".into()),
@@ -671,11 +693,11 @@ impl<S: Store> Service<S> {
                     me.name, loaded.row.id, opponent.name
                 ));
                 reply.actions = Some(Actions::TakebackOffer(loaded.row.id));
-                Ok(vec![reply])
+                Ok(vec![reply.notifying(opponent)])
             }
             Offer::Decline if pending == Some(opponent.id) => {
                 self.store.set_takeback_offer(loaded.row.id, None).map_err(internal)?;
-                Ok(vec![Reply::text(format!("{} declines the takeback.", me.name))])
+                Ok(vec![Reply::text(format!("{} declines the takeback.", me.name)).notifying(opponent)])
             }
             Offer::Decline => Err("there is no takeback request to decline".into()),
         }
@@ -833,12 +855,14 @@ impl<S: Store> Service<S> {
             let Ok(loaded) = self.load(row) else { continue };
             let Some(days) = loaded.row.days_per_move else { continue };
             let deadline = loaded.row.last_move_at + days as i64 * DAY;
+            let mover = loaded.player(loaded.game.position().turn());
+            let mut notify = vec![mover.user_id.clone()];
             let text = if let Some(timeout) = self.settle_clock(&loaded, now).map_err(anyhow::Error::msg)? {
+                notify.push(loaded.player(loaded.game.position().turn().other()).user_id.clone());
                 Some(timeout)
             } else if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
                 self.store.mark_reminded(loaded.row.id)?;
                 let hours = ((deadline - now) / 3600).max(1);
-                let mover = loaded.player(loaded.game.position().turn());
                 Some(format!(
                     "{}, it is your move in game #{} ({}); about {hours} hours left.",
                     mover.name,
@@ -849,7 +873,7 @@ impl<S: Store> Service<S> {
                 None
             };
             if let Some(text) = text {
-                notices.push(Notice { platform, channel, text });
+                notices.push(Notice { platform, channel, text, notify });
             }
         }
         Ok(notices)

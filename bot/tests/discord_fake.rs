@@ -343,6 +343,9 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let challenged = fake.interact(id(), &alice, 2, challenge, None);
     assert_eq!(challenged.json()["type"], 4);
     assert!(challenged.text().contains("alice challenges bob to chess"), "{}", challenged.text());
+    // The one challenged is pinged, and nobody else can be.
+    assert!(challenged.json()["data"]["content"].as_str().unwrap().starts_with("<@2> alice challenges"));
+    assert_eq!(challenged.json()["data"]["allowed_mentions"]["users"], json!(["2"]));
     assert!(!challenged.ephemeral());
     assert_eq!(challenged.buttons(), ["tessera:accept:1", "tessera:decline:1"]);
     let challenge_message = message(9100, user(BOT_ID, "tessera", true), "challenge", vec![]);
@@ -373,12 +376,15 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert!(played.text().contains("alice played Nf3") && played.has_png(), "{}", played.text());
     let early = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
     assert!(early.ephemeral() && early.text().contains("it is bob's turn"), "{}", early.text());
+    assert_eq!(early.json()["data"]["allowed_mentions"]["users"], json!([]), "errors ping nobody");
     assert!(!early.has_png());
 
     // Plain-text moves still work beside the slash commands, with buttons under the board.
     fake.to_gateway.send(("MESSAGE_CREATE", message(id(), bob.clone(), "e5", vec![]))).unwrap();
     let reply = fake.wait_for("bob played e5");
     assert!(reply.has_png());
+    assert!(reply.json()["content"].as_str().unwrap().starts_with("<@1> bob played e5"), "alice is pinged");
+    assert_eq!(reply.json()["allowed_mentions"]["users"], json!(["1"]));
     assert_eq!(reply.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
     let board_message = message(9200, user(BOT_ID, "tessera", true), "board", vec![]);
 

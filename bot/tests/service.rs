@@ -220,10 +220,12 @@ fn clocks_remind_then_end_the_game() {
     let notices = t.service.tick(t.now).unwrap();
     assert_eq!(notices.len(), 1);
     assert!(notices[0].text.contains("bob, it is your move"), "{:?}", notices);
+    assert_eq!(notices[0].notify, ["bob"], "the reminder is for the one to move");
     assert!(t.service.tick(t.now + 60).unwrap().is_empty(), "one reminder");
     t.now += 12 * 3600;
     let notices = t.service.tick(t.now).unwrap();
     assert!(notices[0].text.contains("bob ran out of time"), "{:?}", notices);
+    assert_eq!(notices[0].notify, ["bob", "alice"], "both hear how the game ended");
     assert!(t.says("bob", "!t move e5").contains("no game running"));
     assert!(t.says("bob", "!t history #1").contains("[Result \"1-0\"]"));
 }
@@ -424,4 +426,20 @@ fn autocomplete_offers_legal_moves_games_challenges_and_variants() {
     assert_eq!(suggest_variants("", 25).len(), tessera_rules::Variant::ALL.len());
     assert!(suggest_variants("", 25).iter().all(|s| s.label.chars().count() <= 100));
     assert!(suggest_variants("checkers", 25).is_empty());
+}
+
+#[test]
+fn replies_name_whom_to_notify() {
+    let t = table(&temp_db("notify"), "room");
+    let challenge = t.say("alice", "!t challenge @bob chess black");
+    assert_eq!(challenge[0].notify, ["bob"]);
+    let begins = t.say("bob", "!t accept");
+    assert!(begins[0].notify.is_empty(), "bob accepted and has the move himself: {begins:?}");
+    assert_eq!(t.say("bob", "e4")[0].notify, ["alice"], "a move notifies the one to move next");
+    assert!(t.say("bob", "d4")[0].notify.is_empty(), "an error concerns only its author");
+    assert_eq!(t.say("alice", "!t draw")[0].notify, ["bob"]);
+    assert_eq!(t.say("bob", "!t draw decline")[0].notify, ["alice"]);
+    assert_eq!(t.say("alice", "!t resign")[0].notify, ["bob"]);
+    t.say("carol", "!t challenge @dave");
+    assert_eq!(t.say("carol", "!t cancel")[0].notify, ["dave"]);
 }

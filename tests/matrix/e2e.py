@@ -97,6 +97,7 @@ class Watcher:
     def __init__(self, client, room_id):
         self.client, self.room_id = client, room_id
         self.texts, self.images = [], []
+        self.mentions = {}  # text -> the user ids its m.mentions names
         client.add_event_callback(self.on_event, (object,))
 
     async def on_event(self, room, event):
@@ -111,6 +112,8 @@ class Watcher:
             self.images.append(download(self.client, event.url))
         elif hasattr(event, "body"):
             self.texts.append(event.body)
+            content = (event.source or {}).get("content", {})
+            self.mentions[event.body] = content.get("m.mentions", {}).get("user_ids", [])
 
     async def wait_for(self, needle, images=0):
         deadline = time.time() + TIMEOUT
@@ -150,7 +153,9 @@ async def play_game(alice, bob, encrypted):
         await keys(c)
     watch_a, watch_b = Watcher(alice, room_id), Watcher(bob, room_id)
     await say(alice, room_id, "!t challenge @bob:localhost chess white", encrypted)
-    await watch_b.wait_for("challenges bob")
+    challenge = await watch_b.wait_for("challenges bob")
+    if watch_b.mentions.get(challenge) != ["@bob:localhost"]:
+        fail(f"the challenge should mention bob (m.mentions), it mentions {watch_b.mentions.get(challenge)}")
     await say(bob, room_id, "!t accept", encrypted)
     await watch_a.wait_for("begins", images=1)
     moves = [(alice, watch_b, "f3"), (bob, watch_a, "e5"), (alice, watch_b, "g4"), (bob, watch_a, "Qh4#")]
