@@ -94,7 +94,8 @@ impl EventHandler for Handler {
         if msg.author.bot {
             return;
         }
-        let mentioned: Vec<User> = msg.mentions.iter().map(user_of).collect();
+        // Bots (this one included) cannot play, so they are never an opponent.
+        let mentioned: Vec<User> = msg.mentions.iter().filter(|u| !u.bot).map(user_of).collect();
         // A message carries no computed permissions; admin commands come as slash commands.
         let replies = with_service(
             &self.service,
@@ -507,6 +508,9 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
             let Some(ResolvedValue::User(opponent, _)) = find("opponent") else {
                 return Err("name your opponent".into());
             };
+            if opponent.bot {
+                return Err(format!("{} is a bot and cannot play; challenge a person", opponent.name));
+            }
             let color = match text("color").as_deref() {
                 Some("white") => ColorChoice::White,
                 Some("black") => ColorChoice::Black,

@@ -143,11 +143,12 @@ async fn on_message(
     }
     let MessageType::Text(text) = event.content.msgtype else { return };
     let sender = event.sender.to_string();
-    let name = match room.get_member(&event.sender).await {
-        Ok(Some(m)) => {
-            m.display_name().map(str::to_string).unwrap_or_else(|| event.sender.localpart().to_string())
-        }
-        _ => event.sender.localpart().to_string(),
+    let (name, is_admin) = match room.get_member(&event.sender).await {
+        Ok(Some(m)) => (
+            m.display_name().map(str::to_string).unwrap_or_else(|| event.sender.localpart().to_string()),
+            is_moderator(m.power_level()),
+        ),
+        _ => (event.sender.localpart().to_string(), false),
     };
     let channel = room.room_id().to_string();
     let service = Arc::clone(&service);
@@ -160,7 +161,7 @@ async fn on_message(
             platform: PLATFORM,
             channel: &channel,
             author: &author,
-            is_admin: false,
+            is_admin,
             text: &body,
             mentions: &mentioned,
             now: now(),
@@ -181,6 +182,18 @@ async fn on_message(
 fn mentioning(content: RoomMessageEventContent, notify: &[String]) -> RoomMessageEventContent {
     let users = notify.iter().filter_map(|id| matrix_sdk::ruma::OwnedUserId::try_from(id.as_str()).ok());
     content.add_mentions(matrix_sdk::ruma::events::Mentions::with_user_ids(users))
+}
+
+/// Moderators (power level 50, Element's default for them) and above, and room creators, who
+/// hold unlimited power from room version 12 on, administer the room.
+fn is_moderator(level: matrix_sdk::ruma::events::room::power_levels::UserPowerLevel) -> bool {
+    use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
+    match level {
+        UserPowerLevel::Infinite => true,
+        UserPowerLevel::Int(n) => i64::from(n) >= 50,
+        // Kinds of power future room versions may add: not assumed to be admin.
+        _ => false,
+    }
 }
 
 async fn send(room: &Room, reply: &Reply) -> Result<()> {
@@ -216,6 +229,15 @@ async fn clock(client: Client, service: Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moderators_and_creators_administer() {
+        use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
+        assert!(is_moderator(UserPowerLevel::Infinite));
+        assert!(is_moderator(UserPowerLevel::Int(100.into())));
+        assert!(is_moderator(UserPowerLevel::Int(50.into())));
+        assert!(!is_moderator(UserPowerLevel::Int(0.into())));
+    }
 
     #[test]
     fn mentions_are_matrix_ids() {

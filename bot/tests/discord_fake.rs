@@ -335,6 +335,11 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert_eq!(variants.len(), 1);
     assert_eq!(variants[0]["value"], "quad-square");
 
+    let tessera = user(BOT_ID, "tessera", true);
+    let at_bot = slash("challenge", &[("opponent", 6, json!(BOT_ID))], json!({"users": {BOT_ID: tessera}}));
+    let refused = fake.interact(id(), &alice, 2, at_bot, None);
+    assert!(refused.ephemeral() && refused.text().contains("is a bot"), "{}", refused.text());
+
     let challenge = slash(
         "challenge",
         &[("opponent", 6, json!("2")), ("variant", 3, json!("chess")), ("color", 3, json!("white"))],
