@@ -159,7 +159,7 @@ impl Handler {
             }
             Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
         };
-        respond(http, c.id, &c.token, replies).await
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await
     }
 
     async fn autocomplete(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
@@ -239,7 +239,7 @@ impl Handler {
                 ..Reply::default()
             }],
         };
-        respond(http, c.id, &c.token, replies).await
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await
     }
 }
 
@@ -353,48 +353,68 @@ async fn send(http: &Http, channel: ChannelId, reply: &Reply, answering: Option<
     Ok(())
 }
 
-/// Answers an interaction: the first piece as the response, the rest as follow-ups. Private
-/// replies are ephemeral.
-async fn respond(http: &Http, id: InteractionId, token: &str, replies: Vec<Reply>) -> Result<()> {
-    let mut first = true;
-    for reply in replies {
-        let (pieces, pings) = pieces(&reply);
-        let last = pieces.len() - 1;
-        for (i, piece) in pieces.into_iter().enumerate() {
-            let image = reply
-                .image
-                .as_ref()
-                .filter(|_| i == last)
-                .map(|png| CreateAttachment::bytes(png.clone(), "board.png"));
-            let rows = if i == last { buttons(reply.actions) } else { Vec::new() };
-            if first {
-                let mut m = CreateInteractionResponseMessage::new()
-                    .content(piece)
-                    .ephemeral(reply.private)
-                    .allowed_mentions(pings.clone())
-                    .components(rows);
-                if let Some(file) = image {
-                    m = m.add_file(file);
-                }
-                CreateInteractionResponse::Message(m).execute(http, (id, token)).await?;
-                first = false;
-            } else {
-                let mut m = CreateInteractionResponseFollowup::new()
-                    .content(piece)
-                    .ephemeral(reply.private)
-                    .allowed_mentions(pings.clone())
-                    .components(rows);
-                if let Some(file) = image {
-                    m = m.add_file(file);
-                }
-                m.execute(http, (None, token)).await?;
-            }
-        }
-    }
-    if first {
+/// Where an interaction's answer goes.
+struct Answering<'a> {
+    id: InteractionId,
+    token: &'a str,
+    channel: ChannelId,
+}
+
+/// Answers an interaction: the first piece as the response, the rest as follow-ups; private
+/// replies are ephemeral. Should Discord refuse (the interaction expired, say), the public replies
+/// still reach the channel as messages: a committed move is never left unannounced.
+async fn respond(http: &Http, to: Answering<'_>, replies: Vec<Reply>) -> Result<()> {
+    if replies.is_empty() {
         // Discord wants an answer to every interaction.
         let m = CreateInteractionResponseMessage::new().content("Done.").ephemeral(true);
-        CreateInteractionResponse::Message(m).execute(http, (id, token)).await?;
+        CreateInteractionResponse::Message(m).execute(http, (to.id, to.token)).await?;
+        return Ok(());
+    }
+    let mut first = true;
+    for (n, reply) in replies.iter().enumerate() {
+        if let Err(e) = answer(http, &to, reply, &mut first).await {
+            eprintln!("could not answer interaction {}: {e}; posting in the channel instead", to.id);
+            for r in replies[n..].iter().filter(|r| !r.private) {
+                send(http, to.channel, r, None).await?;
+            }
+            break;
+        }
+    }
+    Ok(())
+}
+
+async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool) -> Result<()> {
+    let (pieces, pings) = pieces(reply);
+    let last = pieces.len() - 1;
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let image = reply
+            .image
+            .as_ref()
+            .filter(|_| i == last)
+            .map(|png| CreateAttachment::bytes(png.clone(), "board.png"));
+        let rows = if i == last { buttons(reply.actions) } else { Vec::new() };
+        if *first {
+            let mut m = CreateInteractionResponseMessage::new()
+                .content(piece)
+                .ephemeral(reply.private)
+                .allowed_mentions(pings.clone())
+                .components(rows);
+            if let Some(file) = image {
+                m = m.add_file(file);
+            }
+            CreateInteractionResponse::Message(m).execute(http, (to.id, to.token)).await?;
+            *first = false;
+        } else {
+            let mut m = CreateInteractionResponseFollowup::new()
+                .content(piece)
+                .ephemeral(reply.private)
+                .allowed_mentions(pings.clone())
+                .components(rows);
+            if let Some(file) = image {
+                m = m.add_file(file);
+            }
+            m.execute(http, (None, to.token)).await?;
+        }
     }
     Ok(())
 }

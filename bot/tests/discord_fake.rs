@@ -102,7 +102,17 @@ fn start_fake() -> FakeDiscord {
             let header = tiny_http::Header::from_bytes("Content-Type", "application/json").unwrap();
             if path.contains("/interactions/") && path.ends_with("/callback") {
                 log.lock().unwrap().push(logged);
-                let _ = req.respond(tiny_http::Response::empty(204));
+                // Discord's answer to a response that comes too late.
+                if path.contains("expired") {
+                    let unknown = json!({"message": "Unknown interaction", "code": 10062});
+                    let _ = req.respond(
+                        tiny_http::Response::from_string(unknown.to_string())
+                            .with_status_code(404)
+                            .with_header(header),
+                    );
+                } else {
+                    let _ = req.respond(tiny_http::Response::empty(204));
+                }
                 continue;
             }
             let reply = if path.contains("/gateway") {
@@ -208,19 +218,31 @@ impl FakeDiscord {
 
     /// Sends an interaction as Discord would, and waits for the bot's answer to it.
     fn interact(&self, id: u64, who: &Value, kind: u8, data: Value, message: Option<Value>) -> Posted {
+        self.interact_with_token(id, &format!("token-{id}"), who, kind, data, message)
+    }
+
+    fn interact_with_token(
+        &self,
+        id: u64,
+        token: &str,
+        who: &Value,
+        kind: u8,
+        data: Value,
+        message: Option<Value>,
+    ) -> Posted {
         let mut event = json!({
             "id": id.to_string(), "application_id": BOT_ID, "type": kind, "data": data,
             "guild_id": GUILD, "channel_id": CHANNEL,
             "member": {"user": who, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
                        "deaf": false, "mute": false, "flags": 0, "permissions": "1024"},
-            "token": format!("token-{id}"), "version": 1, "app_permissions": "1024",
+            "token": token, "version": 1, "app_permissions": "1024",
             "locale": "en-GB", "guild_locale": "en-GB", "entitlements": [], "attachment_size_limit": 10485760
         });
         if let Some(m) = message {
             event["message"] = m;
         }
         self.to_gateway.send(("INTERACTION_CREATE", event)).unwrap();
-        let path = format!("/api/v10/interactions/{id}/token-{id}/callback");
+        let path = format!("/api/v10/interactions/{id}/{token}/callback");
         self.wait_until(&format!("an answer to interaction {id}"), |p| p.path == path)
     }
 }
@@ -379,17 +401,25 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
 
     let played = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("Nf3"))], json!({})), None);
     assert!(played.text().contains("alice played Nf3") && played.has_png(), "{}", played.text());
-    let early = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
-    assert!(early.ephemeral() && early.text().contains("it is bob's turn"), "{}", early.text());
+    // bob's answer comes too late for Discord: the move is committed, so it is posted in the channel.
+    let late = id();
+    let e5 = slash("move", &[("move", 3, json!("e5"))], json!({}));
+    fake.interact_with_token(late, "expired", &bob, 2, e5, None);
+    let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
+    let posted =
+        fake.wait_until("e5 in the channel", |p| p.path == in_channel && p.text().contains("bob played e5"));
+    assert!(posted.has_png());
+    let early = fake.interact(id(), &bob, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
+    assert!(early.ephemeral() && early.text().contains("it is alice's turn"), "{}", early.text());
     assert_eq!(early.json()["data"]["allowed_mentions"]["users"], json!([]), "errors ping nobody");
     assert!(!early.has_png());
 
     // Plain-text moves still work beside the slash commands, with buttons under the board.
-    fake.to_gateway.send(("MESSAGE_CREATE", message(id(), bob.clone(), "e5", vec![]))).unwrap();
-    let reply = fake.wait_for("bob played e5");
+    fake.to_gateway.send(("MESSAGE_CREATE", message(id(), alice.clone(), "d4", vec![]))).unwrap();
+    let reply = fake.wait_for("alice played d4");
     assert!(reply.has_png());
-    assert!(reply.json()["content"].as_str().unwrap().starts_with("<@1> bob played e5"), "alice is pinged");
-    assert_eq!(reply.json()["allowed_mentions"]["users"], json!(["1"]));
+    assert!(reply.json()["content"].as_str().unwrap().starts_with("<@2> alice played d4"), "bob is pinged");
+    assert_eq!(reply.json()["allowed_mentions"]["users"], json!(["2"]));
     assert_eq!(reply.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
     let board_message = message(9200, user(BOT_ID, "tessera", true), "board", vec![]);
 
@@ -421,6 +451,6 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let unknown = fake.interact(id(), &alice, 2, slash("frobnicate", &[], json!({})), None);
     assert!(unknown.ephemeral() && unknown.text().contains("/help"), "{}", unknown.text());
     let record = fake.interact(id(), &alice, 2, slash("history", &[("game", 4, json!(1))], json!({})), None);
-    assert!(record.text().contains("1. Ng1-f3 e7-e5 1-0"), "{}", record.text());
+    assert!(record.text().contains("1. Ng1-f3 e7-e5 2. d2-d4 1-0"), "{}", record.text());
     std::fs::remove_dir_all(&dir).ok();
 }
