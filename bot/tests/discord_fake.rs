@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tessera_bot::service::Service;
 use tessera_bot::store::SqliteStore;
+use tessera_render::RenderOptions;
+use tessera_rules::view::BoardView;
+use tessera_rules::{Color, Position, Variant, notation};
 
 const BOT_ID: &str = "1000";
 const GUILD: &str = "400";
@@ -46,6 +49,30 @@ impl Posted {
 
     fn has_png(&self) -> bool {
         self.body.windows(8).any(|w| w == b"\x89PNG\r\n\x1a\n")
+    }
+
+    /// The uploaded PNG, cut out of the multipart body.
+    fn png(&self) -> Vec<u8> {
+        let start = self.body.windows(8).position(|w| w == b"\x89PNG\r\n\x1a\n").expect("a PNG upload");
+        let end = start + self.body[start..].windows(4).position(|w| w == b"IEND").expect("a whole PNG") + 8;
+        self.body[start..end].to_vec()
+    }
+
+    /// Whether the upload is exactly the picture of the game after `moves`: last move marked, seen
+    /// from the side to move (Black's turns flipped), drawn independently of the bot here.
+    fn shows(&self, variant: Variant, moves: &[&str]) -> bool {
+        let mut before = Position::start(variant);
+        let mut view_of = (before.clone(), None);
+        for text in moves {
+            let mv = notation::parse(text).unwrap().resolve(&before).unwrap();
+            let after = before.played(&mv);
+            view_of = (after.clone(), Some((before, mv)));
+            before = after;
+        }
+        let (pos, last) = view_of;
+        let view = BoardView::new(&pos, last.as_ref().map(|(p, m)| (p, m)));
+        let opts = RenderOptions { flip: pos.turn() == Color::Black, ..RenderOptions::default() };
+        self.png() == tessera_render::render_png(&view, &opts).unwrap()
     }
 
     /// The JSON payload: the body itself, or a multipart upload's `payload_json` part.
@@ -274,17 +301,20 @@ fn a_whole_game_through_a_fake_discord() {
     fake.wait_for("alice challenges bob");
     say(&bob, "!t accept", vec![]);
     let begins = fake.wait_for("begins");
-    assert!(begins.has_png(), "the board is uploaded as an attachment");
+    assert!(begins.shows(Variant::Chess, &[]), "the board is uploaded as an attachment");
     assert_eq!(begins.path, format!("/api/v10/channels/{CHANNEL}/messages"));
-    for (who, mv) in [(&alice, "f3"), (&bob, "e5"), (&alice, "g4")] {
-        say(who, mv, vec![]);
-        assert!(fake.wait_for(&format!("played {mv}")).has_png());
+    let game = ["f3", "e5", "g4", "Qh4#"];
+    for (ply, who) in [&alice, &bob, &alice].into_iter().enumerate() {
+        say(who, game[ply], vec![]);
+        let played = fake.wait_for(&format!("played {}", game[ply]));
+        assert!(played.shows(Variant::Chess, &game[..=ply]), "the board after {:?}", &game[..=ply]);
     }
     say(&alice, "e4", vec![]);
     fake.wait_for("it is bob's turn");
     say(&bob, "Qh4#", vec![]);
     let end = fake.wait_for("Black wins by checkmate");
-    assert!(end.has_png());
+    assert!(end.shows(Variant::Chess, &game));
+    assert!(!end.shows(Variant::Chess, &game[..3]), "a different board is told apart");
     assert!(end.buttons().is_empty(), "a finished game offers no buttons");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -386,7 +416,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     );
     let begins = fake.interact(id(), &bob, 3, press(&challenged.buttons()[0]), Some(challenge_message));
     assert!(begins.text().contains("Game #1 begins"), "{}", begins.text());
-    assert!(begins.has_png(), "the board is uploaded with the answer");
+    assert!(begins.shows(Variant::Chess, &[]), "the board is uploaded with the answer");
     assert_eq!(begins.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
 
     // Autocomplete lists legal moves for the player to move only.
@@ -400,7 +430,8 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert!(games[0]["name"].as_str().unwrap().contains("vs alice"), "{games:?}");
 
     let played = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("Nf3"))], json!({})), None);
-    assert!(played.text().contains("alice played Nf3") && played.has_png(), "{}", played.text());
+    assert!(played.text().contains("alice played Nf3"), "{}", played.text());
+    assert!(played.shows(Variant::Chess, &["Nf3"]));
     // bob's answer comes too late for Discord: the move is committed, so it is posted in the channel.
     let late = id();
     let e5 = slash("move", &[("move", 3, json!("e5"))], json!({}));
@@ -408,7 +439,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
     let posted =
         fake.wait_until("e5 in the channel", |p| p.path == in_channel && p.text().contains("bob played e5"));
-    assert!(posted.has_png());
+    assert!(posted.shows(Variant::Chess, &["Nf3", "e5"]));
     let early = fake.interact(id(), &bob, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
     assert!(early.ephemeral() && early.text().contains("it is alice's turn"), "{}", early.text());
     assert_eq!(early.json()["data"]["allowed_mentions"]["users"], json!([]), "errors ping nobody");
@@ -417,7 +448,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     // Plain-text moves still work beside the slash commands, with buttons under the board.
     fake.to_gateway.send(("MESSAGE_CREATE", message(id(), alice.clone(), "d4", vec![]))).unwrap();
     let reply = fake.wait_for("alice played d4");
-    assert!(reply.has_png());
+    assert!(reply.shows(Variant::Chess, &["Nf3", "e5", "d4"]));
     assert!(reply.json()["content"].as_str().unwrap().starts_with("<@2> alice played d4"), "bob is pinged");
     assert_eq!(reply.json()["allowed_mentions"]["users"], json!(["2"]));
     assert_eq!(reply.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
