@@ -61,31 +61,49 @@ fn is_admin(member: Option<&Member>) -> bool {
         .is_some_and(|p| p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD))
 }
 
-/// Runs `f` with an [`Incoming`] on a blocking thread: the service talks to SQLite synchronously.
-async fn with_service<T: Send + Default + 'static>(
-    service: &Shared,
-    channel: String,
+/// Who asked, where, and what: the parts of an [`Incoming`] that outlive the event.
+struct Asker {
+    channel: ChannelId,
     author: User,
     is_admin: bool,
     text: String,
     mentions: Vec<User>,
-    f: impl FnOnce(&Service<SqliteStore>, &Incoming) -> T + Send + 'static,
-) -> T {
-    let service = Arc::clone(service);
-    tokio::task::spawn_blocking(move || {
-        let incoming = Incoming {
-            platform: PLATFORM,
-            channel: &channel,
-            author: &author,
-            is_admin,
-            text: &text,
-            mentions: &mentions,
-            now: now(),
-        };
-        f(&service, &incoming)
-    })
-    .await
-    .unwrap_or_default()
+}
+
+impl Asker {
+    fn new(channel: ChannelId, author: &serenity::all::User, member: Option<&Member>) -> Asker {
+        Asker {
+            channel,
+            author: user_of(author),
+            is_admin: is_admin(member),
+            text: String::new(),
+            mentions: Vec::new(),
+        }
+    }
+
+    /// Runs `f` on a blocking thread: the service talks to SQLite synchronously.
+    async fn ask<T: Send + Default + 'static>(
+        self,
+        service: &Shared,
+        f: impl FnOnce(&Service<SqliteStore>, &Incoming) -> T + Send + 'static,
+    ) -> T {
+        let service = Arc::clone(service);
+        tokio::task::spawn_blocking(move || {
+            let channel = self.channel.to_string();
+            let incoming = Incoming {
+                platform: PLATFORM,
+                channel: &channel,
+                author: &self.author,
+                is_admin: self.is_admin,
+                text: &self.text,
+                mentions: &self.mentions,
+                now: now(),
+            };
+            f(&service, &incoming)
+        })
+        .await
+        .unwrap_or_default()
+    }
 }
 
 #[async_trait]
@@ -94,19 +112,14 @@ impl EventHandler for Handler {
         if msg.author.bot {
             return;
         }
-        // Bots (this one included) cannot play, so they are never an opponent.
-        let mentioned: Vec<User> = msg.mentions.iter().filter(|u| !u.bot).map(user_of).collect();
         // A message carries no computed permissions; admin commands come as slash commands.
-        let replies = with_service(
-            &self.service,
-            msg.channel_id.to_string(),
-            user_of(&msg.author),
-            false,
-            msg.content.clone(),
-            mentioned,
-            |s, m| s.handle(m),
-        )
-        .await;
+        let asker = Asker {
+            text: msg.content.clone(),
+            // Bots (this one included) cannot play, so they are never an opponent.
+            mentions: msg.mentions.iter().filter(|u| !u.bot).map(user_of).collect(),
+            ..Asker::new(msg.channel_id, &msg.author, None)
+        };
+        let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
             if let Err(e) = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
                 eprintln!("could not answer in channel {}: {e}", msg.channel_id);
@@ -141,21 +154,14 @@ impl EventHandler for Handler {
 
 impl Handler {
     async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
-        let author = user_of(&c.user);
-        let admin = is_admin(c.member.as_deref());
         let replies = match slash_to_command(&c.data.name, &c.data.options()) {
             Ok((cmd, mentions)) => {
-                let text = format!("/{}", c.data.name);
-                with_service(
-                    &self.service,
-                    c.channel_id.to_string(),
-                    author,
-                    admin,
-                    text,
+                let asker = Asker {
+                    text: format!("/{}", c.data.name),
                     mentions,
-                    |s, m| s.run(m, cmd),
-                )
-                .await
+                    ..Asker::new(c.channel_id, &c.user, c.member.as_deref())
+                };
+                asker.ask(&self.service, |s, m| s.run(m, cmd)).await
             }
             Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
         };
@@ -171,23 +177,17 @@ impl Handler {
             CommandDataOptionValue::Autocomplete { value, .. } => value.trim_start_matches('#').parse().ok(),
             _ => None,
         });
-        let suggestions = with_service(
-            &self.service,
-            c.channel_id.to_string(),
-            user_of(&c.user),
-            false,
-            String::new(),
-            Vec::new(),
-            move |s, m| match (command.as_str(), field.as_str()) {
+        let asker = Asker::new(c.channel_id, &c.user, c.member.as_deref());
+        let suggestions = asker
+            .ask(&self.service, move |s, m| match (command.as_str(), field.as_str()) {
                 (_, "variant") => suggest_variants(&typed, MAX_CHOICES),
                 (_, "move") => s.suggest_moves(m, game, &typed, MAX_CHOICES),
                 (_, "game") => s.suggest_games(m, &typed, MAX_CHOICES),
                 ("cancel", "challenge") => s.suggest_challenges(m, true, &typed, MAX_CHOICES),
                 (_, "challenge") => s.suggest_challenges(m, false, &typed, MAX_CHOICES),
                 _ => Vec::new(),
-            },
-        )
-        .await;
+            })
+            .await;
         let integer = focused.kind == CommandOptionType::Integer;
         let mut answer = CreateAutocompleteResponse::new();
         for Suggestion { label, value } in suggestions {
@@ -203,32 +203,31 @@ impl Handler {
     }
 
     async fn button(&self, http: &Http, c: &ComponentInteraction) -> Result<()> {
+        let asker =
+            Asker { text: c.data.custom_id.clone(), ..Asker::new(c.channel_id, &c.user, c.member.as_ref()) };
         let replies = match button_press(&c.data.custom_id) {
             Some(Press::ConfirmResign(game)) => {
-                let row = CreateActionRow::Buttons(vec![
-                    CreateButton::new(format!("tessera:resign-yes:{game}"))
-                        .label("Yes, resign")
-                        .style(ButtonStyle::Danger),
-                ]);
-                let message = CreateInteractionResponseMessage::new()
-                    .content(format!("Resign game #{game}? This cannot be undone."))
-                    .ephemeral(true)
-                    .components(vec![row]);
-                CreateInteractionResponse::Message(message).execute(http, (c.id, &c.token)).await?;
-                return Ok(());
+                // Only a player is asked to confirm; anyone else hears why not.
+                match asker.ask(&self.service, move |s, m| s.refusal_to_act(m, Some(game))).await {
+                    Some(why) => vec![Reply { text: why, private: true, ..Reply::default() }],
+                    None => {
+                        let row = CreateActionRow::Buttons(vec![
+                            CreateButton::new(format!("tessera:resign-yes:{game}"))
+                                .label("Yes, resign")
+                                .style(ButtonStyle::Danger),
+                        ]);
+                        let message = CreateInteractionResponseMessage::new()
+                            .content(format!("Resign game #{game}? This cannot be undone."))
+                            .ephemeral(true)
+                            .components(vec![row]);
+                        CreateInteractionResponse::Message(message).execute(http, (c.id, &c.token)).await?;
+                        return Ok(());
+                    }
+                }
             }
             Some(Press::Run(cmd)) => {
                 let flip = matches!(cmd, Command::Board { .. });
-                let mut replies = with_service(
-                    &self.service,
-                    c.channel_id.to_string(),
-                    user_of(&c.user),
-                    is_admin(c.member.as_ref()),
-                    c.data.custom_id.clone(),
-                    Vec::new(),
-                    |s, m| s.run(m, cmd),
-                )
-                .await;
+                let mut replies = asker.ask(&self.service, |s, m| s.run(m, cmd)).await;
                 // A flipped board is for the one who asked.
                 replies.iter_mut().filter(|_| flip).for_each(|r| r.private = true);
                 replies

@@ -598,6 +598,12 @@ impl<S: Store> Service<S> {
         Ok((me, loaded, color))
     }
 
+    /// Why the author may not act in a game (resign, offer a draw) now, if they may not: for
+    /// platforms that ask for confirmation first.
+    pub fn refusal_to_act(&self, msg: &Incoming, id: GameRef) -> Option<String> {
+        self.participant(msg, id).err()
+    }
+
     fn resign(&self, msg: &Incoming, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
         let outcome = Outcome::Win { winner: color.other(), reason: WinReason::Resignation };

@@ -463,7 +463,10 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let refused = fake.interact(id(), &bob, 3, press("tessera:draw-no:1"), Some(board_message.clone()));
     assert!(refused.text().contains("bob declines the draw"), "{}", refused.text());
 
-    // Resigning asks first; only a player's confirmation ends the game.
+    // Resigning asks first, and only a player; only a player's confirmation ends the game.
+    let stranger = fake.interact(id(), &carol, 3, press("tessera:resign:1"), Some(board_message.clone()));
+    assert!(stranger.ephemeral() && stranger.text().contains("only the players"), "{}", stranger.text());
+    assert!(stranger.buttons().is_empty());
     let asked = fake.interact(id(), &bob, 3, press("tessera:resign:1"), Some(board_message.clone()));
     assert!(asked.ephemeral() && asked.text().contains("Resign game #1?"), "{}", asked.text());
     assert_eq!(asked.buttons(), ["tessera:resign-yes:1"]);
