@@ -49,12 +49,25 @@ pub enum Command {
     Help,
     Variants,
     Rules(Option<Variant>),
-    Challenge { variant: Variant, color: ColorChoice, days: Option<u32> },
+    Challenge {
+        variant: Variant,
+        color: ColorChoice,
+        days: Option<u32>,
+    },
+    /// Challenge the opponent of an earlier game (the platform user id given, else the one
+    /// mentioned, else the latest) to the same variant and clock, colours swapped.
+    Rematch(Option<String>),
     Accept(GameRef),
     Decline(GameRef),
     Cancel(GameRef),
-    Move { game: GameRef, text: String },
-    Board { game: GameRef, flip: bool },
+    Move {
+        game: GameRef,
+        text: String,
+    },
+    Board {
+        game: GameRef,
+        flip: bool,
+    },
     Moves(GameRef),
     Resign(GameRef),
     Draw(Offer, GameRef),
@@ -161,6 +174,7 @@ fn parse_command(text: &str) -> Result<Command, CommandError> {
             None => None,
         }),
         "challenge" | "play" => parse_challenge(args)?,
+        "rematch" | "revenge" => Command::Rematch(None),
         "accept" => Command::Accept(game),
         "decline" => Command::Decline(game),
         "cancel" | "withdraw" => Command::Cancel(game),
@@ -254,6 +268,7 @@ mod tests {
         assert_eq!(cmd("!t draw"), Command::Draw(Offer::Offer, None));
         assert_eq!(cmd("!t takeback accept #2"), Command::Takeback(Offer::Accept, Some(2)));
         assert_eq!(cmd("!t games mine"), Command::Games(Scope::Mine));
+        assert_eq!(cmd("!t rematch @bob"), Command::Rematch(None));
         assert_eq!(parse("e4").unwrap(), Parsed::Plain("e4".into()));
         assert_eq!(parse("!tea time").unwrap(), Parsed::Plain("!tea time".into()));
     }

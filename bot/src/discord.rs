@@ -181,6 +181,7 @@ impl Handler {
         let suggestions = asker
             .ask(&self.service, move |s, m| match (command.as_str(), field.as_str()) {
                 (_, "variant") => suggest_variants(&typed, MAX_CHOICES),
+                ("rematch", "opponent") => s.suggest_opponents(m, &typed, MAX_CHOICES),
                 (_, "move") => s.suggest_moves(m, game, &typed, MAX_CHOICES),
                 (_, "game") => s.suggest_games(m, &typed, MAX_CHOICES),
                 ("cancel", "challenge") => s.suggest_challenges(m, true, &typed, MAX_CHOICES),
@@ -454,6 +455,10 @@ fn slash_commands() -> Vec<CreateCommand> {
                     .min_int_value(1)
                     .max_int_value(30),
             ),
+        cmd("rematch", "Challenge someone you played to the same game again, colours swapped").add_option(
+            opt(CommandOptionType::String, "opponent", "Whom (default: your last opponent here)")
+                .set_autocomplete(true),
+        ),
         cmd("accept", "Accept a challenge").add_option(challenge("Which challenge")),
         cmd("decline", "Decline a challenge").add_option(challenge("Which challenge")),
         cmd("cancel", "Withdraw your challenge").add_option(challenge("Which challenge")),
@@ -543,6 +548,7 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
             let variant = variant(false)?.unwrap_or(Variant::Chess);
             return Ok((Command::Challenge { variant, color, days }, vec![user_of(opponent)]));
         }
+        "rematch" => Command::Rematch(text("opponent").map(|o| o.trim().to_string())),
         "accept" => Command::Accept(game),
         "decline" => Command::Decline(game),
         "cancel" => Command::Cancel(game),
@@ -681,7 +687,7 @@ mod tests {
                 assert!(slash_to_command(name, &[]).is_ok() || name == "move" || name == "rules", "{name}");
             }
         }
-        for autocompleted in ["challenge", "move", "rules", "board", "accept"] {
+        for autocompleted in ["challenge", "rematch", "move", "rules", "board", "accept"] {
             let c = list.iter().find(|c| c["name"] == autocompleted).unwrap();
             assert!(
                 c["options"].as_array().unwrap().iter().any(|o| o["autocomplete"] == true),

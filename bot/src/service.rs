@@ -214,6 +214,7 @@ impl<S: Store> Service<S> {
             Command::Variants => Ok(vec![Reply::text(variants_text())]),
             Command::Rules(v) => Ok(vec![Reply::text(rules_text(v))]),
             Command::Challenge { variant, color, days } => self.challenge(msg, variant, color, days),
+            Command::Rematch(opponent) => self.rematch(msg, opponent),
             Command::Accept(id) => self.accept(msg, id),
             Command::Decline(id) => self.close_challenge(msg, id, false),
             Command::Cancel(id) => self.close_challenge(msg, id, true),
@@ -325,6 +326,44 @@ impl<S: Store> Service<S> {
         ));
         reply.actions = Some(Actions::Challenge(id));
         Ok(vec![reply.notifying(&them)])
+    }
+
+    /// The author's recent games on this platform with the opponent of each, newest first.
+    fn recent_opponents(&self, msg: &Incoming, me: &Player) -> Result<Vec<(GameRow, Player)>, String> {
+        let mut out = Vec::new();
+        for row in self.store.recent_games(me.id, 100).map_err(internal)? {
+            if row.platform != msg.platform {
+                continue;
+            }
+            let other = if row.white == me.id { row.black } else { row.white };
+            if let Some(p) = self.store.player_by_id(other).map_err(internal)? {
+                out.push((row, p));
+            }
+        }
+        Ok(out)
+    }
+
+    fn rematch(&self, msg: &Incoming, opponent: Option<String>) -> Replies {
+        let me = self.me(msg)?;
+        let wanted = opponent.or_else(|| msg.mentions.first().map(|u| u.id.clone()));
+        let recent = self.recent_opponents(msg, &me)?;
+        // The latest game with them, this channel's before others.
+        let pick = recent
+            .into_iter()
+            .filter(|(_, p)| wanted.as_ref().is_none_or(|w| &p.user_id == w))
+            .min_by_key(|(g, _)| (g.channel != msg.channel, -g.id));
+        let Some((game, them)) = pick else {
+            return Err(match wanted {
+                Some(_) => "you have not played them yet; challenge them with `!t challenge @name`".into(),
+                None => {
+                    "you have no earlier game to rematch; challenge someone with `!t challenge @name`".into()
+                }
+            });
+        };
+        let variant: Variant = game.variant.parse().map_err(|_| corrupt(&game, "unknown variant"))?;
+        let color = if game.white == me.id { ColorChoice::Black } else { ColorChoice::White };
+        let opponent = [User::new(them.user_id, them.name)];
+        self.challenge(&Incoming { mentions: &opponent, ..msg.clone() }, variant, color, game.days_per_move)
     }
 
     fn pick_challenge(
@@ -823,6 +862,25 @@ impl<S: Store> Service<S> {
             .collect()
     }
 
+    /// The people the author played lately on this platform, for a rematch; the value is their
+    /// platform user id.
+    pub fn suggest_opponents(&self, msg: &Incoming, typed: &str, limit: usize) -> Vec<Suggestion> {
+        let Ok(me) = self.me(msg) else { return Vec::new() };
+        let Ok(recent) = self.recent_opponents(msg, &me) else { return Vec::new() };
+        let typed = typed.trim().to_lowercase();
+        let mut seen = std::collections::HashSet::new();
+        recent
+            .into_iter()
+            .filter(|(_, p)| seen.insert(p.id) && p.name.to_lowercase().contains(&typed))
+            .map(|(g, p)| {
+                let mine = if g.white == me.id { "white" } else { "black" };
+                let label = format!("{} (last: #{} {}, you had {mine})", p.name, g.id, g.variant);
+                Suggestion { label, value: p.user_id }
+            })
+            .take(limit)
+            .collect()
+    }
+
     /// Open challenges here that the author can answer (`mine` false) or withdraw (`mine` true).
     pub fn suggest_challenges(
         &self,
@@ -949,7 +1007,7 @@ fn corrupt(row: &GameRow, what: &str) -> String {
 }
 
 const HELP: &str = "Tessera plays chess variants whose board changes. Commands start with `!t`:
-`!t challenge @name [variant] [white|black] [3d]` · `!t accept` · `!t decline` · `!t cancel`
+`!t challenge @name [variant] [white|black] [3d]` · `!t accept` · `!t decline` · `!t cancel` · `!t rematch [@name]`
 `!t move e2-e4` (or just write the move in the game's channel) · `!t board [flip]` · `!t moves`
 `!t resign` · `!t draw [accept|decline]` · `!t claim` · `!t takeback [accept|decline]`
 `!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.";

@@ -95,6 +95,8 @@ pub trait Store: Send + Sync {
     fn last_channel_game(&self, platform: &str, channel: &str) -> Result<Option<GameRow>>;
     /// A player's unfinished games anywhere.
     fn player_games(&self, player: PlayerId) -> Result<Vec<GameRow>>;
+    /// A player's last `limit` games, finished or not, newest first.
+    fn recent_games(&self, player: PlayerId, limit: usize) -> Result<Vec<GameRow>>;
     /// Unfinished games on a clock.
     fn clocked_games(&self) -> Result<Vec<GameRow>>;
 
@@ -295,6 +297,18 @@ impl Store for SqliteStore {
     fn player_games(&self, player: PlayerId) -> Result<Vec<GameRow>> {
         let conn = self.conn();
         games(&conn, "result IS NULL AND (white = ?1 OR black = ?1)", &[&player])
+    }
+
+    fn recent_games(&self, player: PlayerId, limit: usize) -> Result<Vec<GameRow>> {
+        let conn = self.conn();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rows = games(
+            &conn,
+            "id IN (SELECT id FROM games WHERE white = ?1 OR black = ?1 ORDER BY id DESC LIMIT ?2)",
+            &[&player, &limit],
+        )?;
+        rows.reverse();
+        Ok(rows)
     }
 
     fn clocked_games(&self) -> Result<Vec<GameRow>> {

@@ -484,6 +484,15 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert!(over.ephemeral(), "{}", over.text());
     let unknown = fake.interact(id(), &alice, 2, slash("frobnicate", &[], json!({})), None);
     assert!(unknown.ephemeral() && unknown.text().contains("/help"), "{}", unknown.text());
+    // A rematch: the last opponent is suggested, and the new challenge swaps colours.
+    let suggested = choices(&fake.interact(id(), &bob, 4, typing("rematch", ("opponent", 3, "")), None));
+    assert_eq!(suggested.len(), 1);
+    assert_eq!(suggested[0]["value"], "1");
+    assert!(suggested[0]["name"].as_str().unwrap().starts_with("alice (last: #1 chess, you had black)"));
+    let rematch =
+        fake.interact(id(), &bob, 2, slash("rematch", &[("opponent", 3, json!("1"))], json!({})), None);
+    assert!(rematch.text().contains("bob challenges alice to chess (bob plays white"), "{}", rematch.text());
+    assert_eq!(rematch.buttons(), ["tessera:accept:2", "tessera:decline:2"]);
     let record = fake.interact(id(), &alice, 2, slash("history", &[("game", 4, json!(1))], json!({})), None);
     assert!(record.text().contains("1. Ng1-f3 e7-e5 2. d2-d4 1-0"), "{}", record.text());
     std::fs::remove_dir_all(&dir).ok();

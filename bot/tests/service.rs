@@ -443,3 +443,36 @@ fn replies_name_whom_to_notify() {
     t.say("carol", "!t challenge @dave");
     assert_eq!(t.say("carol", "!t cancel")[0].notify, ["dave"]);
 }
+
+#[test]
+fn rematch_swaps_colours_and_keeps_variant_and_clock() {
+    let t = table(&temp_db("rematch"), "room");
+    assert!(t.say("alice", "!t rematch")[0].text.contains("no earlier game"));
+    t.says("alice", "!t challenge @bob hans38 white 3d");
+    t.says("bob", "!t accept");
+    t.says("alice", "!t resign");
+    let again = t.says("bob", "!t rematch");
+    assert!(again.contains("bob challenges alice to hans38 (bob plays white, 3 days per move)"), "{again}");
+    let begins = t.says("alice", "!t accept");
+    assert!(begins.contains("hans38, bob (white) vs alice (black), 3 days per move"), "{begins}");
+
+    // Several opponents: the one named, else the latest; suggestions list each once, newest first.
+    t.says("carol", "!t challenge @alice chess black");
+    t.says("alice", "!t accept");
+    let named = t.says("alice", "!t rematch @bob");
+    assert!(named.contains("alice challenges bob to hans38 (alice plays white"), "{named}");
+    let latest = t.says("alice", "!t rematch");
+    assert!(latest.contains("alice challenges carol to chess (alice plays black"), "{latest}");
+    let author = User::new("alice", "alice");
+    let opponents = t.service.suggest_opponents(&t.incoming(&author), "", 25);
+    let values: Vec<&str> = opponents.iter().map(|s| s.value.as_str()).collect();
+    assert_eq!(values, ["carol", "bob"]);
+    assert!(
+        opponents[0].label.contains("chess") && opponents[0].label.contains("you had white"),
+        "{opponents:?}"
+    );
+    let picked = t.run("alice", Command::Rematch(Some("carol".into())));
+    assert!(picked[0].text.contains("alice challenges carol"), "{picked:?}");
+    let stranger = t.run("alice", Command::Rematch(Some("dave".into())));
+    assert!(stranger[0].private && stranger[0].text.contains("not played them"), "{stranger:?}");
+}
