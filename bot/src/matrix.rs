@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use matrix_sdk::attachment::AttachmentConfig;
+use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::event_handler::Ctx;
@@ -196,6 +196,20 @@ fn is_moderator(level: matrix_sdk::ruma::events::room::power_levels::UserPowerLe
     }
 }
 
+/// Size and dimensions of a PNG (from its header), so clients lay the picture out before it loads.
+fn png_info(png: &[u8]) -> BaseImageInfo {
+    let be32 = |at: usize| png.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let is_png = png.starts_with(b"\x89PNG\r\n\x1a\n") && png.get(12..16) == Some(b"IHDR");
+    let (width, height) = if is_png { (be32(16), be32(20)) } else { (None, None) };
+    BaseImageInfo {
+        width: width.map(Into::into),
+        height: height.map(Into::into),
+        size: u32::try_from(png.len()).ok().map(Into::into),
+        is_animated: Some(false),
+        ..BaseImageInfo::default()
+    }
+}
+
 async fn send(room: &Room, reply: &Reply) -> Result<()> {
     // Errors go out as notices: Matrix has no message only one member sees.
     let content = if reply.private {
@@ -205,7 +219,8 @@ async fn send(room: &Room, reply: &Reply) -> Result<()> {
     };
     room.send(content).await?;
     if let Some(png) = &reply.image {
-        room.send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), AttachmentConfig::new()).await?;
+        let config = AttachmentConfig::new().info(AttachmentInfo::Image(png_info(png)));
+        room.send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config).await?;
     }
     Ok(())
 }
@@ -229,6 +244,21 @@ async fn clock(client: Client, service: Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pictures_announce_their_size() {
+        let view = tessera_rules::view::BoardView::new(
+            &tessera_rules::Position::start(tessera_rules::Variant::QuadSquare),
+            None,
+        );
+        let png = tessera_render::render_png(&view, &tessera_render::RenderOptions::default()).unwrap();
+        let info = png_info(&png);
+        let decoded = png::Decoder::new(std::io::Cursor::new(&png)).read_info().unwrap().info().clone();
+        assert_eq!(info.width, Some(decoded.width.into()));
+        assert_eq!(info.height, Some(decoded.height.into()));
+        assert_eq!(info.size, Some((png.len() as u32).into()));
+        assert_eq!(png_info(b"not a picture").width, None);
+    }
 
     #[test]
     fn moderators_and_creators_administer() {

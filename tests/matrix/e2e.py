@@ -98,6 +98,7 @@ class Watcher:
         self.client, self.room_id = client, room_id
         self.texts, self.images = [], []
         self.mentions = {}  # text -> the user ids its m.mentions names
+        self.infos = []  # (w, h, mimetype) announced with each picture
         client.add_event_callback(self.on_event, (object,))
 
     async def on_event(self, room, event):
@@ -105,6 +106,9 @@ class Watcher:
             return
         if isinstance(event, MegolmEvent):
             return  # not decrypted (yet)
+        if isinstance(event, (RoomEncryptedImage, RoomMessageImage)):
+            info = (event.source or {}).get("content", {}).get("info", {})
+            self.infos.append((info.get("w"), info.get("h"), info.get("mimetype")))
         if isinstance(event, RoomEncryptedImage):
             data = download(self.client, event.url)
             self.images.append(decrypt_attachment(data, event.key["k"], event.hashes["sha256"], event.iv))
@@ -188,6 +192,8 @@ async def play_game(alice, bob, encrypted):
         if img.format != "PNG":
             fail(f"board picture {i} is {img.format}, not PNG")
         want = expected_board(upto, flip)
+        if watch_a.infos[i] != (want.size[0], want.size[1], "image/png"):
+            fail(f"board picture {i} announces {watch_a.infos[i]}, not its size {want.size} as image/png")
         if img.size != want.size or img.convert("RGB").tobytes() != want.tobytes():
             fail(f"board picture {i} is not the board after {upto} (flipped: {flip})")
     print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards checked", flush=True)
