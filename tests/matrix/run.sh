@@ -19,6 +19,8 @@ venv() {
 }
 venv venv-synapse matrix-synapse==1.163.2
 venv venv-client "matrix-nio[e2e]==0.26.0" pillow==13.0.0
+# `run.sh --install` only prepares the venvs (.ci/run does, before the tests).
+[ "${1:-}" = "--install" ] && exit 0
 # `cargo test` passes the binary it built (bot/tests/matrix_synapse.rs); run by hand, build it here.
 if [ -z "${BOT_BIN:-}" ]; then
   cargo build -q -p tessera-bot
@@ -28,10 +30,15 @@ fi
 HSDIR="$WORK/synapse"
 BOTDIR="$WORK/bot"
 rm -rf "$BOTDIR"
+CLIENT=
 cleanup() {
+  [ -n "$CLIENT" ] && kill "$CLIENT" 2>/dev/null || true
+  # The bot is the client's child; a killed client cannot stop it.
+  pkill -f -- "--data-dir $BOTDIR" 2>/dev/null || true
   [ -f "$HSDIR/homeserver.pid" ] && kill "$(cat "$HSDIR/homeserver.pid")" 2>/dev/null || true
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 DIR="$HSDIR" PORT="$PORT" VENV="$WORK/venv-synapse" tests/matrix/start-synapse.sh
 for u in tessera:botpass alice:alicepass bob:bobpass; do
   "$WORK/venv-synapse/bin/register_new_matrix_user" -u "${u%%:*}" -p "${u#*:}" --no-admin \
@@ -40,4 +47,8 @@ done
 : >"$WORK/bot.log"
 export TESSERA_MATRIX_HOMESERVER="http://127.0.0.1:$PORT" TESSERA_MATRIX_USER=tessera TESSERA_MATRIX_PASSWORD=botpass
 export BOT_BIN BOT_DATA="$BOTDIR" BOT_LOG="$WORK/bot.log" HS="http://127.0.0.1:$PORT"
-"$WORK/venv-client/bin/python" tests/matrix/e2e.py 2>"$WORK/client.log" || { echo "--- bot log"; tail -30 "$WORK/bot.log"; exit 1; }
+# In the background and waited for, so that a signal runs the cleanup at once.
+"$WORK/venv-client/bin/python" tests/matrix/e2e.py 2>"$WORK/client.log" &
+CLIENT=$!
+wait "$CLIENT" || { CLIENT=; echo "--- bot log"; tail -30 "$WORK/bot.log"; exit 1; }
+CLIENT=
