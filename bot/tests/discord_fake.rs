@@ -274,11 +274,10 @@ impl FakeDiscord {
     }
 }
 
-#[test]
-fn a_whole_game_through_a_fake_discord() {
+/// A fake Discord and the bot connected to it, on a fresh database in `dir`; returns the IDENTIFY.
+fn bot_on_fake(dir: &std::path::Path) -> (FakeDiscord, Value) {
     let fake = start_fake();
-    let dir = std::env::temp_dir().join(format!("tessera-discord-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
     let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
     let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
     std::thread::spawn(move || {
@@ -286,6 +285,13 @@ fn a_whole_game_through_a_fake_discord() {
         let _ = rt.block_on(tessera_bot::discord::run(service, "fake-token", options));
     });
     let identify = fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot identifies");
+    (fake, identify)
+}
+
+#[test]
+fn a_whole_game_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-{}", std::process::id()));
+    let (fake, identify) = bot_on_fake(&dir);
     assert_eq!(identify["d"]["token"], "Bot fake-token");
     let intents = identify["d"]["intents"].as_u64().unwrap();
     assert_ne!(intents & (1 << 15), 0, "the message content intent is asked for");
@@ -344,16 +350,8 @@ fn choices(answer: &Posted) -> Vec<Value> {
 
 #[test]
 fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
-    let fake = start_fake();
     let dir = std::env::temp_dir().join(format!("tessera-discord-slash-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
-    let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Runtime::new().unwrap();
-        let _ = rt.block_on(tessera_bot::discord::run(service, "fake-token", options));
-    });
-    fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot identifies");
+    let (fake, _) = bot_on_fake(&dir);
 
     // The commands are registered globally, for the application READY named.
     let registered = fake.wait_until("the slash commands", |p| p.path.ends_with("/commands"));
