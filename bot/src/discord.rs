@@ -228,9 +228,22 @@ impl Handler {
             }
             Some(Press::Run(cmd)) => {
                 let flip = matches!(cmd, Command::Board { .. });
+                let settles = settles(&cmd);
                 let mut replies = asker.ask(&self.service, |s, m| s.run(m, cmd)).await;
                 // A flipped board is for the one who asked.
                 replies.iter_mut().filter(|_| flip).for_each(|r| r.private = true);
+                if settles && replies.first().is_some_and(|r| !r.private) {
+                    // Answered: its buttons go, so nobody presses them again; the news follows.
+                    let cleared = CreateInteractionResponseMessage::new().components(Vec::new());
+                    let to = Answering { id: c.id, token: &c.token, channel: c.channel_id };
+                    let updated = CreateInteractionResponse::UpdateMessage(cleared)
+                        .execute(http, (c.id, &c.token))
+                        .await;
+                    if let Err(e) = &updated {
+                        eprintln!("could not clear the buttons of interaction {}: {e}", c.id);
+                    }
+                    return respond_after(http, to, replies, updated.is_ok()).await;
+                }
                 replies
             }
             None => vec![Reply {
@@ -249,6 +262,19 @@ enum Press {
     /// Resigning asks first, privately.
     ConfirmResign(i64),
     Run(Command),
+}
+
+/// Whether a command answers the message its button is on (a challenge, an offer, the resignation
+/// prompt), so that the message's buttons are spent once it succeeds.
+fn settles(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Accept(_)
+            | Command::Decline(_)
+            | Command::Resign(_)
+            | Command::Draw(Offer::Accept | Offer::Decline, _)
+            | Command::Takeback(Offer::Accept | Offer::Decline, _)
+    )
 }
 
 /// Reads a button's custom id (`tessera:<action>:<number>`).
@@ -364,13 +390,19 @@ struct Answering<'a> {
 /// replies are ephemeral. Should Discord refuse (the interaction expired, say), the public replies
 /// still reach the channel as messages: a committed move is never left unannounced.
 async fn respond(http: &Http, to: Answering<'_>, replies: Vec<Reply>) -> Result<()> {
-    if replies.is_empty() {
+    respond_after(http, to, replies, false).await
+}
+
+/// [`respond`], when the interaction may already have been answered (`answered`): then every
+/// reply is a follow-up.
+async fn respond_after(http: &Http, to: Answering<'_>, replies: Vec<Reply>, answered: bool) -> Result<()> {
+    if replies.is_empty() && !answered {
         // Discord wants an answer to every interaction.
         let m = CreateInteractionResponseMessage::new().content("Done.").ephemeral(true);
         CreateInteractionResponse::Message(m).execute(http, (to.id, to.token)).await?;
         return Ok(());
     }
-    let mut first = true;
+    let mut first = !answered;
     for (n, reply) in replies.iter().enumerate() {
         if let Err(e) = answer(http, &to, reply, &mut first).await {
             eprintln!("could not answer interaction {}: {e}; posting in the channel instead", to.id);

@@ -243,6 +243,12 @@ impl FakeDiscord {
         self.wait_until(&format!("{needle:?}"), |p| p.text().contains(needle))
     }
 
+    /// Waits for a follow-up message to interaction `id` (sent by [`FakeDiscord::interact`]).
+    fn follow_up(&self, id: u64, needle: &str) -> Posted {
+        let path = format!("/api/v10/webhooks/{BOT_ID}/token-{id}");
+        self.wait_until(&format!("a follow-up {needle:?}"), |p| p.path == path && p.text().contains(needle))
+    }
+
     /// Sends an interaction as Discord would, and waits for the bot's answer to it.
     fn interact(&self, id: u64, who: &Value, kind: u8, data: Value, message: Option<Value>) -> Posted {
         self.interact_with_token(id, &format!("token-{id}"), who, kind, data, message)
@@ -412,8 +418,13 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
         "{}",
         stranger.text()
     );
-    let begins = fake.interact(id(), &bob, 3, press(&challenged.buttons()[0]), Some(challenge_message));
-    assert!(begins.text().contains("Game #1 begins"), "{}", begins.text());
+    // Taking it up spends the challenge's buttons (the message is updated) and the game follows.
+    let accept = id();
+    let pressed = fake.interact(accept, &bob, 3, press(&challenged.buttons()[0]), Some(challenge_message));
+    assert_eq!(pressed.json()["type"], 7, "UPDATE_MESSAGE: {}", pressed.text());
+    assert_eq!(pressed.json()["data"]["components"], json!([]));
+    assert!(pressed.json()["data"].get("content").is_none(), "the challenge text stays");
+    let begins = fake.follow_up(accept, "Game #1 begins");
     assert!(begins.shows(Variant::Chess, &[]), "the board is uploaded with the answer");
     assert_eq!(begins.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
 
@@ -458,8 +469,10 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let offered = fake.interact(id(), &alice, 3, press("tessera:draw:1"), Some(board_message.clone()));
     assert!(offered.text().contains("alice offers a draw"), "{}", offered.text());
     assert_eq!(offered.buttons(), ["tessera:draw-yes:1", "tessera:draw-no:1"]);
-    let refused = fake.interact(id(), &bob, 3, press("tessera:draw-no:1"), Some(board_message.clone()));
-    assert!(refused.text().contains("bob declines the draw"), "{}", refused.text());
+    let decline = id();
+    let pressed = fake.interact(decline, &bob, 3, press("tessera:draw-no:1"), Some(board_message.clone()));
+    assert_eq!(pressed.json()["type"], 7, "the offer's buttons are spent");
+    fake.follow_up(decline, "bob declines the draw");
 
     // Resigning asks first, and only a player; only a player's confirmation ends the game.
     let stranger = fake.interact(id(), &carol, 3, press("tessera:resign:1"), Some(board_message.clone()));
@@ -470,13 +483,12 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert_eq!(asked.buttons(), ["tessera:resign-yes:1"]);
     let meddler = fake.interact(id(), &carol, 3, press("tessera:resign-yes:1"), Some(board_message.clone()));
     assert!(meddler.ephemeral() && meddler.text().contains("only the players"), "{}", meddler.text());
-    let resigned = fake.interact(id(), &bob, 3, press("tessera:resign-yes:1"), Some(board_message));
-    assert!(
-        resigned.text().contains("bob resigns game #1. White wins by resignation"),
-        "{}",
-        resigned.text()
-    );
-    assert!(!resigned.ephemeral());
+    let confirm = id();
+    let pressed = fake.interact(confirm, &bob, 3, press("tessera:resign-yes:1"), Some(board_message));
+    assert_eq!(pressed.json()["type"], 7, "the prompt's button is spent");
+    let resigned = fake.follow_up(confirm, "bob resigns game #1. White wins by resignation");
+    assert_eq!(resigned.json()["flags"].as_u64().unwrap_or(0) & 64, 0, "everyone hears of it");
+    assert_eq!(resigned.json()["allowed_mentions"]["users"], json!(["1"]), "alice is pinged");
 
     let over = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
     assert!(over.ephemeral(), "{}", over.text());
