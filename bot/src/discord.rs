@@ -627,22 +627,38 @@ async fn clock(http: Arc<Http>, service: Shared) {
 
 /// Runs the bot on Discord until the process ends.
 pub async fn run(service: Shared, token: &str, options: DiscordOptions) -> Result<()> {
-    let mut http = HttpBuilder::new(token);
-    if let Some(api) = &options.api {
-        http = http.proxy(api).ratelimiter_disabled(true);
-    }
-    // Plain-text moves need the privileged message-content intent (enabled in the developer
-    // portal); slash commands and buttons work without it.
-    let intents =
+    let http = || {
+        let http = HttpBuilder::new(token);
+        match &options.api {
+            Some(api) => http.proxy(api).ratelimiter_disabled(true),
+            None => http,
+        }
+        .build()
+    };
+    tokio::spawn(clock(Arc::new(http()), Arc::clone(&service)));
+    let connect = |intents| {
+        let handler = Handler { service: Arc::clone(&service), guild: options.guild.map(GuildId::new) };
+        async move {
+            let mut client = ClientBuilder::new_with_http(http(), intents).event_handler(handler).await?;
+            client.start().await
+        }
+    };
+    // `!t` messages and plain moves need the privileged Message Content intent, which the bot's
+    // owner enables in the developer portal; slash commands and buttons work without it.
+    let all =
         GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
-    let handler = Handler { service: Arc::clone(&service), guild: options.guild.map(GuildId::new) };
-    let mut client = ClientBuilder::new_with_http(http.build(), intents)
-        .event_handler(handler)
-        .await
-        .context("setting up the Discord client")?;
-    tokio::spawn(clock(Arc::clone(&client.http), service));
-    client.start().await.context("connecting to Discord")?;
-    Ok(())
+    match connect(all).await {
+        Err(serenity::Error::Gateway(serenity::gateway::GatewayError::DisallowedGatewayIntents)) => {
+            eprintln!(
+                "Discord refused the Message Content intent (enable it for the bot in the developer \
+                 portal): running with slash commands and buttons only; `!t` messages and plain \
+                 moves are not read"
+            );
+            connect(all - GatewayIntents::MESSAGE_CONTENT).await
+        }
+        other => other,
+    }
+    .context("connecting to Discord")
 }
 
 #[cfg(test)]

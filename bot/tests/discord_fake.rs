@@ -112,7 +112,9 @@ struct FakeDiscord {
     identified: Receiver<Value>,
 }
 
-fn start_fake() -> FakeDiscord {
+/// Starts the fake; `refuse_message_content` plays a bot whose portal settings lack the Message
+/// Content intent.
+fn start_fake(refuse_message_content: bool) -> FakeDiscord {
     let ws = TcpListener::bind("127.0.0.1:0").unwrap();
     let ws_port = ws.local_addr().unwrap().port();
     let rest = tiny_http::Server::http("127.0.0.1:0").unwrap();
@@ -178,40 +180,60 @@ fn start_fake() -> FakeDiscord {
     let (to_gateway, events) = channel::<(&'static str, Value)>();
     let (identify_tx, identified) = channel::<Value>();
     std::thread::spawn(move || {
-        let (stream, _) = ws.accept().unwrap();
-        let mut socket = tungstenite::accept(stream).unwrap();
-        let send = |s: &mut tungstenite::WebSocket<std::net::TcpStream>, v: Value| {
-            s.send(tungstenite::Message::text(v.to_string())).unwrap();
-        };
-        send(&mut socket, json!({"op": 10, "d": {"heartbeat_interval": 41250}}));
-        socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
-        let mut seq = 0;
-        loop {
-            match socket.read() {
-                Ok(tungstenite::Message::Text(t)) => {
-                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                    match v["op"].as_u64() {
-                        Some(2) => {
-                            seq += 1;
-                            let ready = json!({"op": 0, "t": "READY", "s": seq, "d": {
+        // One connection at a time; the bot reconnects after a refusal.
+        for stream in ws.incoming() {
+            let Ok(stream) = stream else { return };
+            let mut socket = tungstenite::accept(stream).unwrap();
+            let send = |s: &mut tungstenite::WebSocket<std::net::TcpStream>, v: Value| {
+                let _ = s.send(tungstenite::Message::text(v.to_string()));
+            };
+            send(&mut socket, json!({"op": 10, "d": {"heartbeat_interval": 41250}}));
+            socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+            let mut seq = 0;
+            loop {
+                match socket.read() {
+                    Ok(tungstenite::Message::Text(t)) => {
+                        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                        match v["op"].as_u64() {
+                            Some(2)
+                                if refuse_message_content
+                                    && v["d"]["intents"].as_u64().unwrap() & (1 << 15) != 0 =>
+                            {
+                                // What Discord does when the portal has not enabled a privileged intent.
+                                let _ = identify_tx.send(v);
+                                let close = tungstenite::protocol::CloseFrame {
+                                    code: tungstenite::protocol::frame::coding::CloseCode::from(4014),
+                                    reason: "Disallowed intent(s).".into(),
+                                };
+                                let _ = socket.close(Some(close));
+                                let _ = socket.flush();
+                                break;
+                            }
+                            Some(2) => {
+                                seq += 1;
+                                let ready = json!({"op": 0, "t": "READY", "s": seq, "d": {
                                 "v": 10, "user": user(BOT_ID, "tessera", true), "guilds": [],
                                 "session_id": "fake-session", "resume_gateway_url": format!("ws://127.0.0.1:{ws_port}"),
                                 "application": {"id": BOT_ID, "flags": 0}}});
-                            send(&mut socket, ready);
-                            let _ = identify_tx.send(v);
+                                send(&mut socket, ready);
+                                let _ = identify_tx.send(v);
+                            }
+                            Some(1) => send(&mut socket, json!({"op": 11})),
+                            _ => {}
                         }
-                        Some(1) => send(&mut socket, json!({"op": 11})),
-                        _ => {}
                     }
+                    Ok(_) => {}
+                    Err(tungstenite::Error::Io(e))
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ) => {}
+                    Err(_) => break,
                 }
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
-                Err(_) => return,
-            }
-            while let Ok((kind, event)) = events.try_recv() {
-                seq += 1;
-                send(&mut socket, json!({"op": 0, "t": kind, "s": seq, "d": event}));
+                while let Ok((kind, event)) = events.try_recv() {
+                    seq += 1;
+                    send(&mut socket, json!({"op": 0, "t": kind, "s": seq, "d": event}));
+                }
             }
         }
     });
@@ -281,8 +303,8 @@ impl FakeDiscord {
 }
 
 /// A fake Discord and the bot connected to it, on a fresh database in `dir`; returns the IDENTIFY.
-fn bot_on_fake(dir: &std::path::Path) -> (FakeDiscord, Value) {
-    let fake = start_fake();
+fn bot_on_fake(dir: &std::path::Path, refuse_message_content: bool) -> (FakeDiscord, Value) {
+    let fake = start_fake(refuse_message_content);
     let _ = std::fs::remove_dir_all(dir);
     let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
     let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
@@ -297,7 +319,7 @@ fn bot_on_fake(dir: &std::path::Path) -> (FakeDiscord, Value) {
 #[test]
 fn a_whole_game_through_a_fake_discord() {
     let dir = std::env::temp_dir().join(format!("tessera-discord-{}", std::process::id()));
-    let (fake, identify) = bot_on_fake(&dir);
+    let (fake, identify) = bot_on_fake(&dir, false);
     assert_eq!(identify["d"]["token"], "Bot fake-token");
     let intents = identify["d"]["intents"].as_u64().unwrap();
     assert_ne!(intents & (1 << 15), 0, "the message content intent is asked for");
@@ -357,7 +379,7 @@ fn choices(answer: &Posted) -> Vec<Value> {
 #[test]
 fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let dir = std::env::temp_dir().join(format!("tessera-discord-slash-{}", std::process::id()));
-    let (fake, _) = bot_on_fake(&dir);
+    let (fake, _) = bot_on_fake(&dir, false);
 
     // The commands are registered globally, for the application READY named.
     let registered = fake.wait_until("the slash commands", |p| p.path.ends_with("/commands"));
@@ -505,5 +527,19 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert_eq!(rematch.buttons(), ["tessera:accept:2", "tessera:decline:2"]);
     let record = fake.interact(id(), &alice, 2, slash("history", &[("game", 4, json!(1))], json!({})), None);
     assert!(record.text().contains("1. Ng1-f3 e7-e5 2. d2-d4 1-0"), "{}", record.text());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn without_the_message_content_intent_slash_commands_still_work() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-intents-{}", std::process::id()));
+    let (fake, first) = bot_on_fake(&dir, true);
+    assert_ne!(first["d"]["intents"].as_u64().unwrap() & (1 << 15), 0);
+    let second = fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot connects again");
+    assert_eq!(second["d"]["intents"].as_u64().unwrap() & (1 << 15), 0, "without Message Content");
+    let bob = user("2", "bob", false);
+    let challenge = slash("challenge", &[("opponent", 6, json!("2"))], json!({"users": {"2": bob}}));
+    let answered = fake.interact(300, &user("1", "alice", false), 2, challenge, None);
+    assert!(answered.text().contains("alice challenges bob to chess"), "{}", answered.text());
     std::fs::remove_dir_all(&dir).ok();
 }
