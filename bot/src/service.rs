@@ -1010,7 +1010,8 @@ const HELP: &str = "Tessera plays chess variants whose board changes. Commands s
 `!t challenge @name [variant] [white|black] [3d]` · `!t accept` · `!t decline` · `!t cancel` · `!t rematch [@name]`
 `!t move e2-e4` (or just write the move in the game's channel) · `!t board [flip]` · `!t moves`
 `!t resign` · `!t draw [accept|decline]` · `!t claim` · `!t takeback [accept|decline]`
-`!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.";
+`!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.
+On Discord each is also a slash command (`/challenge`, `/move` suggests your legal moves), with buttons.";
 
 /// Variants whose name or description contains what is typed, for autocomplete.
 pub fn suggest_variants(typed: &str, limit: usize) -> Vec<Suggestion> {
