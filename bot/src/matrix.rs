@@ -15,7 +15,7 @@ use matrix_sdk::config::SyncSettings;
 use matrix_sdk::event_handler::Ctx;
 use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
 use matrix_sdk::ruma::events::room::message::{
-    MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
+    MessageFormat, MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
 };
 use matrix_sdk::{Client, Room, RoomState};
 
@@ -57,6 +57,62 @@ pub fn mentions(body: &str) -> Vec<User> {
         .filter(|w| w.starts_with('@') && w.contains(':') && crate::commands::is_mention(w))
         .map(|w| User::new(w, w.trim_start_matches('@').split(':').next().unwrap_or(w)))
         .collect()
+}
+
+/// The message text with each mention pill written as the Matrix ID it links to. Clients such as
+/// Element put only the display name in the plain body (`!t challenge Bob`) and the ID in the HTML
+/// (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`); commands need the ID.
+pub fn with_pills_resolved(body: &str, html: Option<&str>) -> String {
+    let Some(html) = html else { return body.to_string() };
+    let mut out = body.to_string();
+    let mut searched_from = 0;
+    let mut rest = html;
+    while let Some(at) = rest.find("href=\"https://matrix.to/#/") {
+        rest = &rest[at + "href=\"https://matrix.to/#/".len()..];
+        let Some(end) = rest.find('"') else { break };
+        let id = percent_decode(&rest[..end]);
+        let text = rest[end..].split_once('>').and_then(|(_, t)| t.split_once("</a>")).map(|(t, _)| t);
+        let (Some(text), true) = (text, id.starts_with('@') && id.contains(':')) else { continue };
+        let name = unescape_html(text);
+        // Replace the pill's text where it stands in the body, left to right.
+        if let Some(pos) =
+            out[searched_from..].find(&name).map(|p| p + searched_from).filter(|_| !name.is_empty())
+        {
+            out.replace_range(pos..pos + name.len(), &id);
+            searched_from = pos + id.len();
+        }
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = || {
+            std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
+        };
+        match (bytes[i], hex()) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn unescape_html(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
 }
 
 async fn login(cfg: &MatrixConfig) -> Result<Client> {
@@ -152,7 +208,8 @@ async fn on_message(
     };
     let channel = room.room_id().to_string();
     let service = Arc::clone(&service);
-    let body = text.body;
+    let html = text.formatted.filter(|f| f.format == MessageFormat::Html).map(|f| f.body);
+    let body = with_pills_resolved(&text.body, html.as_deref());
     // The service talks to SQLite synchronously: keep it off the async workers.
     let replies = tokio::task::spawn_blocking(move || {
         let author = User::new(sender, name);
@@ -267,6 +324,26 @@ mod tests {
         assert!(is_moderator(UserPowerLevel::Int(100.into())));
         assert!(is_moderator(UserPowerLevel::Int(50.into())));
         assert!(!is_moderator(UserPowerLevel::Int(0.into())));
+    }
+
+    #[test]
+    fn pills_become_matrix_ids() {
+        let html =
+            r#"!t challenge <a href="https://matrix.to/#/@bob:example.org">Bob &amp; Co</a> hans38 white"#;
+        let text = with_pills_resolved("!t challenge Bob & Co hans38 white", Some(html));
+        assert_eq!(text, "!t challenge @bob:example.org hans38 white");
+        assert_eq!(mentions(&text), [User::new("@bob:example.org", "bob")]);
+        // Percent-encoded links, two pills in order, and a pill whose text is not in the body.
+        let html = concat!(
+            r#"<a href="https://matrix.to/#/%40ann%3Ax.org">Ann</a> vs "#,
+            r#"<a href="https://matrix.to/#/@cy:x.org">Cy</a> <a href="https://matrix.to/#/@zed:x.org">Zed</a>"#
+        );
+        assert_eq!(with_pills_resolved("Ann vs Cy", Some(html)), "@ann:x.org vs @cy:x.org");
+        // Room links and broken markup are left alone; no HTML, no change.
+        let room =
+            r##"<a href="https://matrix.to/#/#chess:x.org">chess</a> <a href="https://matrix.to/#/@x"##;
+        assert_eq!(with_pills_resolved("play chess", Some(room)), "play chess");
+        assert_eq!(with_pills_resolved("e4", None), "e4");
     }
 
     #[test]

@@ -130,12 +130,13 @@ class Watcher:
         fail(f"no reply containing {needle!r} within {TIMEOUT}s; the bot said: {self.texts[-5:]}")
 
 
-async def say(client, room_id, text, encrypted):
+async def say(client, room_id, text, encrypted, html=None):
     await client.sync(timeout=500)
     await keys(client)
-    await client.room_send(
-        room_id, "m.room.message", {"msgtype": "m.text", "body": text}, ignore_unverified_devices=True
-    )
+    content = {"msgtype": "m.text", "body": text}
+    if html:
+        content.update(format="org.matrix.custom.html", formatted_body=html)
+    await client.room_send(room_id, "m.room.message", content, ignore_unverified_devices=True)
 
 
 async def play_game(alice, bob, encrypted):
@@ -156,7 +157,12 @@ async def play_game(alice, bob, encrypted):
         await c.sync(timeout=1000)
         await keys(c)
     watch_a, watch_b = Watcher(alice, room_id), Watcher(bob, room_id)
-    await say(alice, room_id, "!t challenge @bob:localhost chess white", encrypted)
+    if encrypted:
+        await say(alice, room_id, "!t challenge @bob:localhost chess white", encrypted)
+    else:
+        # As Element sends a mention: the display name in the body, the ID only in a pill.
+        pill = '<a href="https://matrix.to/#/@bob:localhost">bob</a>'
+        await say(alice, room_id, "!t challenge bob chess white", encrypted, html=f"!t challenge {pill} chess white")
     challenge = await watch_b.wait_for("challenges bob")
     if watch_b.mentions.get(challenge) != ["@bob:localhost"]:
         fail(f"the challenge should mention bob (m.mentions), it mentions {watch_b.mentions.get(challenge)}")
