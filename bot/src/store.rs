@@ -146,6 +146,8 @@ impl SqliteStore {
 
     fn with_connection(conn: Connection) -> Result<SqliteStore> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Every commit reaches the disk before a move is acknowledged, power cut included.
+        conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
