@@ -793,7 +793,9 @@ impl<S: Store> Service<S> {
 
     /// Legal turns for the author's game (the one named, or their game here), for autocomplete:
     /// the ones whose SAN or long form starts with what is typed (case, `x`, `-` and spaces
-    /// ignored; `g1f3` finds Ng1-f3). Empty when it is not the author's turn: nothing they could send would be legal.
+    /// ignored; `g1f3` finds Ng1-f3), written without check marks (finding mates among tens of
+    /// thousands of compound turns would take too long). Empty when it is not the author's turn:
+    /// nothing they could send would be legal.
     pub fn suggest_moves(&self, msg: &Incoming, game: GameRef, typed: &str, limit: usize) -> Vec<Suggestion> {
         let Ok(me) = self.me(msg) else { return Vec::new() };
         let Ok(loaded) = self.find(msg, game, false) else { return Vec::new() };
@@ -812,8 +814,7 @@ impl<S: Store> Service<S> {
             .legal_moves()
             .iter()
             .filter_map(|mv| {
-                let san = notation::san(pos, mv);
-                let lan = notation::lan(pos, mv);
+                let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
                 let rank = if key(&san).starts_with(&typed) {
                     0
                 } else if key(&lan).starts_with(&typed)

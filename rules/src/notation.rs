@@ -916,12 +916,27 @@ pub fn san(pos: &Position, mv: &Move) -> String {
     write_turn(pos, mv, san_action)
 }
 
+/// [`san`] and [`lan`] without the check mark, for listing many turns: deciding `+` against `#`
+/// means looking for an answer to the check, which for compound turns can cost milliseconds a
+/// turn. Parsing accepts turns with or without the mark.
+pub fn san_and_lan_unmarked(pos: &Position, mv: &Move) -> (String, String) {
+    let san = if pos.rules().quad_squares { None } else { Some(write_actions(pos, mv, san_action)) };
+    let lan = write_actions(pos, mv, lan_action);
+    (san.unwrap_or_else(|| lan.clone()), lan)
+}
+
 /// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4xd5`, `e7-e8=Q`, `@g8-e6`).
 pub fn lan(pos: &Position, mv: &Move) -> String {
     write_turn(pos, mv, lan_action)
 }
 
 fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> String) -> String {
+    let mut out = write_actions(pos, mv, write);
+    out.push_str(check_suffix(pos, mv));
+    out
+}
+
+fn write_actions(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> String) -> String {
     let mut out = String::new();
     let mut at = pos.clone();
     for (i, action) in mv.actions().enumerate() {
@@ -942,7 +957,6 @@ fn write_turn(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) -> St
             out.push_str(&format!("[{}]", list.join(",")));
         }
     }
-    out.push_str(check_suffix(pos, mv));
     out
 }
 
@@ -1258,9 +1272,28 @@ mod tests {
         ] {
             let p = pos(fen);
             for mv in p.legal_moves() {
-                for text in [san(&p, &mv), lan(&p, &mv), uci(&p, &mv)] {
+                let (plain_san, plain_lan) = san_and_lan_unmarked(&p, &mv);
+                assert_eq!(plain_san, san(&p, &mv).trim_end_matches(['+', '#']), "{fen}");
+                assert_eq!(plain_lan, lan(&p, &mv).trim_end_matches(['+', '#']), "{fen}");
+                for text in [san(&p, &mv), lan(&p, &mv), uci(&p, &mv), plain_san, plain_lan] {
                     assert_eq!(play(&p, &text), Ok(mv), "{fen}: {text}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn unmarked_turns_of_compound_variants_read_back() {
+        // A Moving Occupied Squares middlegame: 73,359 turns, over 10,000 of them checks.
+        let fen = "1r1r*b1*/2pN1**1/*1*1p1*1/2*1***k/*N1**1*1/P**1*1**/K1**1**1/R*2*1q1 w - - 0 61 lock:c1,c8 carried:e6,c7";
+        let p = Position::from_fen(Variant::MovingOccupiedSquares, fen).unwrap();
+        let moves = p.legal_moves();
+        assert_eq!(moves.len(), 73_359);
+        for mv in moves.iter().step_by(97) {
+            let (plain_san, plain_lan) = san_and_lan_unmarked(&p, mv);
+            assert_eq!(plain_san, san(&p, mv).trim_end_matches(['+', '#']));
+            for text in [plain_san, plain_lan] {
+                assert_eq!(parse(&text).unwrap().resolve(&p).as_ref(), Ok(mv), "{text}");
             }
         }
     }

@@ -1,0 +1,114 @@
+//! What a player waits for: one move through the game service on a file database (parse, rebuild
+//! the game from its stored moves, check, commit with fsync, draw the PNG), at several game lengths
+//! and for several variants; and one autocomplete answer. Run: `cargo bench -p tessera-bot --bench service`.
+
+use std::time::{Duration, Instant};
+
+use tessera_bot::service::{Incoming, Service, User};
+use tessera_bot::store::SqliteStore;
+use tessera_rules::{Game, Position, Variant, notation};
+
+/// A deterministic random game of `plies` legal turns (shorter if it ends), as SAN texts.
+fn random_game(variant: Variant, plies: usize, mut seed: u64) -> Vec<String> {
+    let mut game = Game::new(Position::start(variant));
+    let mut texts = Vec::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let pos = game.position().clone();
+        let moves = pos.legal_moves();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        if moves.is_empty() {
+            break;
+        }
+        // A random turn that does not end the game, where there is one: long games are the point.
+        let start = seed as usize % moves.len();
+        let goes_on = |mv: &tessera_rules::Move| {
+            let mut g = game.clone();
+            g.play(*mv).is_ok() && g.outcome().is_none()
+        };
+        let pick = (0..moves.len()).map(|i| &moves[(start + i) % moves.len()]).find(|m| goes_on(m));
+        let mv = *pick.unwrap_or(&moves[start]);
+        texts.push(notation::san(&pos, &mv));
+        game.play(mv).expect("a legal move plays");
+    }
+    texts
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1e3
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("tessera-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let service = Service::new(SqliteStore::open(&dir.join("bench.sqlite")).expect("a database"));
+    let players = [User::new("w", "white"), User::new("b", "black")];
+    println!(
+        "{:<26} {:>6} {:>12} {:>12} {:>14}",
+        "variant", "plies", "move p50 ms", "move p95 ms", "suggest ms"
+    );
+    for (n, variant) in [
+        Variant::Chess,
+        Variant::Hans38PostalPlus,
+        Variant::MovingOccupiedSquares,
+        Variant::QuadSquare,
+        Variant::TiledSquares,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let channel = format!("bench-{n}");
+        let say = |who: &User, text: &str, mentions: &[User]| {
+            let msg = Incoming {
+                platform: "bench",
+                channel: &channel,
+                author: who,
+                is_admin: false,
+                text,
+                mentions,
+                now: 0,
+            };
+            service.handle(&msg)
+        };
+        say(&players[0], &format!("!t challenge @b {} white", variant.name()), &players[1..]);
+        say(&players[1], "!t accept", &[]);
+        let game = random_game(variant, 120, 0x9E37_79B9_7F4A_7C15 ^ n as u64);
+        let mut times = Vec::new();
+        for (ply, text) in game.iter().enumerate() {
+            let t = Instant::now();
+            let replies = say(&players[ply % 2], text, &[]);
+            times.push(t.elapsed());
+            assert!(replies.iter().any(|r| r.text.contains(" played ")), "{text}: {replies:?}");
+        }
+        let mover = &players[game.len() % 2];
+        let msg = Incoming {
+            platform: "bench",
+            channel: &channel,
+            author: mover,
+            is_admin: false,
+            text: "",
+            mentions: &[],
+            now: 0,
+        };
+        let t = Instant::now();
+        let suggested = service.suggest_moves(&msg, None, "", 25);
+        let suggest = t.elapsed();
+        let mut sorted = times.clone();
+        sorted.sort();
+        println!(
+            "{:<26} {:>6} {:>12.2} {:>12.2} {:>14.2}",
+            variant.name(),
+            game.len(),
+            percentile(&sorted, 0.5),
+            percentile(&sorted, 0.95),
+            suggest.as_secs_f64() * 1e3
+        );
+        assert!(!suggested.is_empty(), "{}: the player to move has turns to suggest", variant.name());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
