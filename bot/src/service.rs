@@ -608,6 +608,9 @@ impl<S: Store> Service<S> {
         let pos = loaded.game.position();
         let moves = pos.legal_moves();
         const SHOWN: usize = 120;
+        if moves.len() > SHOWN && moves.iter().any(|m| m.actions().count() > 1) {
+            return Ok(vec![Reply::text(compound_turns_summary(pos, &moves, loaded.row.id))]);
+        }
         let mut list: Vec<String> = moves.iter().take(SHOWN).map(|m| notation::san(pos, m)).collect();
         list.sort();
         let more = if moves.len() > SHOWN {
@@ -943,6 +946,33 @@ impl<S: Store> Service<S> {
         }
         Ok(notices)
     }
+}
+
+/// Turns of several actions run to tens of thousands: list how they begin, with how many turns
+/// each beginning has, and one whole turn as an example.
+fn compound_turns_summary(pos: &Position, moves: &[tessera_rules::Move], game: i64) -> String {
+    let mut starts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let mut example = String::new();
+    for mv in moves {
+        let (san, _) = notation::san_and_lan_unmarked(pos, mv);
+        let first = san.split(' ').next().unwrap_or_default().to_string();
+        if example.is_empty() && san.contains(' ') {
+            example = san.clone();
+        }
+        *starts.entry(first).or_default() += 1;
+    }
+    const SHOWN: usize = 80;
+    let mut list: Vec<String> =
+        starts.iter().take(SHOWN).map(|(first, n)| format!("{first} ({n})")).collect();
+    if starts.len() > SHOWN {
+        list.push(format!("… and {} more", starts.len() - SHOWN));
+    }
+    format!(
+        "{} legal turns for {} in game #{game}. They begin with: {}. Write the whole turn, like `{example}`.",
+        moves.len(),
+        pos.turn(),
+        list.join(" ")
+    )
 }
 
 fn status_line(l: &Loaded) -> String {
