@@ -72,13 +72,12 @@ struct Asker {
 
 impl Asker {
     fn new(channel: ChannelId, author: &serenity::all::User, member: Option<&Member>) -> Asker {
-        Asker {
-            channel,
-            author: user_of(author),
-            is_admin: is_admin(member),
-            text: String::new(),
-            mentions: Vec::new(),
+        // The name the server knows them by, where they have one there.
+        let mut who = user_of(author);
+        if let Some(nick) = member.and_then(|m| m.nick.clone()) {
+            who.name = nick;
         }
+        Asker { channel, author: who, is_admin: is_admin(member), text: String::new(), mentions: Vec::new() }
     }
 
     /// Runs `f` on a blocking thread: the service talks to SQLite synchronously.
@@ -113,12 +112,15 @@ impl EventHandler for Handler {
             return;
         }
         // A message carries no computed permissions; admin commands come as slash commands.
-        let asker = Asker {
+        let mut asker = Asker {
             text: msg.content.clone(),
             // Bots (this one included) cannot play, so they are never an opponent.
             mentions: msg.mentions.iter().filter(|u| !u.bot).map(user_of).collect(),
             ..Asker::new(msg.channel_id, &msg.author, None)
         };
+        if let Some(nick) = msg.member.as_ref().and_then(|m| m.nick.clone()) {
+            asker.author.name = nick;
+        }
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
             if let Err(e) = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {

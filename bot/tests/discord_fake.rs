@@ -285,10 +285,13 @@ impl FakeDiscord {
         data: Value,
         message: Option<Value>,
     ) -> Posted {
+        // A `nick` on the test's user is the member's server nickname.
+        let mut who = who.clone();
+        let nick = who.as_object_mut().unwrap().remove("nick").unwrap_or(Value::Null);
         let mut event = json!({
             "id": id.to_string(), "application_id": BOT_ID, "type": kind, "data": data,
             "guild_id": GUILD, "channel_id": CHANNEL,
-            "member": {"user": who, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "member": {"user": who, "nick": nick, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
                        "deaf": false, "mute": false, "flags": 0, "permissions": "1024"},
             "token": token, "version": 1, "app_permissions": "1024",
             "locale": "en-GB", "guild_locale": "en-GB", "entitlements": [], "attachment_size_limit": 10485760
@@ -539,7 +542,13 @@ fn without_the_message_content_intent_slash_commands_still_work() {
     assert_eq!(second["d"]["intents"].as_u64().unwrap() & (1 << 15), 0, "without Message Content");
     let bob = user("2", "bob", false);
     let challenge = slash("challenge", &[("opponent", 6, json!("2"))], json!({"users": {"2": bob}}));
-    let answered = fake.interact(300, &user("1", "alice", false), 2, challenge, None);
-    assert!(answered.text().contains("alice challenges bob to chess"), "{}", answered.text());
+    let mut ally = user("1", "alice", false);
+    ally["nick"] = json!("Ally");
+    let answered = fake.interact(300, &ally, 2, challenge, None);
+    assert!(
+        answered.text().contains("Ally challenges bob to chess"),
+        "the server nickname: {}",
+        answered.text()
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
