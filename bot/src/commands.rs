@@ -4,8 +4,12 @@ use std::fmt;
 
 use tessera_rules::Variant;
 
-/// Longest message the bot reads; anything longer is refused unread.
+/// Longest command the bot reads; a longer one is refused unread.
 pub const MAX_MESSAGE: usize = 2000;
+
+/// Longest plain message that may be a move: the longest turn (a piece move, a square move and a
+/// placement, with a promotion) is far shorter. Longer plain messages are chat.
+pub const MAX_PLAIN_MOVE: usize = 80;
 
 /// Prefixes that address the bot.
 pub const PREFIXES: [&str; 2] = ["!tessera", "!t"];
@@ -99,21 +103,21 @@ fn err<T>(msg: impl Into<String>) -> Result<T, CommandError> {
 }
 
 pub fn parse(text: &str) -> Result<Parsed, CommandError> {
+    let trimmed = text.trim();
+    // Only the start decides whether the bot is addressed; long chat is not its business.
+    let head: String = trimmed.chars().take(16).collect::<String>().to_ascii_lowercase();
+    let Some(prefix) = PREFIXES.iter().find(|p| {
+        head.strip_prefix(**p).is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace))
+    }) else {
+        return Ok(Parsed::Plain(trimmed.to_string()));
+    };
     let chars = text.chars().count();
     if chars > MAX_MESSAGE {
         return err(format!(
             "that message is {chars} characters long; I read at most {MAX_MESSAGE}. Commands are short, like `!t move e4`"
         ));
     }
-    let trimmed = text.trim();
-    let lower = trimmed.to_ascii_lowercase();
-    let Some(rest) = PREFIXES.iter().find_map(|p| {
-        let after = lower.strip_prefix(p)?;
-        (after.is_empty() || after.starts_with(char::is_whitespace)).then(|| &trimmed[p.len()..])
-    }) else {
-        return Ok(Parsed::Plain(trimmed.to_string()));
-    };
-    parse_command(rest.trim()).map(Parsed::Command)
+    parse_command(trimmed[prefix.len()..].trim()).map(Parsed::Command)
 }
 
 /// Whether a word mentions a user (`@bob`, Discord's `<@123>`) rather than writing a square action
@@ -292,8 +296,11 @@ mod tests {
         assert!(e("!t board #x").contains("#12"));
         assert!(e("!t move").contains("!t move e2-e4"));
         assert!(e("!t draw maybe").contains("offer, accept or decline"));
-        let long = "e4 ".repeat(4000);
+        let long = format!("!t move {}", "e4 ".repeat(4000));
         assert!(e(&long).contains("at most 2000"));
         assert!(e(&long).len() < 200);
+        // Long chat is not addressed to the bot: it is not refused, just not read as a command.
+        let chat = "a long story ".repeat(400);
+        assert_eq!(parse(&chat), Ok(Parsed::Plain(chat.trim().to_string())));
     }
 }

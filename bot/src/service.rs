@@ -191,7 +191,7 @@ impl<S: Store> Service<S> {
     /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
     /// anything else is people talking, and gets no reply.
     fn plain(&self, msg: &Incoming, text: &str) -> Replies {
-        if text.is_empty() || notation::parse(text).is_err() {
+        if text.is_empty() || text.len() > commands::MAX_PLAIN_MOVE || notation::parse(text).is_err() {
             return Ok(Vec::new());
         }
         let me = self.me(msg)?;

@@ -155,9 +155,12 @@ fn bad_input_gets_a_reason_and_changes_nothing() {
         assert!(replies[0].text.contains(expected), "{text}: {}", replies[0].text);
         assert!(replies[0].private, "{text}: errors go to the author only");
     }
-    let long = "e4 ".repeat(3334);
+    let long = format!("!t move {}", "e4 ".repeat(3334));
     let replies = t.say("alice", &long);
     assert!(replies[0].text.contains("at most 2000") && replies[0].text.len() < 200);
+    // A long message not addressed to the bot is chat, even from a player with a game here.
+    assert!(t.say("alice", &"e4 ".repeat(3334)).is_empty());
+    assert!(t.say("alice", &"so long ".repeat(400)).is_empty());
     // Chat that is not a move gets no reply at all.
     assert!(t.say("alice", "good luck, have fun").is_empty());
     assert!(t.say("carol", "e4").is_empty(), "a bystander's move-like text is just chat");
