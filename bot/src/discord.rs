@@ -44,6 +44,21 @@ pub struct DiscordOptions {
 struct Handler {
     service: Shared,
     guild: Option<GuildId>,
+    /// The bot's own user, known from READY: a message that starts by mentioning it is a command.
+    me: std::sync::OnceLock<UserId>,
+}
+
+/// `@Tessera challenge @bob` reads as `!t challenge @bob`. Discord shows a bot the content of
+/// messages that mention it even without the Message Content intent, so this form always works.
+fn addressed_by_mention(content: &str, bot: Option<UserId>) -> String {
+    let Some(bot) = bot else { return content.to_string() };
+    let trimmed = content.trim_start();
+    for form in [format!("<@{bot}>"), format!("<@!{bot}>")] {
+        if let Some(rest) = trimmed.strip_prefix(&form) {
+            return format!("!t {}", rest.trim_start());
+        }
+    }
+    content.to_string()
 }
 
 fn now() -> i64 {
@@ -113,7 +128,7 @@ impl EventHandler for Handler {
         }
         // A message carries no computed permissions; admin commands come as slash commands.
         let mut asker = Asker {
-            text: msg.content.clone(),
+            text: addressed_by_mention(&msg.content, self.me.get().copied()),
             // Bots (this one included) cannot play, so they are never an opponent.
             mentions: msg.mentions.iter().filter(|u| !u.bot).map(user_of).collect(),
             ..Asker::new(msg.channel_id, &msg.author, None)
@@ -143,6 +158,7 @@ impl EventHandler for Handler {
 
     async fn ready(&self, ctx: Context, ready: Ready) {
         eprintln!("Tessera is on Discord as {}", ready.user.name);
+        let _ = self.me.set(ready.user.id);
         let registered = match self.guild {
             Some(guild) => guild.set_commands(&ctx.http, slash_commands()).await,
             None => serenity::all::Command::set_global_commands(&ctx.http, slash_commands()).await,
@@ -639,7 +655,11 @@ pub async fn run(service: Shared, token: &str, options: DiscordOptions) -> Resul
     };
     tokio::spawn(clock(Arc::new(http()), Arc::clone(&service)));
     let connect = |intents| {
-        let handler = Handler { service: Arc::clone(&service), guild: options.guild.map(GuildId::new) };
+        let handler = Handler {
+            service: Arc::clone(&service),
+            guild: options.guild.map(GuildId::new),
+            me: std::sync::OnceLock::new(),
+        };
         async move {
             let mut client = ClientBuilder::new_with_http(http(), intents).event_handler(handler).await?;
             client.start().await
@@ -680,6 +700,17 @@ mod tests {
         let unbroken = "é".repeat(4500);
         let pieces = chunks(&unbroken);
         assert_eq!(pieces.iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [2000, 2000, 500]);
+    }
+
+    #[test]
+    fn a_leading_mention_of_the_bot_addresses_it() {
+        let bot = Some(UserId::new(1000));
+        assert_eq!(addressed_by_mention("<@1000> challenge <@2> hans38", bot), "!t challenge <@2> hans38");
+        assert_eq!(addressed_by_mention("  <@!1000>help", bot), "!t help");
+        assert_eq!(addressed_by_mention("<@1000>", bot), "!t ");
+        assert_eq!(addressed_by_mention("hi <@1000>", bot), "hi <@1000>", "only at the start");
+        assert_eq!(addressed_by_mention("<@2> e4", bot), "<@2> e4", "someone else");
+        assert_eq!(addressed_by_mention("<@1000> e4", None), "<@1000> e4", "before READY");
     }
 
     #[test]
