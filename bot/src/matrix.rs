@@ -85,6 +85,21 @@ pub fn with_pills_resolved(body: &str, html: Option<&str>) -> String {
     out
 }
 
+/// `@tessera:example.org: challenge @bob:example.org` (a mention pill of the bot first, as Element
+/// writes it) reads as `!t challenge @bob:example.org`.
+pub fn addressed_by_mention(text: &str, bot: &str) -> String {
+    if bot.is_empty() {
+        return text.to_string();
+    }
+    let trimmed = text.trim_start();
+    match trimmed.strip_prefix(bot) {
+        Some(rest) if rest.is_empty() || rest.starts_with([':', ',', ' ']) => {
+            format!("!t {}", rest.trim_start_matches([':', ',']).trim_start())
+        }
+        _ => text.to_string(),
+    }
+}
+
 fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -210,10 +225,13 @@ async fn on_message(
     let service = Arc::clone(&service);
     let html = text.formatted.filter(|f| f.format == MessageFormat::Html).map(|f| f.body);
     let body = with_pills_resolved(&text.body, html.as_deref());
+    let me = client.user_id().map(|id| id.to_string()).unwrap_or_default();
+    let body = addressed_by_mention(&body, &me);
     // The service talks to SQLite synchronously: keep it off the async workers.
     let replies = tokio::task::spawn_blocking(move || {
         let author = User::new(sender, name);
-        let mentioned = mentions(&body);
+        // The bot cannot play, so it is never an opponent.
+        let mentioned: Vec<User> = mentions(&body).into_iter().filter(|u| u.id != me).collect();
         let msg = Incoming {
             platform: PLATFORM,
             channel: &channel,
@@ -344,6 +362,18 @@ mod tests {
             r##"<a href="https://matrix.to/#/#chess:x.org">chess</a> <a href="https://matrix.to/#/@x"##;
         assert_eq!(with_pills_resolved("play chess", Some(room)), "play chess");
         assert_eq!(with_pills_resolved("e4", None), "e4");
+    }
+
+    #[test]
+    fn a_leading_mention_of_the_bot_addresses_it() {
+        let bot = "@tessera:x.org";
+        assert_eq!(
+            addressed_by_mention("@tessera:x.org: challenge @bob:x.org", bot),
+            "!t challenge @bob:x.org"
+        );
+        assert_eq!(addressed_by_mention("@tessera:x.org help", bot), "!t help");
+        assert_eq!(addressed_by_mention("@tessera:x.org.evil: help", bot), "@tessera:x.org.evil: help");
+        assert_eq!(addressed_by_mention("hello @tessera:x.org", bot), "hello @tessera:x.org");
     }
 
     #[test]

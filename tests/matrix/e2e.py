@@ -186,7 +186,12 @@ async def play_game(alice, bob, encrypted):
         await watcher.wait_for(f"played {move.rstrip('#')}", images=2 + i)
     final = await watch_a.wait_for("Black wins by checkmate", images=5)
     # A wrong turn is refused with a reason.
-    await say(alice, room_id, "!t board", encrypted)
+    if encrypted:
+        await say(alice, room_id, "!t board", encrypted)
+    else:
+        # Addressing the bot with its mention pill, as Element writes it, works like `!t`.
+        pill = f'<a href="https://matrix.to/#/{BOT_ID}">tessera</a>'
+        await say(alice, room_id, "tessera: board", encrypted, html=f"{pill}: board")
     await watch_a.wait_for("game over", images=6)
     # Start, after each of the four moves, and `!t board` at the end; Black's turns are seen from Black.
     played = [m for _, _, m in moves]
