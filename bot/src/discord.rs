@@ -580,7 +580,9 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
     let cmd = match name {
         "challenge" => {
             let Some(ResolvedValue::User(opponent, _)) = find("opponent") else {
-                return Err("name your opponent".into());
+                return Err(
+                    "name your opponent in the `opponent` option, like `/challenge opponent:@bob`".into()
+                );
             };
             if opponent.bot {
                 return Err(format!("{} is a bot and cannot play; challenge a person", opponent.name));

@@ -36,10 +36,16 @@ impl Position {
         let (extensions, fields): (Vec<&str>, Vec<&str>) =
             text.split_whitespace().partition(|f| f.contains(':'));
         if fields.is_empty() {
-            return err("empty position text");
+            return err(format!(
+                "the position text is empty; write a placement and side to move at least, like {}",
+                Position::start(variant).fen()
+            ));
         }
         if extensions.len() > 8 {
-            return err("too many extension fields");
+            return err(format!(
+                "{} extension fields; a position has at most one each of hand:, lock:, carried: and chip:",
+                extensions.len()
+            ));
         }
         if fields.len() > 6 {
             return err(format!(
@@ -478,6 +484,9 @@ mod tests {
     fn rejects_bad_texts_with_reasons() {
         let bad = |fen: &str| Position::from_fen(Variant::Chess, fen).unwrap_err().to_string();
         assert!(bad("").contains("empty"));
+        assert!(bad("").contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"), "an example to copy");
+        let crowded = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 {}", "lock:e4 ".repeat(9));
+        assert!(bad(&crowded).contains("9 extension fields") && bad(&crowded).contains("hand:, lock:"));
         assert!(bad("8/8/8/8/8/8/8/8 w - - 0 1").contains("exactly one king"));
         assert!(bad("4k3/8/8/8/8/8/8 w - - 0 1").contains("8 ranks"));
         assert!(bad("4k3/9/8/8/8/8/8/4K3 w - - 0 1").contains("piece letter"));
