@@ -19,7 +19,7 @@ use serenity::builder::Builder as _;
 use serenity::http::Http;
 
 use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope};
-use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants};
+use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants, unix_now};
 use crate::store::SqliteStore;
 use tessera_rules::Variant;
 
@@ -59,10 +59,6 @@ fn addressed_by_mention(content: &str, bot: Option<UserId>) -> String {
         }
     }
     content.to_string()
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
 fn user_of(u: &serenity::all::User) -> User {
@@ -111,7 +107,7 @@ impl Asker {
                 is_admin: self.is_admin,
                 text: &self.text,
                 mentions: &self.mentions,
-                now: now(),
+                now: unix_now(),
             };
             f(&service, &incoming)
         })
@@ -636,7 +632,7 @@ async fn clock(http: Arc<Http>, service: Shared) {
     loop {
         tokio::time::sleep(std::time::Duration::from_secs(300)).await;
         let s = Arc::clone(&service);
-        let notices = tokio::task::spawn_blocking(move || s.tick(now())).await;
+        let notices = tokio::task::spawn_blocking(move || s.tick(unix_now())).await;
         for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
             let Ok(id) = notice.channel.parse::<u64>() else { continue };
             let reply = Reply { text: notice.text, notify: notice.notify, ..Reply::default() };

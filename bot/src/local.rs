@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::service::{Incoming, Reply, Service, User};
+use crate::service::{Incoming, Reply, Service, User, unix_now};
 use crate::store::Store;
 
 pub const PLATFORM: &str = "local";
@@ -24,10 +24,6 @@ pub struct Session {
     pub clock_offset: i64,
     pub boards_dir: PathBuf,
     pub images_written: u32,
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
 /// Mentions in local text are `@name` words.
@@ -68,7 +64,7 @@ impl Session {
                 (Some("wait"), Some(h)) => match h.parse::<i64>() {
                     Ok(hours) if hours > 0 => {
                         self.clock_offset += hours * 3600;
-                        let notices = service.tick(now() + self.clock_offset).unwrap_or_default();
+                        let notices = service.tick(unix_now() + self.clock_offset).unwrap_or_default();
                         let mut out = format!("({hours} hours pass)");
                         for n in notices {
                             out.push_str(&format!("\n[tessera] {}", n.text));
@@ -92,7 +88,7 @@ impl Session {
             is_admin: true,
             text: line,
             mentions: &mentioned,
-            now: now() + self.clock_offset,
+            now: unix_now() + self.clock_offset,
         };
         let replies = service.handle(&msg);
         Some(replies.iter().map(|r| self.show(r)).collect::<Vec<_>>().join("\n"))

@@ -20,7 +20,7 @@ use matrix_sdk::ruma::events::room::message::{
 use matrix_sdk::{Client, Room, RoomState};
 
 use crate::config::Secret;
-use crate::service::{Incoming, Reply, Service, User};
+use crate::service::{Incoming, Reply, Service, User, unix_now};
 use crate::store::SqliteStore;
 
 pub const PLATFORM: &str = "matrix";
@@ -46,10 +46,6 @@ fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
 /// Users a message names by Matrix ID (`@alice:example.org`).
 pub fn mentions(body: &str) -> Vec<User> {
     body.split_whitespace()
@@ -63,23 +59,23 @@ pub fn mentions(body: &str) -> Vec<User> {
 /// Element put only the display name in the plain body (`!t challenge Bob`) and the ID in the HTML
 /// (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`); commands need the ID.
 pub fn with_pills_resolved(body: &str, html: Option<&str>) -> String {
+    use matrix_sdk::ruma::{MatrixToUri, matrix_uri::MatrixId};
     let Some(html) = html else { return body.to_string() };
     let mut out = body.to_string();
     let mut searched_from = 0;
-    let mut rest = html;
-    while let Some(at) = rest.find("href=\"https://matrix.to/#/") {
-        rest = &rest[at + "href=\"https://matrix.to/#/".len()..];
-        let Some(end) = rest.find('"') else { break };
-        let id = percent_decode(&rest[..end]);
-        let text = rest[end..].split_once('>').and_then(|(_, t)| t.split_once("</a>")).map(|(t, _)| t);
-        let (Some(text), true) = (text, id.starts_with('@') && id.contains(':')) else { continue };
+    for link in html.split("<a ").skip(1) {
+        let href = link.split_once("href=\"").and_then(|(_, r)| r.split_once('"')).map(|(h, _)| h);
+        let text = link.split_once('>').and_then(|(_, t)| t.split_once("</a>")).map(|(t, _)| t);
+        let (Some(href), Some(text)) = (href, text) else { continue };
+        let Ok(uri) = MatrixToUri::parse(href) else { continue };
+        let MatrixId::User(id) = uri.id() else { continue };
         let name = unescape_html(text);
         // Replace the pill's text where it stands in the body, left to right.
         if let Some(pos) =
             out[searched_from..].find(&name).map(|p| p + searched_from).filter(|_| !name.is_empty())
         {
-            out.replace_range(pos..pos + name.len(), &id);
-            searched_from = pos + id.len();
+            out.replace_range(pos..pos + name.len(), id.as_str());
+            searched_from = pos + id.as_str().len();
         }
     }
     out
@@ -98,28 +94,6 @@ pub fn addressed_by_mention(text: &str, bot: &str) -> String {
         }
         _ => text.to_string(),
     }
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = || {
-            std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
-        };
-        match (bytes[i], hex()) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn unescape_html(s: &str) -> String {
@@ -239,7 +213,7 @@ async fn on_message(
             is_admin,
             text: &body,
             mentions: &mentioned,
-            now: now(),
+            now: unix_now(),
         };
         service.handle(&msg)
     })
@@ -305,7 +279,7 @@ async fn clock(client: Client, service: Shared) {
     loop {
         tokio::time::sleep(Duration::from_secs(300)).await;
         let s = Arc::clone(&service);
-        let notices = tokio::task::spawn_blocking(move || s.tick(now())).await;
+        let notices = tokio::task::spawn_blocking(move || s.tick(unix_now())).await;
         for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
             let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
             if let Some(room) = client.get_room(&room_id) {

@@ -25,6 +25,11 @@ impl User {
     }
 }
 
+/// Seconds since the Unix epoch: the clock every adapter stamps [`Incoming::now`] with.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
 /// One chat message addressed to the service.
 #[derive(Clone, Debug)]
 pub struct Incoming<'a> {
