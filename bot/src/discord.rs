@@ -72,7 +72,8 @@ fn is_admin(member: Option<&Member>) -> bool {
         .is_some_and(|p| p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD))
 }
 
-/// Who asked, where, and what: the parts of an [`Incoming`] that outlive the event.
+/// Who asked, where, and what: the parts of an [`Incoming`] that outlive the event. `text` is
+/// read only for messages: slash commands and buttons arrive parsed and go to [`Service::run`].
 struct Asker {
     channel: ChannelId,
     author: User,
@@ -170,11 +171,7 @@ impl Handler {
     async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
         let replies = match slash_to_command(&c.data.name, &c.data.options()) {
             Ok((cmd, mentions)) => {
-                let asker = Asker {
-                    text: format!("/{}", c.data.name),
-                    mentions,
-                    ..Asker::new(c.channel_id, &c.user, c.member.as_deref())
-                };
+                let asker = Asker { mentions, ..Asker::new(c.channel_id, &c.user, c.member.as_deref()) };
                 asker.ask(&self.service, |s, m| s.run(m, cmd)).await
             }
             Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
@@ -218,8 +215,7 @@ impl Handler {
     }
 
     async fn button(&self, http: &Http, c: &ComponentInteraction) -> Result<()> {
-        let asker =
-            Asker { text: c.data.custom_id.clone(), ..Asker::new(c.channel_id, &c.user, c.member.as_ref()) };
+        let asker = Asker::new(c.channel_id, &c.user, c.member.as_ref());
         let replies = match button_press(&c.data.custom_id) {
             Some(Press::ConfirmResign(game)) => {
                 // Only a player is asked to confirm; anyone else hears why not.

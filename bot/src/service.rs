@@ -956,16 +956,18 @@ impl<S: Store> Service<S> {
 /// Turns of several actions run to tens of thousands: list how they begin, with how many turns
 /// each beginning has, and one whole turn as an example.
 fn compound_turns_summary(pos: &Position, moves: &[tessera_rules::Move], game: i64) -> String {
-    let mut starts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
-    let mut example = String::new();
+    // Counted by first action; only the distinct beginnings are written out.
+    let mut counts: std::collections::HashMap<tessera_rules::Action, usize> =
+        std::collections::HashMap::new();
     for mv in moves {
-        let (san, _) = notation::san_and_lan_unmarked(pos, mv);
-        let first = san.split(' ').next().unwrap_or_default().to_string();
-        if example.is_empty() && san.contains(' ') {
-            example = san.clone();
-        }
-        *starts.entry(first).or_default() += 1;
+        *counts.entry(mv.first()).or_default() += 1;
     }
+    let mut starts: Vec<(String, usize)> = counts
+        .into_iter()
+        .map(|(first, n)| (notation::san_and_lan_unmarked(pos, &tessera_rules::Move::single(first)).0, n))
+        .collect();
+    starts.sort();
+    let example = moves.iter().find(|m| m.actions().count() > 1).unwrap_or(&moves[0]);
     const SHOWN: usize = 80;
     let mut list: Vec<String> =
         starts.iter().take(SHOWN).map(|(first, n)| format!("{first} ({n})")).collect();
@@ -973,10 +975,11 @@ fn compound_turns_summary(pos: &Position, moves: &[tessera_rules::Move], game: i
         list.push(format!("… and {} more", starts.len() - SHOWN));
     }
     format!(
-        "{} legal turns for {} in game #{game}. They begin with: {}. Write the whole turn, like `{example}`.",
+        "{} legal turns for {} in game #{game}. They begin with: {}. Write the whole turn, like `{}`.",
         moves.len(),
         pos.turn(),
-        list.join(" ")
+        list.join(" "),
+        notation::san_and_lan_unmarked(pos, example).0
     )
 }
 
