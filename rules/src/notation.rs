@@ -1283,6 +1283,15 @@ mod tests {
     }
 
     #[test]
+    fn check_marks_are_optional_and_the_board_decides() {
+        let p = Position::start(Variant::Chess);
+        let e4 = play(&p, "e4").unwrap();
+        for text in ["e4+", "e4#", "e4++", "e2-e4+"] {
+            assert_eq!(play(&p, text), Ok(e4), "{text}");
+        }
+    }
+
+    #[test]
     fn unmarked_turns_of_compound_variants_read_back() {
         // A Moving Occupied Squares middlegame: 73,359 turns, over 10,000 of them checks.
         let fen = "1r1r*b1*/2pN1**1/*1*1p1*1/2*1***k/*N1**1*1/P**1*1**/K1**1**1/R*2*1q1 w - - 0 61 lock:c1,c8 carried:e6,c7";
