@@ -101,3 +101,25 @@ fn insufficient_material_ends_blue_chip_games() {
     let p = pos("4k3/8/8/8/8/8/8/4K1N1 b - - 0 9 chip:a1");
     assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial }));
 }
+
+#[test]
+fn en_passant_is_written_only_where_it_can_be_taken() {
+    // R-B2: after d2-d4 beside a black pawn on e4, d3 is written unless the chip closes it.
+    let p = pos("4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1 chip:a8");
+    let open = play(&p, "d2-d4[h8]");
+    assert_eq!(open.fen(), "4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1 chip:h8");
+    play(&open, "e4xd3[a1]");
+    let closed = play(&p, "d2-d4[d3]");
+    assert_eq!(closed.fen(), "4k3/8/8/8/3Pp3/8/8/4K3 b - - 0 1 chip:d3");
+    assert!(refused(&closed, "e4xd3[a1]").contains("chip"));
+}
+
+#[test]
+fn repetition_counts_where_the_chip_stands() {
+    // R-B3: the same pieces with the chip elsewhere are another position.
+    let cycle = "[e5] 1. Ng1-f3[a3] Ng8-f6[a6] 2. Nf3-g1[h3] Nf6-g8[h6] 3. Ng1-f3[a3] Ng8-f6";
+    let same = replay(V, &format!("{cycle}[a6]")).unwrap().game;
+    assert_eq!(same.repetitions(), 2);
+    let moved = replay(V, &format!("{cycle}[b6]")).unwrap().game;
+    assert_eq!(moved.repetitions(), 1);
+}

@@ -281,3 +281,14 @@ fn text_format_round_trips() {
     let bad = Position::from_fen(V, "3k3/7/7/1n5/7/7/7/3K3 w - - 0 1").unwrap_err();
     assert!(bad.to_string().contains("lower cells"), "{bad}");
 }
+
+#[test]
+fn two_equal_pieces_on_a_quad_make_one_move_each_way() {
+    // R-Q7: two white pawns share M1; stepping to b6 or c6 is one move each, whichever pawn goes.
+    let p = pos("3k3/7/7/7/1PP4/7/7/3K3 w - - 0 1");
+    assert_eq!(pieces_on(&p, "M1"), ['P', 'P']);
+    let mut from_m1: Vec<String> =
+        p.legal_moves().iter().map(|m| notation::lan(&p, m)).filter(|t| t.starts_with("M1")).collect();
+    from_m1.sort();
+    assert_eq!(from_m1, ["M1-b6", "M1-c6"]);
+}

@@ -2,7 +2,7 @@
 //! docs/rules/shrink.md). Positions are written on the board as it stands, renamed towards a1.
 
 use tessera_rules::notation;
-use tessera_rules::{Color, Piece, Position, Role, Variant, replay};
+use tessera_rules::{Color, DrawReason, Game, Outcome, Piece, Position, Role, Variant, replay};
 use tessera_tests::{play, position, refused, sq};
 
 const V: Variant = Variant::Shrink;
@@ -97,4 +97,48 @@ fn records_round_trip_with_renamed_squares() {
     assert_eq!(again.position(), g.position());
     let fen = g.position().fen();
     assert_eq!(Position::from_fen(V, &fen).unwrap().fen(), fen);
+}
+
+#[test]
+fn more_than_three_pawns_promoted_at_once_become_one_piece() {
+    // R-S3: the rook leaves the first rank; four black pawns land on it at once, and White names
+    // one piece for them all (queens when nothing is said).
+    let p = pos("4k3/8/8/7K/8/8/pppp4/7R w - - 0 1");
+    let after = play(&p, "Rh3");
+    for s in ["a1", "b1", "c1", "d1"] {
+        assert_eq!(after.piece_at(sq(s)), Some(Piece::new(Color::Black, Role::Queen)), "{s}");
+    }
+    let knights = play(&p, "Rh1-h3[a1=N,b1=N,c1=N,d1=N]");
+    assert!(
+        ["a1", "b1", "c1", "d1"]
+            .iter()
+            .all(|s| knights.piece_at(sq(s)).map(|p| p.role) == Some(Role::Knight))
+    );
+    refused(&p, "Rh1-h3[a1=N,b1=N,c1=N,d1=Q]");
+    // Up to three, each may differ.
+    let three = pos("4k3/8/8/7K/8/8/ppp5/7R w - - 0 1");
+    let mixed = play(&three, "Rh1-h3[a1=N,b1=B,c1=R]");
+    assert_eq!(mixed.piece_at(sq("b1")).map(|p| p.role), Some(Role::Bishop));
+}
+
+#[test]
+fn en_passant_is_renamed_by_the_shrink() {
+    // R-S5: e2-e4 empties the second rank, which goes; the skipped e3 is now e2.
+    let p = pos("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
+    let after = play(&p, "e2-e4");
+    assert_eq!(after.size(), (8, 7));
+    assert_eq!(after.piece_at(sq("e3")), Some(Piece::new(Color::White, Role::Pawn)));
+    assert!(after.fen().contains(" b - e2 "), "{}", after.fen());
+    // Taken en passant on the renamed square: the white pawn on e3 goes.
+    let taken = play(&after, "d3xe2");
+    assert!(!taken.fen().contains('P'), "{}", taken.fen());
+}
+
+#[test]
+fn stalemate_is_a_draw_and_bare_kings_play_on() {
+    // R-S6.
+    let stalemate = Game::new(pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));
+    assert_eq!(stalemate.outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
+    let bare = Game::new(pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+    assert_eq!(bare.outcome(), None);
 }

@@ -126,3 +126,13 @@ fn a_game_record_replays() {
     let back = Position::from_fen(V, &p.fen()).unwrap();
     assert_eq!(&back, p);
 }
+
+#[test]
+fn repetition_counts_tiles() {
+    // R-T6: dropping and removing tiles can come back to a position, or to the same pieces on
+    // other tiles, which is another position.
+    let back = replay(V, "1. @@e4 @@e5 2. @xe4 @xe5").unwrap().game;
+    assert_eq!(back.repetitions(), 2, "the start again");
+    let other = replay(V, "1. @@e4 @@e5 2. @xe4 @@d5").unwrap().game;
+    assert_eq!(other.repetitions(), 1);
+}
