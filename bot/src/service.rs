@@ -849,23 +849,22 @@ impl<S: Store> Service<S> {
         let mut rows: Vec<GameRow> = rows.into_iter().filter(|g| g.platform == msg.platform).collect();
         rows.sort_by_key(|g| (g.channel != msg.channel, -g.id));
         let typed = typed.trim().trim_start_matches('#').to_lowercase();
+        // Labels come from the rows alone: replaying every game on each keystroke would be slow.
         rows.into_iter()
-            .filter_map(|row| self.load(row).ok())
-            .filter_map(|l| {
-                let color = l.color_of(&me)?;
-                let turn = l.game.position().turn();
+            .filter_map(|row| {
+                let color = if row.white == me.id { Color::White } else { Color::Black };
+                let variant: Variant = row.variant.parse().ok()?;
+                let start = Position::from_fen(variant, &row.start_fen).ok()?;
+                // Each stored move is one whole turn, so the side to move follows from their number.
+                let turn = if row.moves.len() % 2 == 0 { start.turn() } else { start.turn().other() };
+                let opponent =
+                    self.store.player_by_id(if color == Color::White { row.black } else { row.white });
+                let opponent = opponent.ok()??;
                 let whose = if turn == color { "your move" } else { "their move" };
-                let elsewhere = if l.row.channel == msg.channel { "" } else { ", another channel" };
-                let label = format!(
-                    "#{} {} vs {} ({color}), {whose}{elsewhere}",
-                    l.row.id,
-                    l.variant(),
-                    l.player(color.other()).name
-                );
-                label
-                    .to_lowercase()
-                    .contains(&typed)
-                    .then(|| Suggestion { label, value: l.row.id.to_string() })
+                let elsewhere = if row.channel == msg.channel { "" } else { ", another channel" };
+                let label =
+                    format!("#{} {variant} vs {} ({color}), {whose}{elsewhere}", row.id, opponent.name);
+                label.to_lowercase().contains(&typed).then(|| Suggestion { label, value: row.id.to_string() })
             })
             .take(limit)
             .collect()
