@@ -110,5 +110,22 @@ fn main() {
         );
         assert!(!suggested.is_empty(), "{}: the player to move has turns to suggest", variant.name());
     }
+    // The games autocomplete lists all five running games of the same two players.
+    let msg = Incoming {
+        platform: "bench",
+        channel: "bench-0",
+        author: &players[0],
+        is_admin: false,
+        text: "",
+        mentions: &[],
+        now: 0,
+    };
+    let t = Instant::now();
+    let listed = service.suggest_games(&msg, "", 25);
+    println!(
+        "games autocomplete over {} running games: {:.2} ms",
+        listed.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
