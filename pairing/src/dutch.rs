@@ -829,7 +829,7 @@ pub(crate) fn pair(tournament: &Tournament) -> Result<Pairings, PairError> {
     let layout = Layout::new(&setup);
     // Weights, doubled and summed inside the matching, need a few bits of headroom.
     let limbs = (layout.total as usize + 2 + 8).div_ceil(64);
-    let pairs = dispatch!(limbs, &setup, 1, 2, 4, 8, 16, 32, 64, 128)?;
+    let pairs = dispatch!(limbs, &setup, 1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64, 128)?;
     let mut boards = Vec::new();
     let mut bye = None;
     for v in 0..n {
