@@ -7,7 +7,9 @@
 use anyhow::Result;
 use tessera_render::RenderOptions;
 use tessera_rules::view::BoardView;
-use tessera_rules::{Color, DrawReason, Game, Outcome, Position, Variant, WinReason, notation};
+use tessera_rules::{
+    Color, DrawReason, Game, Move, Outcome, Position, Role, Square, Variant, WinReason, notation,
+};
 
 use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
 use crate::store::{Append, Challenge, GameRow, NewGame, Player, Store};
@@ -534,16 +536,7 @@ impl<S: Store> Service<S> {
         // Committed: now it may be acknowledged.
         let after = self.find(msg, Some(loaded.row.id), true)?;
         let mut text = format!("{} played {}.", me.name, notation::san(&pos, &mv));
-        if pos.rules().shrink {
-            let promoted = pos.shrink_promotions(&mv);
-            let named: Vec<_> = parsed.shrink_promotions.iter().map(|(s, _)| *s).collect();
-            for (sq, role) in promoted.iter().filter(|(s, _)| !named.contains(s)) {
-                text.push_str(&format!(
-                    " The pawn on {sq} became a {} (no piece was named; write [{sq}=N] to choose).",
-                    role.name()
-                ));
-            }
-        }
+        text.push_str(&shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions));
         match outcome {
             Some(o) => text.push_str(&format!(" {o} ({}).", o.result())),
             None => {
@@ -1107,4 +1100,51 @@ fn rules_text(v: Option<Variant>) -> String {
         }
     };
     format!("{}: {}. {notes}", v.name(), v.summary())
+}
+
+/// Shrink Chess: what the reply says of each pawn the move's shrink promoted without the player
+/// naming a piece (S6): a queen, or the first piece that would not leave their king in check.
+fn shrink_promotion_note(pos: &Position, mv: &Move, named: &[(Square, Role)]) -> String {
+    let mut text = String::new();
+    for (sq, role) in pos.shrink_promotions(mv).iter().filter(|(s, _)| !named.iter().any(|(n, _)| n == s)) {
+        let why = if *role == Role::Queen {
+            String::new()
+        } else {
+            let unsafe_pieces: Vec<&str> =
+                Role::PROMOTIONS.iter().take_while(|r| *r != role).map(|r| r.name()).collect();
+            format!(", and a {} there would leave your king in check", unsafe_pieces.join(" or "))
+        };
+        text.push_str(&format!(
+            " The pawn on {sq} became a {} (no piece was named{why}; write [{sq}=N] to choose).",
+            role.name()
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reply_names_a_shrink_promotion_nobody_chose() {
+        let shrink = |fen: &str, text: &str| {
+            let pos = Position::from_fen(Variant::Shrink, fen).unwrap();
+            let parsed = notation::parse(text).unwrap();
+            let mv = parsed.resolve(&pos).unwrap();
+            shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions)
+        };
+        // A queen on a1 would check White's king on e1 after the shrink; so would a rook.
+        let note = shrink("4k3/8/8/8/8/8/p3K3/7R w - - 0 1", "Rh1-h5");
+        assert_eq!(
+            note,
+            " The pawn on a1 became a bishop (no piece was named, and a queen or rook there would \
+             leave your king in check; write [a1=N] to choose)."
+        );
+        assert_eq!(
+            shrink("4k3/8/8/8/8/4K3/p7/7R w - - 0 1", "Rh3"),
+            " The pawn on a1 became a queen (no piece was named; write [a1=N] to choose)."
+        );
+        assert_eq!(shrink("4k3/8/8/8/8/4K3/p7/7R w - - 0 1", "Rh1-h3[a1=N]"), "");
+    }
 }

@@ -59,6 +59,21 @@ fn perft_plain_divide_and_json() {
 }
 
 #[test]
+fn perft_divide_writes_each_shrink_promotion() {
+    // The rook leaves the first rank and the black pawn lands on a1: each piece White may choose
+    // is a move of its own, written with the choice.
+    let fen = "4k3/8/8/8/8/4K3/p7/7R w - - 0 1";
+    let out = tessera(&["perft", "--variant", "shrink", "--fen", fen, "--divide", "1"], None);
+    let text = stdout(&out);
+    let h3: Vec<&str> = text.lines().filter(|l| l.starts_with("h1h3")).collect();
+    assert_eq!(h3, ["h1h3[a1=Q]: 1", "h1h3[a1=R]: 1", "h1h3[a1=B]: 1", "h1h3[a1=N]: 1"], "{text}");
+    let out = tessera(&["perft", "--variant", "shrink", "--fen", fen, "--divide", "--json", "1"], None);
+    let v = json(&out);
+    assert_eq!(v["divide"].as_object().unwrap().len() as u64, v["nodes"].as_u64().unwrap());
+    assert_eq!(v["divide"]["h1h3[a1=B]"], 1);
+}
+
+#[test]
 fn perft_rejects_bad_positions() {
     let out = tessera(&["perft", "--fen", "not a fen", "2"], None);
     assert!(!out.status.success());

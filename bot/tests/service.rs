@@ -105,7 +105,7 @@ fn whole_games_of_every_variant() {
         ("hans38-neutral-postal-plus", &["@@f3", "@@f6", "Ng1-f3 @@e4 @g1-g3", "Ng8-f6 @@e5"]),
         ("infinite-reserves", &["@@f3", "@@f6", "Ng1-f3 @@e4", "Ng8-f6 @@e5", "Nf3xe5 @@d4", "Nf6xe4 @@d5"]),
         ("moving-occupied-squares", &["@@f3", "@@f6", "Ng1-f3 @@e4 @b2-b3", "Ng8-f6 @@e5"]),
-        ("quad-square", &["c3-M1", "c6-M1", "NS2-M2", "d6-d5", "NM2xd5", "e6xd5"]),
+        ("quad-square", &["c3-M1", "b6-M1", "NS2-M2", "d6-d5", "NM2xc6+", "Qe8xc6"]),
         ("tiled-squares", &["@@e4", "@@e5", "e2-e4", "@!d5", "Ke1-e2", "e7-e5"]),
         // The fool's mate fails here: f3-f4 empties the third rank and the board closes the diagonal.
         ("shrink", &["f3", "e5", "g4", "Qh4+", "f4"]),

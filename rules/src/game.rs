@@ -179,7 +179,7 @@ impl Game {
                 }
             });
         }
-        if pos.variant().insufficient_material_draws() && pos.insufficient_material() {
+        if pos.insufficient_material() {
             return Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial });
         }
         if self.repetitions() >= 5 {

@@ -30,4 +30,4 @@ pub use position::Position;
 pub use record::{Record, Replay, ReplayError, parse_record, replay};
 pub use text::PositionError;
 pub use types::{Bitboard, ByColor, Color, Piece, Role, Square};
-pub use variant::{StalemateRule, Variant};
+pub use variant::{DeadMaterial, StalemateRule, Variant};

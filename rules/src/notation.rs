@@ -126,10 +126,18 @@ impl fmt::Display for ResolveError {
 impl std::error::Error for ResolveError {}
 
 fn join_or(items: &[String]) -> String {
+    join_with(items, "or")
+}
+
+fn join_and(items: &[String]) -> String {
+    join_with(items, "and")
+}
+
+fn join_with(items: &[String], word: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
+        [rest @ .., last] => format!("{} {word} {}", rest.join(", "), last),
     }
 }
 
@@ -424,14 +432,42 @@ impl ParsedMove {
     }
 
     /// Shrink Chess: whether `mv` promotes exactly as written: named pawns to the named pieces,
-    /// the others to queens (S6).
+    /// the others to their default (S6).
     fn names_shrink_promotions(&self, pos: &Position, mv: &Move) -> bool {
-        let promoted = pos.shrink_promotions(mv);
-        self.shrink_promotions.iter().all(|(sq, _)| promoted.iter().any(|(p, _)| p == sq))
-            && promoted.iter().all(|(sq, role)| {
-                let named = self.shrink_promotions.iter().find(|(s, _)| s == sq).map(|(_, r)| *r);
-                named.unwrap_or(Role::Queen) == *role
-            })
+        pos.with_shrink_promotions(mv, &self.shrink_promotions) == Some(*mv)
+    }
+
+    /// Shrink Chess: for a move that is legal with some promotions, what is wrong with the
+    /// promotions written: a square the shrink promotes nothing on, or a piece that would leave
+    /// the mover's king in check.
+    fn why_shrink_promotion_illegal(&self, pos: &Position, made: &[Action]) -> Option<String> {
+        let mv = Move::from_actions(made)?;
+        if pos.shrink_promotions(&mv).is_empty() {
+            return (!self.shrink_promotions.is_empty()).then(|| {
+                "this move promotes no pawn by shrinking; leave out the [square=piece] part".to_string()
+            });
+        }
+        // Empty here: illegal whatever the pawns become, which the king check below explains.
+        let options = pos.shrink_promotion_options(&mv);
+        for (sq, role) in &self.shrink_promotions {
+            let Some((_, allowed)) = options.iter().find(|(p, _)| p == sq) else {
+                let squares: Vec<String> = options.iter().map(|(p, _)| p.to_string()).collect();
+                return Some(format!(
+                    "the shrink promotes no pawn on {sq}; it promotes the pawn{} on {}",
+                    if squares.len() == 1 { "" } else { "s" },
+                    join_and(&squares)
+                ));
+            };
+            if !allowed.contains(role) {
+                let names: Vec<String> = allowed.iter().map(|r| r.name().to_string()).collect();
+                return Some(format!(
+                    "a {} on {sq} would leave your king in check; the pawn there may become a {}",
+                    role.name(),
+                    join_or(&names)
+                ));
+            }
+        }
+        None
     }
 
     /// Whether a legal turn starts with these actions (and may go on with more).
@@ -482,16 +518,10 @@ impl ParsedMove {
         let us = pos.turn();
         // The whole turn, played out: a shrink (S3) or the turn's later actions may matter.
         let after = Move::from_actions(&made).map_or(at, |mv| pos.played(&mv));
-        if pos.rules().shrink {
-            // The move itself is legal, but not with the pieces named (or queens, if none were).
-            let legal: Vec<String> =
-                pos.legal_moves().iter().filter(|mv| self.matches(pos, mv)).map(|mv| lan(pos, mv)).collect();
-            if !legal.is_empty() {
-                return format!(
-                    "the pawns this shrink promotes cannot take those pieces; legal are {}",
-                    join_or(&legal)
-                );
-            }
+        if pos.rules().shrink
+            && let Some(reason) = self.why_shrink_promotion_illegal(pos, &made)
+        {
+            return reason;
         }
         if after.king_attacked(us) {
             return if pos.is_check() {
@@ -780,7 +810,8 @@ fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
         }
     }
     if pos.locked().contains(from) {
-        return format!("your opponent just moved or placed the square at {from}; it cannot move this turn");
+        let how = if rules.placement_locks { "placed or moved" } else { "moved" };
+        return format!("your opponent just {how} the square at {from}; it cannot move this turn");
     }
     if rules.owned_squares && pos.piece_at(from).is_none() && pos.owner(from) != Some(us) {
         return format!("the square at {from} is {}'s; you move only your own squares", us.other());
@@ -949,15 +980,21 @@ fn write_actions(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) ->
         out.push_str(&write(&at, action));
         at.apply_action(action);
     }
-    if pos.rules().shrink {
-        let promoted = pos.shrink_promotions(mv);
-        if !promoted.is_empty() {
-            let list: Vec<String> =
-                promoted.iter().map(|(sq, role)| format!("{sq}={}", role.upper())).collect();
-            out.push_str(&format!("[{}]", list.join(",")));
-        }
-    }
+    out.push_str(&shrink_promotion_text(pos, mv));
     out
+}
+
+/// Shrink Chess: the pieces a move's shrink promotes pawns to, `[a1=B,h7=Q]`, or nothing.
+fn shrink_promotion_text(pos: &Position, mv: &Move) -> String {
+    if !pos.rules().shrink {
+        return String::new();
+    }
+    let promoted = pos.shrink_promotions(mv);
+    if promoted.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = promoted.iter().map(|(sq, role)| format!("{sq}={}", role.upper())).collect();
+    format!("[{}]", list.join(","))
 }
 
 /// Coordinates only (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), as engines write moves;
@@ -983,7 +1020,8 @@ pub fn uci(pos: &Position, mv: &Move) -> String {
             | Action::RemoveTile { .. } => lan_action(pos, action),
         });
     }
-    parts.join(" ")
+    // Each choice of pieces for pawns a shrink promotes is a move of its own.
+    parts.join(" ") + &shrink_promotion_text(pos, mv)
 }
 
 fn check_suffix(pos: &Position, mv: &Move) -> &'static str {

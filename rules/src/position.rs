@@ -4,7 +4,7 @@ use crate::attacks;
 use crate::moves::{Action, Move};
 use crate::quad;
 use crate::types::{Bitboard, ByColor, Color, Piece, Role, Square};
-use crate::variant::{Reserve, Rules, TurnRule, Variant};
+use crate::variant::{DeadMaterial, Reserve, Rules, TurnRule, Variant};
 
 /// A validated position of any square-grid variant. Build one from text with
 /// [`Position::from_fen`](crate::text) or from [`Variant::start_fen`].
@@ -27,7 +27,8 @@ pub struct Position {
     pub(crate) owners: [Bitboard; 2],
     /// Squares in hand, where reserves are finite.
     pub(crate) reserves: [u8; 2],
-    /// Squares the side to move may not move: those the opponent placed or moved last turn (L5).
+    /// Squares the side to move may not move: the one the opponent moved last turn, and in
+    /// Infinite Reserves also the one they placed (L5).
     pub(crate) locked: Bitboard,
     /// Pawns that have been carried by their square and so may not double-step (L13).
     pub(crate) carried: Bitboard,
@@ -97,7 +98,8 @@ impl TurnBuilder {
 struct TurnEffects {
     reset_clock: bool,
     double_step: Option<Square>,
-    /// Squares placed or moved this turn: locked for the opponent's next turn.
+    /// Squares this turn locks for the opponent's next turn: those moved, and those placed
+    /// where placements lock too (L5).
     touched: Bitboard,
     /// A piece moved by its own powers this turn.
     piece_moved: bool,
@@ -411,28 +413,101 @@ impl Position {
     }
 
     /// Shrink Chess: every move is played out (the board may close up), and a move whose shrink
-    /// promotes pawns comes once for each choice of pieces (S6): every combination for up to three
-    /// pawns, for more the same piece for all (ruling R-S3).
+    /// promotes pawns comes once for each choice of pieces (S6): every pawn separately, each to any
+    /// piece that leaves the mover's king out of check.
     fn shrink_piece_moves(&self, out: &mut Vec<Move>) {
-        let us = self.turn;
         self.gen_piece_actions(&mut |action| {
             let mv = Move::single(action);
-            let mut after = self.clone();
-            let promoted = after.play_reporting(&mv).len();
-            let choices: Vec<u32> = match promoted {
-                0 => vec![0],
-                1..=3 => (0..1u32 << (2 * promoted)).collect(),
-                _ => (0..4u32).map(|c| (0..promoted).fold(0, |acc, i| acc | c << (2 * i))).collect(),
-            };
-            for choice in choices {
-                let mv = mv.with_shrink_choice(choice);
-                let legal =
-                    if choice == 0 { !after.king_attacked(us) } else { !self.played(&mv).king_attacked(us) };
-                if legal {
-                    out.push(mv);
-                }
+            let Some(options) = self.shrink_options_of(&mv) else { return };
+            // Every combination, as a mixed-radix count over the pawns' allowed pieces.
+            let mut digits = vec![0usize; options.len()];
+            loop {
+                let choice =
+                    options.iter().zip(&digits).enumerate().fold(0u32, |acc, (i, ((_, allowed), &d))| {
+                        acc | promotion_index(allowed[d]) << (2 * i)
+                    });
+                out.push(mv.with_shrink_choice(choice));
+                let Some(i) =
+                    digits.iter().zip(&options).position(|(&d, (_, allowed))| d + 1 < allowed.len())
+                else {
+                    break;
+                };
+                digits[i] += 1;
+                digits[..i].iter_mut().for_each(|d| *d = 0);
             }
         });
+    }
+
+    /// Shrink Chess (S6): for each pawn the move's shrink promotes, in the order of their squares
+    /// after the shrink, that square and the pieces (of Q, R, B, N, in that order) it may become
+    /// without leaving the mover's king in check. `None` when the move is illegal whatever is
+    /// chosen: the king is in check from elsewhere, or some pawn has no safe piece. The choice
+    /// already in `mv` does not matter.
+    fn shrink_options_of(&self, mv: &Move) -> Option<Vec<(Square, Vec<Role>)>> {
+        let us = self.turn;
+        let mut after = self.clone();
+        let promoted = after.play_reporting(&mv.with_shrink_choice(0));
+        let Some(king) = after.king(us) else {
+            return Some(promoted.into_iter().map(|sq| (sq, Role::PROMOTIONS.to_vec())).collect());
+        };
+        let blockers = after.blockers();
+        let promoted_bb = promoted.iter().fold(Bitboard::EMPTY, |bb, &sq| bb.with(sq));
+        // Pieces that stay what they were check the king whatever the pawns become: a promoted
+        // piece's kind changes only its own attacks, since every one of them blocks alike.
+        if (after.attackers(king, us.other(), blockers) & !promoted_bb).any() {
+            return None;
+        }
+        let mut options = Vec::with_capacity(promoted.len());
+        for sq in promoted {
+            let color = after.piece_at(sq).map_or(us, |p| p.color);
+            let allowed: Vec<Role> = Role::PROMOTIONS
+                .into_iter()
+                .filter(|&role| {
+                    if color == us {
+                        return true;
+                    }
+                    let mut probe = after.clone();
+                    probe.take(sq);
+                    probe.put(sq, Piece::new(color, role));
+                    !probe.attackers(king, us.other(), blockers).contains(sq)
+                })
+                .collect();
+            if allowed.is_empty() {
+                return None;
+            }
+            options.push((sq, allowed));
+        }
+        Some(options)
+    }
+
+    /// Shrink Chess (S6): the pieces each pawn this move promotes by shrinking may become, by its
+    /// square after the shrink; empty when the move promotes none or is illegal whatever is chosen.
+    pub fn shrink_promotion_options(&self, mv: &Move) -> Vec<(Square, Vec<Role>)> {
+        if !self.rules().shrink {
+            return Vec::new();
+        }
+        self.shrink_options_of(mv).unwrap_or_default()
+    }
+
+    /// Shrink Chess (S6): `mv` with the pawns its shrink promotes given the pieces `named` says
+    /// (by square after the shrink), and every other one the default: a queen, or where a queen
+    /// would leave the mover's king in check, the first of rook, bishop, knight that does not.
+    /// `None` if a named square is not promoted or a named piece is not allowed there.
+    pub fn with_shrink_promotions(&self, mv: &Move, named: &[(Square, Role)]) -> Option<Move> {
+        let options = self.shrink_promotion_options(mv);
+        if named.iter().any(|(sq, _)| !options.iter().any(|(p, _)| p == sq)) {
+            return None;
+        }
+        let mut choice = 0u32;
+        for (i, (sq, allowed)) in options.iter().enumerate() {
+            let role = match named.iter().find(|(s, _)| s == sq) {
+                Some(&(_, role)) if allowed.contains(&role) => role,
+                Some(_) => return None,
+                None => *allowed.first()?,
+            };
+            choice |= promotion_index(role) << (2 * i);
+        }
+        Some(mv.with_shrink_choice(choice))
     }
 
     /// Whether the side to move has at least one legal turn.
@@ -866,8 +941,10 @@ impl Position {
                 if let Reserve::Finite(_) = rules.reserve {
                     self.reserves[us.index()] = self.reserves[us.index()].saturating_sub(1);
                 }
-                fx.reset_clock = true;
-                fx.touched |= to.bb();
+                fx.reset_clock |= rules.placement_resets_clock;
+                if rules.placement_locks {
+                    fx.touched |= to.bb();
+                }
             }
             Action::Sacrifice { .. } => unreachable!("only Quad-Square Chess has sacrifices"),
             Action::Chip { to } => self.chip = Some(to),
@@ -934,7 +1011,8 @@ impl Position {
         }
         self.turn = us.other();
         // Locks guard against moving back a square the opponent just moved (L5); tiles never move.
-        self.locked = if self.rules().tiles { Bitboard::EMPTY } else { fx.touched };
+        // A square placed and then moved on in the same turn is locked only where it went.
+        self.locked = if self.rules().tiles { Bitboard::EMPTY } else { fx.touched & self.squares };
         self.ep = None;
         if let Some(ep) = fx.double_step
             && self.squares.contains(ep)
@@ -1025,9 +1103,16 @@ impl Position {
         ByColor::new(count(Color::White), count(Color::Black))
     }
 
-    /// Neither side can ever mate (FIDE 9.6.2, the dead positions every arbiter recognises):
-    /// bare kings, a lone minor piece, or bishops all on one colour of square.
+    /// Whether the material on the board draws by this variant's rule (G4): in FIDE chess the
+    /// dead positions every arbiter recognises (FIDE 9.6.2: bare kings, a lone minor piece,
+    /// bishops all on one colour of square); in Blue Chip only bare kings; elsewhere never.
     pub fn insufficient_material(&self) -> bool {
+        let kings_only = self.occupied() == self.by_role(Role::King);
+        match self.rules().dead_material {
+            DeadMaterial::PlaysOn => return false,
+            DeadMaterial::BareKings => return kings_only,
+            DeadMaterial::Fide => {}
+        }
         let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
         if heavy.any() {
             return false;
@@ -1041,6 +1126,11 @@ impl Position {
         const DARK: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
         knights.is_empty() && ((bishops & DARK).is_empty() || (bishops & !DARK).is_empty())
     }
+}
+
+/// A promotion piece's index in [`Role::PROMOTIONS`], as [`Move`] stores shrink choices.
+fn promotion_index(role: Role) -> u32 {
+    Role::PROMOTIONS.iter().position(|&r| r == role).unwrap_or(0) as u32
 }
 
 #[cfg(test)]

@@ -151,6 +151,21 @@ fn leap(from: Square, deltas: &[(i8, i8)]) -> Vec<Square> {
         .collect()
 }
 
+/// Q8: the knight's FIDE jump from any cell of its location, onto the location of the cell
+/// reached, but never onto a location touching its own (by an edge or a corner): no FIDE knight
+/// lands next to where it stood. Touching is symmetric, so A reaches B exactly when B reaches A.
+fn knight_targets(from: Square) -> Vec<Square> {
+    let origin = location(from);
+    leap(from, &KNIGHT).into_iter().filter(|&to| !locations_touch(origin, to)).collect()
+}
+
+/// Whether two different locations share an edge or a corner.
+fn locations_touch(a: Square, b: Square) -> bool {
+    cells_of(a).iter().any(|ca| {
+        cells_of(b).iter().any(|cb| ca.file().abs_diff(cb.file()) <= 1 && ca.rank().abs_diff(cb.rank()) <= 1)
+    })
+}
+
 /// Whether a piece of `side` at `loc` is held by an enemy rook sharing its quad (Q6).
 fn pinned_by_rook(pos: &Position, loc: Square, side: Color) -> bool {
     quad_at(loc).is_some()
@@ -188,7 +203,7 @@ fn piece_actions(pos: &Position, side: Color, emit: &mut dyn FnMut(Action)) {
         }
 
         let mut targets: Vec<(Square, Arrival)> = match piece.role {
-            Role::Knight => leap(cell, &KNIGHT).into_iter().map(|l| (l, Arrival::Any)).collect(),
+            Role::Knight => knight_targets(cell).into_iter().map(|l| (l, Arrival::Any)).collect(),
             Role::King => leap(cell, &KING).into_iter().map(|l| (l, Arrival::Any)).collect(),
             Role::Bishop => slide(pos, cell, &DIAGONAL).into_iter().map(|l| (l, Arrival::Any)).collect(),
             Role::Rook => slide(pos, cell, &ORTHOGONAL).into_iter().map(|l| (l, Arrival::Any)).collect(),

@@ -233,9 +233,14 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
     let mut game = Game::new(start);
     let mut tokens = record.moves.iter().peekable();
     let mut ply = 0;
+    // The turn just played, and the position before it, to explain a square action it could not take.
+    let mut last: Option<(usize, String, Position)> = None;
     while let Some(first) = tokens.next() {
         ply += 1;
         let mut turn = first.text.clone();
+        let split_off = !first.numbered
+            && first.text.starts_with('@')
+            && game.position().rules().turn != TurnRule::Single;
         // A square action joins the turn before it while that turn can take it (L15); a move
         // number, or an action the turn cannot take, starts the next turn.
         if game.position().rules().turn != TurnRule::Single {
@@ -249,7 +254,23 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
                 tokens.next();
             }
         }
-        game.play_text(&turn).map_err(|error| ReplayError::Move { ply, text: turn.clone(), error })?;
+        let before = game.position().clone();
+        if let Err(error) = game.play_text(&turn) {
+            // A square action the turn before could not take was read as the next player's turn;
+            // if it fails there too, what the writer meant was the longer turn: say why that fails.
+            if let Some((last_ply, last_text, last_pos)) = last.filter(|_| split_off) {
+                let longer = format!("{last_text} {turn}");
+                if let Err(error) = notation::parse_move(&last_pos, &longer) {
+                    return Err(ReplayError::Move {
+                        ply: last_ply,
+                        text: longer,
+                        error: PlayError::Move(error),
+                    });
+                }
+            }
+            return Err(ReplayError::Move { ply, text: turn, error });
+        }
+        last = Some((ply, turn, before));
     }
     Ok(Replay { game, record })
 }

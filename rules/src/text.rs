@@ -214,6 +214,15 @@ fn parse_extensions(pos: &mut Position, extensions: &[&str]) -> Result<(), Posit
     if (pos.locked & !pos.squares).any() {
         return err("a locked location must hold a square");
     }
+    // L5: one turn moves at most one square, and places at most one.
+    let most_locked = if pos.rules().placement_locks { 2 } else { 1 };
+    if pos.locked.count() > most_locked {
+        return err(if most_locked == 1 {
+            format!("lock: names one square in {variant}: the square the opponent moved last turn")
+        } else {
+            format!("lock: names at most two squares in {variant}: those the opponent placed and moved")
+        });
+    }
     if (pos.carried & !pos.by_role(Role::Pawn)).any() {
         return err("only pawns are marked as carried");
     }

@@ -59,6 +59,18 @@ impl TurnRule {
     }
 }
 
+/// When too little material to mate ends the game as a draw (G4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeadMaterial {
+    /// Never: every ending plays on (a square or tile can always change what mates).
+    PlaysOn,
+    /// The dead positions of FIDE chess: bare kings, a lone minor piece, same-coloured bishops.
+    Fide,
+    /// Only king against king: a chip can take a flight square away, so a lone minor piece can
+    /// mate (Blue Chip).
+    BareKings,
+}
+
 /// Squares in hand at the start.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reserve {
@@ -81,8 +93,14 @@ pub struct Rules {
     /// A square holding a friendly piece may be moved one step, carrying it (L13).
     pub carry: bool,
     pub stalemate: StalemateRule,
-    /// Whether the insufficient-material draw applies (G4).
-    pub insufficient_material: bool,
+    /// Which material draws by itself (G4).
+    pub dead_material: DeadMaterial,
+    /// A square placed is locked for the opponent's next turn like a moved one (L5): only where
+    /// placing is compulsory (Infinite Reserves); elsewhere only the moved square is locked.
+    pub placement_locks: bool,
+    /// A placement resets the move counter (G3), except where it is compulsory every turn and
+    /// would keep the 50-move rule from ever applying.
+    pub placement_resets_clock: bool,
     /// Board width in files.
     pub width: u8,
     /// The board has Quad-Square Chess's quad-squares.
@@ -103,7 +121,9 @@ const CHESS_RULES: Rules = Rules {
     removal_from_turn: None,
     carry: false,
     stalemate: StalemateRule::Draw,
-    insufficient_material: true,
+    dead_material: DeadMaterial::Fide,
+    placement_locks: false,
+    placement_resets_clock: true,
     width: 8,
     quad_squares: false,
     chip: false,
@@ -119,7 +139,9 @@ const HANS38_RULES: Rules = Rules {
     removal_from_turn: None,
     carry: false,
     stalemate: StalemateRule::Loss,
-    insufficient_material: false,
+    dead_material: DeadMaterial::PlaysOn,
+    placement_locks: false,
+    placement_resets_clock: true,
     width: 8,
     quad_squares: false,
     chip: false,
@@ -258,9 +280,9 @@ impl Variant {
         rules.removal_from_turn.is_none() && !rules.shrink
     }
 
-    /// Whether a lone-minor-piece ending is a draw by rule (G4).
-    pub fn insufficient_material_draws(self) -> bool {
-        self.rules().insufficient_material
+    /// Which material draws by rule (G4).
+    pub fn dead_material(self) -> DeadMaterial {
+        self.rules().dead_material
     }
 }
 
@@ -293,19 +315,26 @@ const fn rules_of(variant: Variant) -> Rules {
             owned_squares: false,
             reserve: Reserve::Infinite,
             removal_from_turn: Some(4),
+            placement_locks: true,
+            placement_resets_clock: false,
             ..HANS38_RULES
         },
         Variant::MovingOccupiedSquares => Rules { carry: true, ..rules_of(Variant::InfiniteReserves) },
         Variant::QuadSquare => {
-            Rules { insufficient_material: false, width: 7, quad_squares: true, ..CHESS_RULES }
+            Rules { dead_material: DeadMaterial::PlaysOn, width: 7, quad_squares: true, ..CHESS_RULES }
         }
-        Variant::BlueChip => Rules { turn: TurnRule::PieceThenChip, chip: true, ..CHESS_RULES },
-        Variant::Shrink => Rules { shrink: true, insufficient_material: false, ..CHESS_RULES },
+        Variant::BlueChip => Rules {
+            turn: TurnRule::PieceThenChip,
+            chip: true,
+            dead_material: DeadMaterial::BareKings,
+            ..CHESS_RULES
+        },
+        Variant::Shrink => Rules { shrink: true, dead_material: DeadMaterial::PlaysOn, ..CHESS_RULES },
         Variant::TiledSquares => Rules {
             square_actions: true,
             owned_squares: true,
             reserve: Reserve::Infinite,
-            insufficient_material: false,
+            dead_material: DeadMaterial::PlaysOn,
             tiles: true,
             ..CHESS_RULES
         },

@@ -97,9 +97,26 @@ fn records_and_notation() {
 }
 
 #[test]
-fn insufficient_material_ends_blue_chip_games() {
-    let p = pos("4k3/8/8/8/8/8/8/4K1N1 b - - 0 9 chip:a1");
+fn only_bare_kings_are_a_dead_draw() {
+    // G4: king and knight against a lone king plays on, because the chip can take a flight square.
+    let p = pos("7k/5K2/8/4N3/8/8/8/8 w - - 0 1 chip:a1");
+    assert_eq!(Game::new(p.clone()).outcome(), None);
+    // And it mates: the knight checks from g6 and the chip closes h7.
+    let mate = play(&p, "Ne5-g6[h7]");
+    assert_eq!(
+        Game::new(mate).outcome(),
+        Some(Outcome::Win { winner: Color::White, reason: WinReason::Checkmate })
+    );
+    // A lone bishop plays on too.
+    let p = pos("4k3/8/8/8/8/8/8/4K1B1 b - - 0 9 chip:a1");
+    assert_eq!(Game::new(p).outcome(), None);
+    // King against king is over.
+    let p = pos("4k3/8/8/8/8/8/8/4K3 b - - 0 9 chip:a1");
     assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial }));
+    // A capture that leaves bare kings ends the game at once.
+    let p = pos("4k3/8/8/8/8/8/3n4/4K3 w - - 0 9 chip:a8");
+    let g = Game::new(play(&p, "Ke1xd2[a1]"));
+    assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::InsufficientMaterial }));
 }
 
 #[test]

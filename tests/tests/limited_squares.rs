@@ -175,18 +175,92 @@ fn checkmate_through_holes() {
 }
 
 #[test]
-fn the_square_just_moved_or_placed_is_locked() {
-    // The text's own neutral-squares example steals a just-placed square; ruling L5 forbids that.
-    let err = replay(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5").unwrap_err();
-    let text = err.to_string();
-    assert!(text.contains("ply 6") && text.contains("just moved or placed"), "{text}");
-    // One turn later the square is free to move.
-    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @@d4 4. @@c3 @e3-d5");
+fn only_the_square_just_moved_is_locked() {
+    // Betza's own neutral-squares example: Black moves the square White has just placed (L5).
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5");
     assert!(g.position().squares().contains(sq("d5")));
-    assert_eq!(g.position().owner(sq("d5")), None);
-    // A moved square is locked too.
+    assert!(!g.position().squares().contains(sq("e3")));
+    // The same under the Postal rules, where the placement follows a piece move.
+    for variant in [Variant::Hans38NeutralPostal, Variant::Hans38NeutralPostalPlus] {
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 Ng8-f6 @e3-d5");
+        assert!(g.position().squares().contains(sq("d5")), "{variant}");
+        assert!(!g.position().squares().contains(sq("e3")), "{variant}");
+    }
+    // The position text locks the moved square only; a placement locks nothing.
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3");
+    assert!(g.position().locked().is_empty());
+    assert!(!g.position().fen().contains("lock:"), "{}", g.position().fen());
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5");
+    assert_eq!(g.position().locked(), sq("d5").bb());
+    assert!(g.position().fen().ends_with("lock:d5"), "{}", g.position().fen());
+    // A moved square cannot be moved straight back (or on) by the opponent.
     let err = replay(Variant::Hans38Neutral, "1. @@f3 @@f6 2. @f3-f4 @f4-f5").unwrap_err();
-    assert!(err.to_string().contains("ply 4"), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("ply 4") && text.contains("just moved the square at f4"), "{text}");
+    // One turn later it is free again.
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. @f3-f4 @@c6 3. @@c3 @f4-f5");
+    assert!(g.position().squares().contains(sq("f5")));
+    // In a record, a square action the turn cannot take is explained as part of that turn, not
+    // as the opponent's next turn.
+    let err =
+        replay(Variant::Hans38NeutralPostal, "1. @@f3 @@f6 2. Ng1-f3 @@e3 Ng8-f6 @e3-e4 3. Nf3-g1 @e4-e5")
+            .unwrap_err()
+            .to_string();
+    assert!(
+        err.contains("ply 5 (Nf3-g1 @e4-e5)")
+            && err.contains("after Nf3-g1, your opponent just moved the square at e4"),
+        "{err}"
+    );
+    // Under Postal Plus a square placed and then moved in one turn is locked where it went.
+    let g = game(Variant::Hans38NeutralPostalPlus, "1. @@f3 @@f6 2. Ng1-f3 @@e3 @e3-e4");
+    assert_eq!(g.position().locked(), sq("e4").bb());
+    // The text refuses more than the one square a turn can move.
+    let bad = Position::from_fen(
+        Variant::Hans38Neutral,
+        "rnbqkbnr/pppppppp/********/********/****1***/****1***/PPPPPPPP/RNBQKBNR b KQkq - 0 2 hand:1/3 lock:e3,e4",
+    )
+    .unwrap_err();
+    assert!(bad.to_string().contains("the square the opponent moved"), "{bad}");
+}
+
+#[test]
+fn infinite_reserves_lock_both_squares_touched() {
+    // There every turn places a square: both the placed and the moved one stay put for a turn.
+    for variant in [Variant::InfiniteReserves, Variant::MovingOccupiedSquares] {
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3");
+        let text = refused(g.position(), "Ng8-f6 @e3-d5 @@a5");
+        assert!(text.contains("just placed or moved the square at e3"), "{variant}: {text}");
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 @g1-h3 Ng8-f6 @@a5");
+        assert_eq!(g.position().locked(), sq("a5").bb(), "{variant}");
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 @g1-h3");
+        assert_eq!(g.position().locked(), sq("e3").bb() | sq("h3").bb(), "{variant}");
+        assert!(g.position().fen().ends_with("lock:e3,h3"), "{}", g.position().fen());
+        // A square placed and moved on in the same turn is locked where it went.
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 @e3-e4");
+        assert_eq!(g.position().locked(), sq("e4").bb(), "{variant}");
+    }
+}
+
+#[test]
+fn the_move_counter_and_compulsory_placements() {
+    // G3: where a placement is required every turn it does not reset the 50-move counter, or the
+    // rule could never apply; square moves never do.
+    for variant in [Variant::InfiniteReserves, Variant::MovingOccupiedSquares] {
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 Ng8-f6 @@e6");
+        assert_eq!(g.position().halfmoves(), 4, "{variant}");
+        // A pawn move still resets it.
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 Ng8-f6 @@e6 3. Nf3-g1 @@d4 e7-e6 @@d5");
+        assert_eq!(g.position().halfmoves(), 0, "{variant}");
+    }
+    // Elsewhere in the family a placement is a free choice and resets it, like a capture.
+    for variant in [Variant::Hans38, Variant::Hans38Neutral] {
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6");
+        assert_eq!(g.position().halfmoves(), 2, "{variant}");
+        let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3");
+        assert_eq!(g.position().halfmoves(), 0, "{variant}");
+    }
+    let g = game(Variant::Hans38PostalPlus, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 @@e6");
+    assert_eq!(g.position().halfmoves(), 0);
 }
 
 #[test]
@@ -281,7 +355,7 @@ fn infinite_reserves_turns() {
     // Both squares touched last turn are locked for the opponent.
     let after = play(p, "Ne5-f3 @g1-h3 @@g5");
     assert_eq!(after.locked(), sq("h3").bb() | sq("g5").bb());
-    assert!(refused(&after, "Ne4-f6 @h3-h5 @@a5").contains("just moved or placed the square at h3"));
+    assert!(refused(&after, "Ne4-f6 @h3-h5 @@a5").contains("just placed or moved the square at h3"));
     // Before the fourth turn nothing is removed.
     let g3 = game(Variant::InfiniteReserves, "1. @@f3 @@f6 2. Ng1-f3 @@e4");
     assert!(g3.position().squares().contains(sq("g1")));
@@ -330,10 +404,16 @@ fn repetition_counts_squares_and_owners() {
     // Two squares shuttled back and forth repeat the position; the game goes on until claimed.
     let mut g = game(
         Variant::Hans38Neutral,
-        "1. @@f3 @@f6 2. @f3-f4 @f6-f5 3. @f4-f3 @f5-f6 4. @f3-f4 @f6-f5 5. @f4-f3 @f5-f6",
+        "1. @@f3 @@f6 2. @f3-f4 @f6-f5 3. @f4-f3 @f5-f6 4. @f3-f4 @f6-f5 5. @f4-f3 @f5-f6 \
+         6. @f3-f4 @f6-f5 7. @f4-f3 @f5-f6",
     );
+    // The placements locked nothing, so the lock on f6 sets the later positions apart from the
+    // one after move 1: the first repetition is after move 3.
+    assert_eq!(g.repetitions(), 3);
     assert_eq!(g.claimable_draw(), Some(DrawReason::ThreefoldRepetition));
-    for m in ["@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6", "@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6"] {
+    // The position after each @f3-f4 (Black to move, f4 locked) first came at ply 3: its fifth
+    // time is the fifth ply from here.
+    for m in ["@f3-f4", "@f6-f5", "@f4-f3", "@f5-f6", "@f3-f4"] {
         g.play_text(m).unwrap();
     }
     assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::FivefoldRepetition }));

@@ -48,10 +48,12 @@ fn the_start_position() {
     assert_eq!(pieces_on(&start, "S2"), ['N']);
     assert_eq!(pieces_on(&start, "S3"), ['r']);
     assert_eq!(pieces_on(&start, "S4"), ['n']);
-    // 7 pawn steps (three onto M1/M2), rook 4, bishop 2, king 3, queen 3, knight 4.
-    assert_eq!(start.legal_moves().len(), 23);
+    // 7 pawn steps (three onto M1/M2), rook 4, bishop 2, king 3, queen 3, knight 3.
+    assert_eq!(start.legal_moves().len(), 22);
     assert_eq!(destinations(&start, "S1"), names(&["c2", "d2", "e2", "S2"]));
-    assert_eq!(destinations(&start, "S2"), names(&["d2", "e2", "M2", "g4"]));
+    // Q8: e2 touches S2, so the knight may not land there.
+    assert_eq!(destinations(&start, "S2"), names(&["d2", "M2", "g4"]));
+    assert!(refused(&start, "NS2-e2").contains("e2"));
     assert_eq!(destinations(&start, "c1"), names(&["d2", "S1"]));
     assert!(refused(&start, "h3").contains("h3 is off this board"));
 }
@@ -82,16 +84,103 @@ fn central_quads_stop_lines_but_empty_side_quads_let_them_through() {
 fn knights_leap_central_quads_from_any_cell() {
     let p = pos("3k3/7/7/7/1N5/7/7/3K3 w - - 0 1");
     let d = destinations(&p, "M1");
-    // From b4, c4, b5, c5: never onto its own quad's cells.
-    assert!(!d.contains("M1"));
-    let expected = [
-        "c6", "d5", "d3", "c2", "S1", "a6", "d6", "M2", "e3", "d2", "a3", "a5", "b6", "c7", "d4", "c3", "S3",
-        "d7", "e6", "b3", "a4",
-    ];
+    // From b4, c4, b5, c5, but never onto M1 itself nor a location touching it (Q8): the twelve
+    // squares around M1 are out of reach.
+    let expected = ["c2", "S1", "d2", "e3", "M2", "S3", "c7", "e6", "d7"];
     assert_eq!(d, names(&expected));
-    // A knight on d4 jumps over M1 to b3 or a5 and onto M2's far cells.
+    // A knight on d4 jumps over M1 to b3, but M1 and M2 both touch d4: never onto them.
     let p = pos("3k3/7/7/7/3N3/7/7/3K3 w - - 0 1");
-    assert_eq!(destinations(&p, "d4"), names(&["e6", "M2", "f3", "e2", "c2", "b3", "M1", "c6"]));
+    assert_eq!(destinations(&p, "d4"), names(&["e6", "f3", "e2", "c2", "b3", "c6"]));
+}
+
+#[test]
+fn a_knight_never_lands_next_to_where_it_stood() {
+    // Q8's own examples: from S2 only d1, d2, d3, g4 and M2; from e3 c2, M1, d1, d5 and g4.
+    let p = pos("3k3/7/7/7/7/7/7/K4N1 w - - 0 1");
+    assert_eq!(destinations(&p, "S2"), names(&["d1", "d2", "d3", "g4", "M2"]));
+    let p = pos("3k3/7/7/7/7/4N2/7/K6 w - - 0 1");
+    assert_eq!(destinations(&p, "e3"), names(&["c2", "M1", "d1", "d5", "g4"]));
+}
+
+#[test]
+fn the_knight_move_is_symmetric_and_check_agrees_with_it() {
+    // For every pair of locations A, B: a knight on A reaches B exactly when one on B reaches A,
+    // and a king on B is in check from a knight on A exactly then.
+    let locations: Vec<String> = (0..8u8)
+        .flat_map(|r| (0..7u8).map(move |f| quad::location_name(tessera_rules::Square::from_coords(f, r))))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(locations.len(), 38);
+    // A location's lower-left cell, where the position text writes a piece standing there.
+    let cell = |name: &str| quad::quad_named(name).map_or_else(|| sq(name), |q| q.cells[0]);
+    let with = |pieces: &[(&str, char)]| {
+        let mut board = [['1'; 7]; 8];
+        for (loc, c) in pieces {
+            let s = cell(loc);
+            board[7 - s.rank() as usize][s.file() as usize] = *c;
+        }
+        let rows: Vec<String> = board
+            .iter()
+            .map(|row| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for &c in row {
+                    if c == '1' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                        }
+                        empty = 0;
+                        out.push(c);
+                    }
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        Position::from_fen(V, &format!("{} w - - 0 1", rows.join("/"))).ok()
+    };
+    // Kings stand on d1 and d8 (every position needs them); those two take no part.
+    let kings = [("d1", 'K'), ("d8", 'k')];
+    let free: Vec<&String> = locations.iter().filter(|l| *l != "d1" && *l != "d8").collect();
+    let mut reach: BTreeSet<(String, String)> = BTreeSet::new();
+    // Where the knight would check the king on d8 the position is not White's to move: skipped.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for a in &free {
+        let Some(p) = with(&[kings[0], kings[1], (a.as_str(), 'N')]) else { continue };
+        seen.insert((*a).clone());
+        for b in destinations(&p, a).into_iter().filter(|b| b != "d1" && b != "d8") {
+            reach.insert(((*a).clone(), b));
+        }
+    }
+    assert!(seen.len() > 30 && reach.len() > 100, "{} knight moves found", reach.len());
+    for (a, b) in reach.iter().filter(|(_, b)| seen.contains(b)) {
+        assert!(reach.contains(&(b.clone(), a.clone())), "{a}->{b} but not back");
+    }
+    // A black king on a plain square B is in check from a white knight on A exactly when A
+    // reaches B (a king alone on a quad is only shared, never taken, by a knight: Q7).
+    let mut checked = 0;
+    for a in free.iter().filter(|a| seen.contains(**a)) {
+        for b in free.iter().filter(|b| *b != a && quad::quad_named(b).is_none()) {
+            let Some(black) = with(&[("d1", 'K'), (b.as_str(), 'k'), (a.as_str(), 'N')])
+                .map(|p| p.fen().replacen(" w ", " b ", 1))
+            else {
+                continue;
+            };
+            let black = Position::from_fen(V, &black).unwrap();
+            assert_eq!(
+                black.is_check(),
+                reach.contains(&((*a).clone(), (*b).clone())),
+                "knight {a}, king {b}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 600, "{checked}");
 }
 
 #[test]
@@ -162,10 +251,10 @@ fn a_rook_pins_the_enemy_sharing_its_quad() {
     let p = pos("3k3/7/7/7/1Rb4/7/7/3K3 b - - 0 1");
     let after = play(&p, "BM1xM1");
     assert!(pieces_on(&after, "M1").is_empty());
-    // A pinned piece gives no check through a move it cannot make: the knight on M1 would attack d3.
-    let p = pos("3k3/7/7/7/1Rn4/3K3/7/7 w - - 0 1");
+    // A pinned piece gives no check through a move it cannot make: the knight on M1 would attack e3.
+    let p = pos("3k3/7/7/7/1Rn4/4K2/7/7 w - - 0 1");
     assert!(!p.is_check());
-    let unpinned = pos("3k3/7/7/7/1n5/3K3/7/7 w - - 0 1");
+    let unpinned = pos("3k3/7/7/7/1n5/4K2/7/7 w - - 0 1");
     assert!(unpinned.is_check());
 }
 
@@ -255,11 +344,11 @@ fn checkmate_and_stalemate() {
 
 #[test]
 fn notation_uses_quad_names() {
-    // M2 holds only the knight, so "M2xd5" names it well enough.
-    let short = replay(V, "1. c3-M1 c6-M1 2. NS2-M2 d6-d5 3. M2xd5").unwrap().game;
-    let g = replay(V, "1. c3-M1 c6-M1 2. NS2-M2 d6-d5 3. NM2xd5").unwrap().game;
-    assert_eq!(g.position().piece_at(sq("d5")), Some(Piece::new(Color::White, Role::Knight)));
-    assert_eq!(g.record(), "1. c3-M1 c6-M1 2. NS2-M2 d6-d5 3. NM2xd5 *");
+    // M2 holds only the knight, so "M2xc6" names it well enough.
+    let short = replay(V, "1. c3-M1 b6-M1 2. NS2-M2 d6-d5 3. M2xc6").unwrap().game;
+    let g = replay(V, "1. c3-M1 b6-M1 2. NS2-M2 d6-d5 3. NM2xc6").unwrap().game;
+    assert_eq!(g.position().piece_at(sq("c6")), Some(Piece::new(Color::White, Role::Knight)));
+    assert_eq!(g.record(), "1. c3-M1 b6-M1 2. NS2-M2 d6-d5 3. NM2xc6+ *");
     assert_eq!(short.position(), g.position());
     // Cells of a quad name the quad too.
     let p = Position::start(V);

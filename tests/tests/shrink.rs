@@ -79,7 +79,8 @@ fn a_shrink_promotes_and_the_mover_chooses() {
     assert_eq!(queen.piece_at(sq("a1")), Some(Piece::new(Color::Black, Role::Queen)));
     let mv = notation::parse_move(&p, "Rh3").unwrap();
     assert_eq!(notation::lan(&p, &mv), "Rh1-h3[a1=Q]");
-    assert!(refused(&p, "Rh1-h3[b1=N]").contains("Rh1-h3"));
+    let why = refused(&p, "Rh1-h3[b1=N]");
+    assert!(why.contains("promotes no pawn on b1") && why.contains("the pawn on a1"), "{why}");
     // A pawn shrunk onto its own first rank stays a pawn.
     let p = pos("4k3/8/8/8/8/4K3/P7/7R w - - 0 1");
     let after = play(&p, "Rh3");
@@ -100,25 +101,57 @@ fn records_round_trip_with_renamed_squares() {
 }
 
 #[test]
-fn more_than_three_pawns_promoted_at_once_become_one_piece() {
-    // R-S3: the rook leaves the first rank; four black pawns land on it at once, and White names
-    // one piece for them all (queens when nothing is said).
+fn every_pawn_a_shrink_promotes_is_chosen_for_separately() {
+    // S6: four black pawns land on the last rank at once; White names each one's piece.
     let p = pos("4k3/8/8/7K/8/8/pppp4/7R w - - 0 1");
     let after = play(&p, "Rh3");
     for s in ["a1", "b1", "c1", "d1"] {
         assert_eq!(after.piece_at(sq(s)), Some(Piece::new(Color::Black, Role::Queen)), "{s}");
     }
-    let knights = play(&p, "Rh1-h3[a1=N,b1=N,c1=N,d1=N]");
+    let mixed = play(&p, "Rh1-h3[a1=N,b1=B,c1=R,d1=Q]");
+    let roles: Vec<Option<Role>> =
+        ["a1", "b1", "c1", "d1"].iter().map(|s| mixed.piece_at(sq(s)).map(|p| p.role)).collect();
+    assert_eq!(roles, [Some(Role::Knight), Some(Role::Bishop), Some(Role::Rook), Some(Role::Queen)]);
+    // Naming some leaves the rest queens.
+    let some = play(&p, "Rh1-h3[c1=N]");
+    assert_eq!(some.piece_at(sq("c1")).map(|p| p.role), Some(Role::Knight));
+    assert_eq!(some.piece_at(sq("d1")).map(|p| p.role), Some(Role::Queen));
+    // Every combination is a move of its own: 4^4 for the rook's move to h3.
+    let to_h3 = p.legal_moves().iter().filter(|m| notation::lan(&p, m).starts_with("Rh1-h3")).count();
+    assert_eq!(to_h3, 256);
+    // Five pawns at once, each chosen: the records say so and read back.
+    let five = pos("4k3/8/8/7K/8/8/ppppp3/7R w - - 0 1");
+    let mv = notation::parse_move(&five, "Rh1-h3[a1=N,b1=B,c1=R,d1=N,e1=R]").unwrap();
+    assert_eq!(notation::lan(&five, &mv), "Rh1-h3[a1=N,b1=B,c1=R,d1=N,e1=R]");
+    assert_eq!(notation::parse_move(&five, &notation::lan(&five, &mv)).unwrap(), mv);
+    // The king, now on h4, stands on e1's diagonal: neither a bishop nor a queen there, so the
+    // default for e1 is a rook, while the others become queens.
+    assert!(refused(&five, "Rh1-h3[e1=B]").contains("a bishop on e1 would leave your king in check"));
+    let default = play(&five, "Rh3");
+    assert_eq!(default.piece_at(sq("e1")).map(|p| p.role), Some(Role::Rook));
+    assert_eq!(default.piece_at(sq("d1")).map(|p| p.role), Some(Role::Queen));
+}
+
+#[test]
+fn an_unnamed_shrink_promotion_avoids_checking_the_movers_king() {
+    // S6: Rh1-h5 empties the first rank; the black pawn lands on a1 beside White's king, now on e1.
+    // A queen or a rook there would check it: the default is the first safe piece, a bishop.
+    let p = pos("4k3/8/8/8/8/8/p3K3/7R w - - 0 1");
+    let after = play(&p, "Rh1-h5");
+    assert_eq!(after.piece_at(sq("a1")), Some(Piece::new(Color::Black, Role::Bishop)));
+    assert_eq!(after.piece_at(sq("e1")), Some(Piece::new(Color::White, Role::King)));
+    let mv = notation::parse_move(&p, "Rh5").unwrap();
+    assert_eq!(notation::lan(&p, &mv), "Rh1-h5[a1=B]");
+    // Naming a knight is allowed; naming a piece that checks is refused, saying why.
+    assert_eq!(play(&p, "Rh1-h5[a1=N]").piece_at(sq("a1")).map(|p| p.role), Some(Role::Knight));
+    let why = refused(&p, "Rh1-h5[a1=Q]");
     assert!(
-        ["a1", "b1", "c1", "d1"]
-            .iter()
-            .all(|s| knights.piece_at(sq(s)).map(|p| p.role) == Some(Role::Knight))
+        why.contains("a queen on a1 would leave your king in check") && why.contains("bishop or knight"),
+        "{why}"
     );
-    refused(&p, "Rh1-h3[a1=N,b1=N,c1=N,d1=Q]");
-    // Up to three, each may differ.
-    let three = pos("4k3/8/8/7K/8/8/ppp5/7R w - - 0 1");
-    let mixed = play(&three, "Rh1-h3[a1=N,b1=B,c1=R]");
-    assert_eq!(mixed.piece_at(sq("b1")).map(|p| p.role), Some(Role::Bishop));
+    refused(&p, "Rh1-h5[a1=R]");
+    // The rook's move counts twice (bishop, knight) in the move list, never four times.
+    assert_eq!(p.legal_moves().iter().filter(|m| notation::lan(&p, m).starts_with("Rh1-h5")).count(), 2);
 }
 
 #[test]

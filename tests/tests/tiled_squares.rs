@@ -83,6 +83,20 @@ fn tiles_change_hands_and_only_the_owner_removes_an_empty_one() {
 }
 
 #[test]
+fn the_move_counter_counts_taking_a_tile_as_a_capture() {
+    // G3: drops of either kind and pawn moves reset it; taking over an empty enemy tile is
+    // capturing a square and resets it too; removing one's own tile or a plain move does not.
+    let p = pos("****k***/********/********/********/*+*-+***/********/**N*****/****K*** w - - 7 30");
+    assert_eq!(play(&p, "Nc2-d4").halfmoves(), 0, "onto Black's empty tile");
+    assert_eq!(play(&p, "Nc2-b4").halfmoves(), 8, "onto White's own tile");
+    assert_eq!(play(&p, "@xe4").halfmoves(), 8, "removing a tile");
+    assert_eq!(play(&p, "@@a5").halfmoves(), 0, "a tile drop");
+    assert_eq!(play(&p, "@!a5").halfmoves(), 0, "an anti-tile drop");
+    // The king laying a tile on void captures nothing.
+    assert_eq!(play(&p, "Ke1-f1").halfmoves(), 8);
+}
+
+#[test]
 fn pawns_over_void_and_en_passant_only_onto_a_tile() {
     // Double step over void (e3) onto a tile (e4); not over an anti-tile.
     let p = pos("****k***/********/********/***p****/****+***/********/****P***/****K*** w - - 0 1");
