@@ -1,4 +1,4 @@
-//! Hand-checked positions for Blue Chip Chess (shared rulings B1–B5, Tessera's R-B rulings in
+//! Hand-checked positions for Blue Chip Chess (the rules R-B1 to R-B11 in
 //! docs/rules/blue-chip.md). `chip:e4` in a position text is where the chip stands.
 
 use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Variant, WinReason, replay};
@@ -98,7 +98,7 @@ fn records_and_notation() {
 
 #[test]
 fn only_bare_kings_are_a_dead_draw() {
-    // G4: king and knight against a lone king plays on, because the chip can take a flight square.
+    // R-B6: king and knight against a lone king plays on, because the chip can take a flight square.
     let p = pos("7k/5K2/8/4N3/8/8/8/8 w - - 0 1 chip:a1");
     assert_eq!(Game::new(p.clone()).outcome(), None);
     // And it mates: the knight checks from g6 and the chip closes h7.
@@ -121,7 +121,7 @@ fn only_bare_kings_are_a_dead_draw() {
 
 #[test]
 fn en_passant_is_written_only_where_it_can_be_taken() {
-    // R-B2: after d2-d4 beside a black pawn on e4, d3 is written unless the chip closes it.
+    // R-B10: after d2-d4 beside a black pawn on e4, d3 is written unless the chip closes it.
     let p = pos("4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1 chip:a8");
     let open = play(&p, "d2-d4[h8]");
     assert_eq!(open.fen(), "4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1 chip:h8");
@@ -133,10 +133,34 @@ fn en_passant_is_written_only_where_it_can_be_taken() {
 
 #[test]
 fn repetition_counts_where_the_chip_stands() {
-    // R-B3: the same pieces with the chip elsewhere are another position.
+    // R-B7: the same pieces with the chip elsewhere are another position.
     let cycle = "[e5] 1. Ng1-f3[a3] Ng8-f6[a6] 2. Nf3-g1[h3] Nf6-g8[h6] 3. Ng1-f3[a3] Ng8-f6";
     let same = replay(V, &format!("{cycle}[a6]")).unwrap().game;
     assert_eq!(same.repetitions(), 2);
     let moved = replay(V, &format!("{cycle}[b6]")).unwrap().game;
     assert_eq!(moved.repetitions(), 1);
+}
+
+#[test]
+fn without_a_chip_the_turn_is_the_chip_alone() {
+    // Whoever is to move: here White, in a position text without a chip. The counters stand still.
+    let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 5 20");
+    assert!(p.legal_moves().iter().all(|m| matches!(m.first(), Action::Chip { .. })));
+    assert!(refused(&p, "Ra1-a2[b2]").contains("first turn only places the chip"));
+    let after = play(&p, "[e5]");
+    assert_eq!((after.turn(), after.halfmoves(), after.fullmoves()), (Color::Black, 5, 20));
+    // Black's chip alone does not finish a move either: the move number stays.
+    let p = pos("4k3/8/8/8/8/8/8/R3K3 b - - 5 20");
+    let after = play(&p, "[e5]");
+    assert_eq!((after.turn(), after.halfmoves(), after.fullmoves()), (Color::White, 5, 20));
+}
+
+#[test]
+fn the_move_counter_ignores_the_chip() {
+    // Piece moves count as in chess; the chip's placement resets nothing.
+    let p = pos("4k3/4p3/8/8/8/8/8/R3K3 w - - 7 30 chip:h8");
+    let after = play(&p, "Ra1-a2[a1]");
+    assert_eq!(after.halfmoves(), 8);
+    assert_eq!(play(&after, "e7-e5[h8]").halfmoves(), 0, "a pawn move");
+    assert_eq!(play(&after, "Ke8-d8[h8]").halfmoves(), 9);
 }

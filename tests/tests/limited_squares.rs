@@ -1,6 +1,6 @@
-//! Hand-checked positions for the limited-supply-of-squares family (shared rulings L1–L15 and
-//! Tessera's R-L rulings in docs/rules/limited-squares.md). Positions are written in Tessera's
-//! text: `*` a location with no square, `+`/`-` an empty square owned by White/Black.
+//! Hand-checked positions for the limited-supply-of-squares family (the rules R-L1 to R-L25 in
+//! docs/rules/limited-squares.md). Positions are written in Tessera's text: `*` a location with no
+//! square, `+`/`-` an empty square owned by White/Black.
 
 use tessera_rules::notation::{self, MoveError};
 use tessera_rules::{
@@ -108,7 +108,7 @@ fn moving_onto_an_enemy_square_captures_it() {
     assert_eq!(after.owner(sq("f3")), Some(Color::White), "square and piece taken together");
     assert_eq!(after.owner(sq("e2")), Some(Color::White), "the square left behind stays with the mover");
 
-    // A knight taking an empty enemy square resets the move counter (G3).
+    // A knight taking an empty enemy square resets the move counter (R-L22).
     let p = pos(
         Variant::Hans38,
         "****k***/********/********/********/********/**-*****/********/*N**K*** w - - 7 9 hand:0/0",
@@ -176,7 +176,7 @@ fn checkmate_through_holes() {
 
 #[test]
 fn only_the_square_just_moved_is_locked() {
-    // Betza's own neutral-squares example: Black moves the square White has just placed (L5).
+    // Betza's own neutral-squares example: Black moves the square White has just placed (R-L8).
     let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6 3. @@e3 @e3-d5");
     assert!(g.position().squares().contains(sq("d5")));
     assert!(!g.position().squares().contains(sq("e3")));
@@ -243,7 +243,7 @@ fn infinite_reserves_lock_both_squares_touched() {
 
 #[test]
 fn the_move_counter_and_compulsory_placements() {
-    // G3: where a placement is required every turn it does not reset the 50-move counter, or the
+    // R-L22: where a placement is required every turn it does not reset the 50-move counter, or the
     // rule could never apply; square moves never do.
     for variant in [Variant::InfiniteReserves, Variant::MovingOccupiedSquares] {
         let g = game(variant, "1. @@f3 @@f6 2. Ng1-f3 @@e3 Ng8-f6 @@e6");
@@ -265,7 +265,7 @@ fn the_move_counter_and_compulsory_placements() {
 
 #[test]
 fn castling_needs_squares_and_takes_the_landing_squares() {
-    // f1 and g1 are Black's empty squares: castling takes them (ruling R-L1).
+    // f1 and g1 are Black's empty squares: castling takes them (R-L5).
     let p = pos(Variant::Hans38, "4k3/8/8/8/8/8/8/4K--R w K - 0 1 hand:0/0");
     let after = play(&p, "O-O");
     assert_eq!(after.piece_at(sq("g1")).map(|p| p.role), Some(Role::King));
@@ -289,7 +289,7 @@ fn double_steps_and_en_passant_need_squares() {
     assert!(refused(&p, "e2-e4").contains("double step needs a square at e3"));
 
     // Postal: a double step, then the passed square moved away in the same turn, leaves nothing
-    // to capture en passant onto (ruling R-L2).
+    // to capture en passant onto (R-L4).
     let fen = "4k3/8/8/8/3p2**/4+3/4P3/4K3 w - - 0 1 hand:0/0";
     let p = pos(Variant::Hans38Postal, fen);
     let plain = play(&p, "e2-e4");
@@ -452,4 +452,115 @@ fn bad_texts_are_refused_with_reasons() {
         Err(MoveError::Parse(e)) => assert!(e.to_string().contains("@g8-e6")),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_turn_of_hans38_is_one_action() {
+    // Without the Postal rules a turn is a piece move, a square move or a placement: never two.
+    let g = game(Variant::Hans38, "1. @@f3 @@f6");
+    let p = g.position();
+    let why = refused(p, "Ng1-f3 @@e4");
+    assert!(why.contains("a turn is one action"), "{why}");
+    play(p, "Ng1-f3");
+    play(p, "@@e4");
+}
+
+#[test]
+fn a_piece_may_land_on_a_locked_square() {
+    // Black has just moved the square to d4: White may not move it, but may move a piece onto it.
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@d6 2. Ng1-f3 @d6-d4");
+    let p = g.position();
+    assert_eq!(p.locked(), sq("d4").bb());
+    assert!(refused(p, "@d4-d3").contains("just moved the square at d4"));
+    let after = play(p, "Nf3-d4");
+    assert_eq!(after.piece_at(sq("d4")).map(|pc| pc.role), Some(Role::Knight));
+}
+
+#[test]
+fn postal_turns_are_judged_at_their_end() {
+    // The knight on e2 shields its king from the rook on e8. Moving it alone exposes the king; the
+    // same move followed by a square move that opens a hole on the e-file is legal.
+    let fen = "****r**k/****+***/****+***/****+***/****+***/****+***/****N***/****K*+* w - - 0 1 hand:0/0";
+    let p = pos(Variant::Hans38Postal, fen);
+    assert!(refused(&p, "Ne2-g1").contains("your king would be in check"));
+    let after = play(&p, "Ne2-g1 @e4-c4");
+    assert!(!after.king_attacked(Color::White));
+    assert!(!after.squares().contains(sq("e4")));
+    // Without the Postal rules the knight may not move at all.
+    let single = pos(Variant::Hans38, fen);
+    assert!(refused(&single, "Ne2-g1").contains("your king would be in check"));
+}
+
+#[test]
+fn infinite_reserves_en_passant_removes_only_the_capturing_pawns_square() {
+    // From the fourth turn the square a moving piece leaves goes; taking en passant, that is the
+    // capturing pawn's origin only: the taken pawn's square stays.
+    let p = pos(Variant::InfiniteReserves, "4k3/3p4/8/4P3/*7/8/8/4K3 b - - 0 6");
+    let p = play(&p, "d7-d5 @@a4");
+    assert!(!p.squares().contains(sq("d7")));
+    assert_eq!(p.ep_square(), Some(sq("d6")));
+    let after = play(&p, "e5xd6 @@d7");
+    assert_eq!(after.piece_at(sq("d6")).map(|pc| pc.role), Some(Role::Pawn));
+    assert_eq!(after.piece_at(sq("d5")), None);
+    assert!(!after.squares().contains(sq("e5")), "the capturing pawn's square is gone");
+    assert!(after.squares().contains(sq("d5")), "the taken pawn's square stays");
+}
+
+#[test]
+fn carried_rooks_lose_castling_and_carried_pawns_stay_pawns() {
+    // A rook carried by its square loses its castling right.
+    let p = pos(Variant::MovingOccupiedSquares, "4k3/8/8/8/8/8/*7/R3K1N1 w Q - 0 9");
+    assert!(p.castling_rooks().contains(sq("a1")));
+    let after = play(&p, "Ng1-h3 @a1-a2 @@g1");
+    assert_eq!(after.piece_at(sq("a2")).map(|pc| pc.role), Some(Role::Rook));
+    assert!(after.castling_rooks().is_empty());
+    // A pawn carried onto its own first rank stays a pawn, and later steps forward from there.
+    let p = pos(Variant::MovingOccupiedSquares, "4k3/8/8/8/8/8/1P6/*3K1N1 w - - 0 9");
+    let after = play(&p, "Ng1-h3 @b2-a1 @@g1");
+    assert_eq!(after.piece_at(sq("a1")).map(|pc| pc.role), Some(Role::Pawn));
+    assert!(after.carried_pawns().contains(sq("a1")));
+    let white = play(&after, "Ke8-d8 @@b2");
+    let stepped = play(&white, "a1-a2 @@a1");
+    assert_eq!(stepped.piece_at(sq("a2")).map(|pc| pc.role), Some(Role::Pawn));
+    // Carrying is a square action, not the turn's piece move.
+    let why = refused(&p, "@b2-a1 @@b2");
+    assert!(why.contains("must include a piece move"), "{why}");
+}
+
+#[test]
+fn square_moves_and_carrying_never_reset_the_move_counter() {
+    let g = game(Variant::Hans38Neutral, "1. @@f3 @@f6 2. @f3-f4");
+    assert_eq!(g.position().halfmoves(), 1);
+    // Carrying a pawn is no pawn move.
+    let g =
+        game(Variant::MovingOccupiedSquares, "1. @@f3 @@f6 2. Ng1-f3 @@e3 Ng8-f6 @@e6 3. Nf3-g1 @@d4 @b2-b3");
+    assert_eq!(g.position().piece_at(sq("b3")).map(|pc| pc.role), Some(Role::Pawn));
+    assert_eq!(g.position().halfmoves(), 5);
+}
+
+#[test]
+fn bare_kings_play_on() {
+    // No material draws in this family: a square can always change what mates.
+    for (variant, fen) in [
+        (Variant::Hans38, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand:0/0"),
+        (Variant::Hans38Neutral, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 hand:0/0"),
+        (Variant::InfiniteReserves, "4k3/8/8/8/8/8/8/4K3 w - - 0 9"),
+    ] {
+        assert_eq!(Game::new(pos(variant, fen)).outcome(), None, "{variant}");
+    }
+}
+
+#[test]
+fn records_join_square_actions_to_the_turn_that_can_take_them() {
+    // White's first turn may place a square and move it on; written after the placement, the
+    // square move is White's. A move number before it makes it Black's turn instead.
+    let v = Variant::Hans38NeutralPostalPlus;
+    let joined = game(v, "1. @@f3 @f3-f5");
+    assert_eq!(joined.moves().len(), 1);
+    assert_eq!(joined.position().turn(), Color::Black);
+    let split = game(v, "1. @@f3 1... @f3-f5");
+    assert_eq!(split.moves().len(), 2);
+    assert_eq!(split.position().turn(), Color::White);
+    assert_eq!(split.position().locked(), sq("f5").bb());
+    assert_eq!(joined.position().squares(), split.position().squares());
 }

@@ -1,4 +1,4 @@
-//! Hand-checked positions for Quad-Square Chess (shared rulings Q1–Q12 and Tessera's R-Q rulings in
+//! Hand-checked positions for Quad-Square Chess (the rules R-Q1 to R-Q20 in
 //! docs/rules/quad-square.md). Positions are 7 files wide; a quad's pieces are written on its two
 //! lower cells (S1: a1 b1, S2: f1 g1, S3: a7 b7, S4: f7 g7, M1: b4 c4, M2: e4 f4).
 
@@ -51,7 +51,7 @@ fn the_start_position() {
     // 7 pawn steps (three onto M1/M2), rook 4, bishop 2, king 3, queen 3, knight 3.
     assert_eq!(start.legal_moves().len(), 22);
     assert_eq!(destinations(&start, "S1"), names(&["c2", "d2", "e2", "S2"]));
-    // Q8: e2 touches S2, so the knight may not land there.
+    // R-Q10: e2 touches S2, so the knight may not land there.
     assert_eq!(destinations(&start, "S2"), names(&["d2", "M2", "g4"]));
     assert!(refused(&start, "NS2-e2").contains("e2"));
     assert_eq!(destinations(&start, "c1"), names(&["d2", "S1"]));
@@ -84,7 +84,7 @@ fn central_quads_stop_lines_but_empty_side_quads_let_them_through() {
 fn knights_leap_central_quads_from_any_cell() {
     let p = pos("3k3/7/7/7/1N5/7/7/3K3 w - - 0 1");
     let d = destinations(&p, "M1");
-    // From b4, c4, b5, c5, but never onto M1 itself nor a location touching it (Q8): the twelve
+    // From b4, c4, b5, c5, but never onto M1 itself nor a location touching it (R-Q10): the twelve
     // squares around M1 are out of reach.
     let expected = ["c2", "S1", "d2", "e3", "M2", "S3", "c7", "e6", "d7"];
     assert_eq!(d, names(&expected));
@@ -95,7 +95,7 @@ fn knights_leap_central_quads_from_any_cell() {
 
 #[test]
 fn a_knight_never_lands_next_to_where_it_stood() {
-    // Q8's own examples: from S2 only d1, d2, d3, g4 and M2; from e3 c2, M1, d1, d5 and g4.
+    // R-Q10's examples: from S2 only d1, d2, d3, g4 and M2; from e3 c2, M1, d1, d5 and g4.
     let p = pos("3k3/7/7/7/7/7/7/K4N1 w - - 0 1");
     assert_eq!(destinations(&p, "S2"), names(&["d1", "d2", "d3", "g4", "M2"]));
     let p = pos("3k3/7/7/7/7/4N2/7/K6 w - - 0 1");
@@ -162,7 +162,7 @@ fn the_knight_move_is_symmetric_and_check_agrees_with_it() {
         assert!(reach.contains(&(b.clone(), a.clone())), "{a}->{b} but not back");
     }
     // A black king on a plain square B is in check from a white knight on A exactly when A
-    // reaches B (a king alone on a quad is only shared, never taken, by a knight: Q7).
+    // reaches B (a king alone on a quad is only shared, never taken, by a knight: R-Q16).
     let mut checked = 0;
     for a in free.iter().filter(|a| seen.contains(**a)) {
         for b in free.iter().filter(|b| *b != a && quad::quad_named(b).is_none()) {
@@ -321,7 +321,7 @@ fn check_on_and_around_quads() {
     // Sharing with a friend, the king can be taken by an enemy moving in.
     let p = pos("3k3/7/1r5/7/1KP4/7/7/7 w - - 0 1");
     assert!(p.is_check());
-    // Sharing with an enemy bishop is check: it may remove both without moving (ruling R-Q1).
+    // Sharing with an enemy bishop is check: it may remove both without moving (R-Q16).
     let p = pos("3k3/7/7/7/1Kb4/7/7/7 w - - 0 1");
     assert!(p.is_check());
     // Sharing with an enemy knight is not check from that knight.
@@ -336,7 +336,7 @@ fn checkmate_and_stalemate() {
     assert!(p.is_check());
     let g = Game::new(p);
     assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Checkmate }));
-    // Stalemate is a draw (Q11): the bishops see c8 and e8 through the empty S3 and S4.
+    // Stalemate is a draw (R-Q17): the bishops see c8 and e8 through the empty S3 and S4.
     let p = pos("3k3/7/B2K2B/7/7/7/7/7 b - - 0 1");
     assert!(p.legal_moves().is_empty() && !p.is_check());
     assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
@@ -373,11 +373,85 @@ fn text_format_round_trips() {
 
 #[test]
 fn two_equal_pieces_on_a_quad_make_one_move_each_way() {
-    // R-Q7: two white pawns share M1; stepping to b6 or c6 is one move each, whichever pawn goes.
+    // R-Q15: two white pawns share M1; stepping to b6 or c6 is one move each, whichever pawn goes.
     let p = pos("3k3/7/7/7/1PP4/7/7/3K3 w - - 0 1");
     assert_eq!(pieces_on(&p, "M1"), ['P', 'P']);
     let mut from_m1: Vec<String> =
         p.legal_moves().iter().map(|m| notation::lan(&p, m)).filter(|t| t.starts_with("M1")).collect();
     from_m1.sort();
     assert_eq!(from_m1, ["M1-b6", "M1-c6"]);
+}
+
+#[test]
+fn pawns_enter_quads_straight_to_share_and_diagonally_only_to_capture() {
+    let pawn_moves = |p: &Position, from: &str| -> Vec<String> {
+        let mut v: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .filter(|m| m.first().from() == sq(from))
+            .map(|m| notation::lan(p, m))
+            .collect();
+        v.sort();
+        v
+    };
+    // One black knight alone on M2: the pawn on e3 steps in beside it; its diagonal onto M2 (by
+    // f4) is no capture, so it is no move either, and nor is the one onto the empty d4.
+    let p = pos("3k3/7/7/7/4n2/4P2/7/3K3 w - - 0 1");
+    assert_eq!(pawn_moves(&p, "e3"), ["e3-M2"]);
+    // A black knight and a white bishop on M2: no room to step in, but the diagonal takes the knight.
+    let p = pos("3k3/7/7/7/4nB1/4P2/7/3K3 w - - 0 1");
+    assert_eq!(pawn_moves(&p, "e3"), ["e3xM2(N)"]);
+    // Two black pieces on M2: the pawn on d3 takes either diagonally; the empty M1 is no capture.
+    let p = pos("3k3/7/7/7/4nb1/3P3/7/3K3 w - - 0 1");
+    assert_eq!(pawn_moves(&p, "d3"), ["d3-d4", "d3xM2(B)", "d3xM2(N)"]);
+}
+
+#[test]
+fn castling_never_leaves_the_king_attacked_on_the_rooks_quad() {
+    // The bishop on d4 could sacrifice itself for a king alone on S1: no castling.
+    let p = pos("3k3/7/7/7/3b3/7/7/R2K3 w Q - 0 1");
+    assert!(refused(&p, "O-O").contains("your king would be in check"));
+    // With the bishop elsewhere it castles.
+    play(&pos("3k3/7/7/7/7/7/7/R2K1b1 w Q - 0 1"), "O-O");
+}
+
+#[test]
+fn bare_kings_play_on_and_draws_by_rule_apply() {
+    // No material draws in Quad-Square Chess.
+    assert_eq!(Game::new(pos("3k3/7/7/7/7/7/7/3K3 w - - 0 1")).outcome(), None);
+    // Threefold repetition may be claimed, as in chess.
+    let g = replay(V, "1. Qe1-e2 Qe8-e7 2. Qe2-e1 Qe7-e8 3. Qe1-e2 Qe8-e7 4. Qe2-e1 Qe7-e8")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .game;
+    assert_eq!(g.repetitions(), 3);
+    assert_eq!(g.claimable_draw(), Some(DrawReason::ThreefoldRepetition));
+    assert_eq!(g.position().halfmoves(), 8);
+    // The 50-move rule too: a hundred half-moves without a pawn move, capture or sacrifice.
+    let mut g = Game::new(pos("3k3/7/7/7/7/7/7/3KQ2 w - - 99 80"));
+    g.play_text("Qe1-e2").unwrap();
+    assert_eq!(g.claimable_draw(), Some(DrawReason::FiftyMoves));
+}
+
+#[test]
+fn a_king_sharing_a_quad_with_a_rook_or_queen_is_not_in_check() {
+    // Pieces of opposite sides on one quad never take each other: only a bishop's sacrifice could.
+    for fen in ["3k3/7/7/7/1Kr4/7/7/7 w - - 0 1", "3k3/7/7/7/1Kq4/7/7/7 w - - 0 1"] {
+        assert!(!pos(fen).is_check(), "{fen}");
+    }
+    // The rook still holds the king on its quad.
+    let p = pos("3k3/7/7/7/1Kr4/7/7/7 w - - 0 1");
+    assert!(p.legal_moves().is_empty());
+    assert_eq!(Game::new(p).outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
+}
+
+#[test]
+fn every_move_is_written_in_long_form_everywhere() {
+    // The short form chat replies use is the long form here: both ends of every move are named.
+    let p = pos("3k3/7/7/6b/1nb1N2/Q6/7/3K3 w - - 0 1");
+    let moves = p.legal_moves();
+    assert!(moves.len() > 20);
+    for mv in &moves {
+        assert_eq!(notation::san(&p, mv), notation::lan(&p, mv));
+    }
+    assert!(moves.iter().any(|m| notation::san(&p, m) == "Qa3xM1(N)"));
 }

@@ -1,5 +1,5 @@
-//! Hand-checked positions for Shrink Chess (shared rulings S1–S6, Tessera's R-S rulings in
-//! docs/rules/shrink.md). Positions are written on the board as it stands, renamed towards a1.
+//! Hand-checked positions for Shrink Chess (the rules R-S1 to R-S13 in docs/rules/shrink.md).
+//! Positions are written on the board as it stands, renamed towards a1.
 
 use tessera_rules::notation;
 use tessera_rules::{Color, DrawReason, Game, Outcome, Piece, Position, Role, Variant, replay};
@@ -102,7 +102,7 @@ fn records_round_trip_with_renamed_squares() {
 
 #[test]
 fn every_pawn_a_shrink_promotes_is_chosen_for_separately() {
-    // S6: four black pawns land on the last rank at once; White names each one's piece.
+    // R-S8: four black pawns land on the last rank at once; White names each one's piece.
     let p = pos("4k3/8/8/7K/8/8/pppp4/7R w - - 0 1");
     let after = play(&p, "Rh3");
     for s in ["a1", "b1", "c1", "d1"] {
@@ -134,7 +134,7 @@ fn every_pawn_a_shrink_promotes_is_chosen_for_separately() {
 
 #[test]
 fn an_unnamed_shrink_promotion_avoids_checking_the_movers_king() {
-    // S6: Rh1-h5 empties the first rank; the black pawn lands on a1 beside White's king, now on e1.
+    // R-S8: Rh1-h5 empties the first rank; the black pawn lands on a1 beside White's king, now on e1.
     // A queen or a rook there would check it: the default is the first safe piece, a bishop.
     let p = pos("4k3/8/8/8/8/8/p3K3/7R w - - 0 1");
     let after = play(&p, "Rh1-h5");
@@ -156,7 +156,7 @@ fn an_unnamed_shrink_promotion_avoids_checking_the_movers_king() {
 
 #[test]
 fn en_passant_is_renamed_by_the_shrink() {
-    // R-S5: e2-e4 empties the second rank, which goes; the skipped e3 is now e2.
+    // R-S6: e2-e4 empties the second rank, which goes; the skipped e3 is now e2.
     let p = pos("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
     let after = play(&p, "e2-e4");
     assert_eq!(after.size(), (8, 7));
@@ -169,9 +169,67 @@ fn en_passant_is_renamed_by_the_shrink() {
 
 #[test]
 fn stalemate_is_a_draw_and_bare_kings_play_on() {
-    // R-S6.
+    // R-S10.
     let stalemate = Game::new(pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));
     assert_eq!(stalemate.outcome(), Some(Outcome::Draw { reason: DrawReason::Stalemate }));
     let bare = Game::new(pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
     assert_eq!(bare.outcome(), None);
+}
+
+#[test]
+fn captures_and_castling_empty_lines_too() {
+    // Taking en passant removes the black pawn from the fifth rank while the white pawn leaves it:
+    // the rank goes. The sixth rank, empty before the move, stays and closes down onto it.
+    let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    let after = play(&p, "e5xd6");
+    assert_eq!(after.size(), (8, 7));
+    assert_eq!(after.fen(), "4k3/8/3P4/8/8/8/4K3 b - - 0 2");
+    // Castling short takes the rook off the h-file, which goes.
+    let p = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    let after = play(&p, "O-O");
+    assert_eq!(after.size(), (7, 8));
+    assert_eq!(after.fen(), "4k2/7/7/7/7/7/7/5RK b - - 1 1");
+}
+
+#[test]
+fn a_pawn_moving_to_the_last_rank_names_its_piece() {
+    // As in chess: no piece is chosen for it, the move asks which.
+    let p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let why = refused(&p, "a7-a8");
+    assert!(why.contains("a8=Q") && why.contains("a8=N"), "{why}");
+    let after = play(&p, "a7-a8=N");
+    // The seventh rank is emptied and goes: the knight now stands on a7 of seven ranks.
+    assert_eq!(after.size(), (8, 7));
+    assert_eq!(after.piece_at(sq("a7")), Some(Piece::new(Color::White, Role::Knight)));
+}
+
+#[test]
+fn repetition_and_the_move_counter_as_in_chess() {
+    // The kings walk out and back; the pawns keep the d- and e-files: no line empties, and the
+    // start comes round again.
+    let p = pos("4k3/3pp3/8/8/8/8/3PP3/4K3 w - - 0 1");
+    let mut g = Game::new(p);
+    for m in ["Ke1-d1", "Ke8-d8", "Kd1-e1", "Kd8-e8", "Ke1-d1", "Ke8-d8", "Kd1-e1", "Kd8-e8"] {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(g.position().size(), (8, 8));
+    assert_eq!(g.repetitions(), 3);
+    assert_eq!(g.claimable_draw(), Some(DrawReason::ThreefoldRepetition));
+    assert_eq!(g.position().halfmoves(), 8);
+    // A pawn move resets the counter.
+    g.play_text("e2-e3").unwrap();
+    assert_eq!(g.position().halfmoves(), 0);
+}
+
+#[test]
+fn the_movers_own_pawns_promote_by_a_shrink_too() {
+    // The rook is alone on the eighth rank; when it leaves, the seventh is the last, and White's
+    // own pawn there promotes, to the piece White names (a queen if none).
+    let p = pos("R7/6P1/8/4k3/8/8/8/4K3 w - - 0 1");
+    let knight = play(&p, "Ra8-a5[g7=N]");
+    assert_eq!(knight.size(), (8, 7));
+    assert_eq!(knight.piece_at(sq("g7")), Some(Piece::new(Color::White, Role::Knight)));
+    let queen = play(&p, "Ra5");
+    assert_eq!(queen.piece_at(sq("g7")), Some(Piece::new(Color::White, Role::Queen)));
+    assert!(queen.is_check(), "the new queen checks the black king on e5");
 }

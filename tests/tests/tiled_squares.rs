@@ -1,4 +1,4 @@
-//! Hand-checked positions for Tiled Squares Chess (shared rulings T1–T7, Tessera's R-T rulings in
+//! Hand-checked positions for Tiled Squares Chess (the rules R-T1 to R-T14 in
 //! docs/rules/tiled-squares.md). In positions: `*` void, `!` an anti-tile, `+`/`-` an empty tile of
 //! White/Black; an occupied tile belongs to its occupant.
 
@@ -84,7 +84,7 @@ fn tiles_change_hands_and_only_the_owner_removes_an_empty_one() {
 
 #[test]
 fn the_move_counter_counts_taking_a_tile_as_a_capture() {
-    // G3: drops of either kind and pawn moves reset it; taking over an empty enemy tile is
+    // R-T12: drops of either kind and pawn moves reset it; taking over an empty enemy tile is
     // capturing a square and resets it too; removing one's own tile or a plain move does not.
     let p = pos("****k***/********/********/********/*+*-+***/********/**N*****/****K*** w - - 7 30");
     assert_eq!(play(&p, "Nc2-d4").halfmoves(), 0, "onto Black's empty tile");
@@ -143,10 +143,55 @@ fn a_game_record_replays() {
 
 #[test]
 fn repetition_counts_tiles() {
-    // R-T6: dropping and removing tiles can come back to a position, or to the same pieces on
+    // R-T11: dropping and removing tiles can come back to a position, or to the same pieces on
     // other tiles, which is another position.
     let back = replay(V, "1. @@e4 @@e5 2. @xe4 @xe5").unwrap().game;
     assert_eq!(back.repetitions(), 2, "the start again");
     let other = replay(V, "1. @@e4 @@e5 2. @xe4 @@d5").unwrap().game;
     assert_eq!(other.repetitions(), 1);
+}
+
+#[test]
+fn pawns_step_only_onto_tiles() {
+    // The location ahead is void: no step. With a tile there, the pawn steps.
+    let p = pos("****k***/********/********/********/********/********/****P***/****K*** w - - 0 1");
+    assert!(refused(&p, "e2-e3").contains("no tile at e3"));
+    let tiled = play(&play(&p, "@@e3"), "Ke8-d8");
+    play(&tiled, "e2-e3");
+}
+
+#[test]
+fn anti_tiles_stop_all_but_the_knight_and_only_a_king_removes_one() {
+    // The knight leaps the anti-tiles on a2 and b2 but may not land on the one on c2.
+    let p = pos("****k***/********/********/********/********/*+******/!!!*****/N***K*** w - - 0 1");
+    assert_eq!(targets(&p, "a1"), ["b3"]);
+    // Nothing is dropped on an anti-tile, and it is no tile to take away.
+    assert!(refused(&p, "@@c2").contains("already a tile at c2"));
+    assert!(refused(&p, "@!c2").contains("c2"));
+    assert!(refused(&p, "@xc2").contains("no tile at c2"));
+    // Only a king stepping onto an anti-tile lifts it; one beside the king's path stays.
+    let after = play(&p, "Ke1-d2");
+    assert!(after.anti_tiles().contains(sq("c2")));
+    let p = pos("****k***/********/********/********/********/********/***!****/****K*** w - - 0 1");
+    assert!(play(&p, "Ke1-d2").anti_tiles().is_empty());
+}
+
+#[test]
+fn an_anti_tile_parries_a_check_and_a_tile_does_not() {
+    // The rook on e8 checks across the void. A tile on e4 changes nothing; an anti-tile blocks.
+    let p = pos("****r**k/********/********/********/********/********/********/***+K*** w - - 0 1");
+    assert!(p.is_check());
+    assert!(refused(&p, "@@e4").contains("does not get you out of check"));
+    let after = play(&p, "@!e4");
+    assert!(!after.king_attacked(Color::White));
+    // Taking away a tile never opens a line: void lets lines through as it is.
+    let p = pos("****r**k/********/********/********/****+***/********/********/***+K*** w - - 0 1");
+    assert!(refused(&p, "@xe4").contains("does not get you out of check"));
+}
+
+#[test]
+fn bare_kings_play_on() {
+    // No material draws: tiles and anti-tiles can always change what mates.
+    let p = pos("****k***/********/********/********/********/********/********/****K*** w - - 0 1");
+    assert_eq!(Game::new(p).outcome(), None);
 }
