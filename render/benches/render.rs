@@ -1,10 +1,15 @@
-//! Time and bytes per board picture, for every variant's start at 512 px (and a game GIF).
+//! Time and bytes per board picture, for every variant's start at 512 px (and a game GIF), and per
+//! tournament picture (a 100-row standings page, a 16-player crosstable, a 64-player bracket).
 //! Run: `cargo bench -p tessera-render --bench render`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use tessera_render::{RenderOptions, encode_png, render, render_gif};
+use tessera_render::{
+    Bracket, BracketMatch, BracketRound, BracketSlot, Crosstable, CrosstablePlayer, GameResult,
+    RenderOptions, StandingsRow, StandingsTable, TableOptions, encode_png, render, render_bracket_png,
+    render_crosstable_png, render_gif, render_standings_png,
+};
 use tessera_rules::view::BoardView;
 use tessera_rules::{Position, Variant, replay};
 
@@ -57,4 +62,69 @@ fn main() {
         t.elapsed().as_secs_f64() * 1e3,
         gif.len()
     );
+    tables();
+}
+
+/// A 4,000-player Swiss (one page of 100 rows), a double round robin of 16, a 64-player bracket.
+fn tables() {
+    let opts = TableOptions { max_rows: 100, ..TableOptions::default() };
+    let swiss = StandingsTable {
+        title: "Bench Swiss".to_string(),
+        variant: "Chess".to_string(),
+        round: 9,
+        rounds: 11,
+        tie_breaks: ["BH-C1", "BH", "SB", "DE"].map(String::from).to_vec(),
+        rows: (0..4000)
+            .map(|i| StandingsRow {
+                rank: i + 1,
+                name: format!("Player number {i}"),
+                rating: Some(2800 - i / 2),
+                points: 9.0 - i as f64 / 500.0,
+                tie_breaks: vec![40.5, 44.0, 38.25, 0.0],
+                ..StandingsRow::default()
+            })
+            .collect(),
+    };
+    let cross = Crosstable {
+        title: "Bench round robin".to_string(),
+        variant: "Chess".to_string(),
+        double: true,
+        tie_breaks: ["SB", "DE", "Wins", "Koya"].map(String::from).to_vec(),
+        players: (0..16)
+            .map(|i| CrosstablePlayer {
+                name: format!("Player {i}"),
+                rating: Some(2500),
+                points: 15.0 - i as f64,
+                tie_breaks: vec![100.25, 0.0, 7.0, 3.5],
+                results: (0..16).map(|j| vec![[GameResult::Win, GameResult::Draw][(i + j) % 2]; 2]).collect(),
+                ..CrosstablePlayer::default()
+            })
+            .collect(),
+        ..Crosstable::default()
+    };
+    let player = |s: u32| BracketSlot::Player { seed: Some(s), name: format!("Player {s}") };
+    let bracket = Bracket {
+        title: "Bench knockout".to_string(),
+        variant: "Chess".to_string(),
+        rounds: vec![BracketRound {
+            name: String::new(),
+            matches: (0..32)
+                .map(|i| BracketMatch {
+                    top: player(i + 1),
+                    bottom: player(64 - i),
+                    ..BracketMatch::default()
+                })
+                .collect(),
+        }],
+    };
+    println!("{:<26} {:>10} {:>10}", "tournament picture", "ms", "png bytes");
+    let row = |name: &str, f: &dyn Fn() -> Vec<u8>| {
+        let time = best_of(10, || {
+            black_box(f());
+        });
+        println!("{:<26} {:>10.2} {:>10}", name, time.as_secs_f64() * 1e3, f().len());
+    };
+    row("standings, 100 of 4000", &|| render_standings_png(&swiss, &opts).unwrap());
+    row("crosstable, 16 double", &|| render_crosstable_png(&cross, &opts).unwrap());
+    row("bracket, 64 players", &|| render_bracket_png(&bracket, &opts).unwrap());
 }

@@ -1,10 +1,13 @@
-//! Board pictures for Tessera: a [`BoardView`] in, PNG (or an animated GIF of a game) out.
+//! Board pictures for Tessera: a [`BoardView`] in, PNG (or an animated GIF of a game) out; and
+//! tournament pictures ([`tables`]): standings, crosstables and brackets from plain data.
 //!
 //! Renders only from the board view of `tessera-rules`, never from move generation. Piece art and
 //! glyphs are vector paths built once ([`art::Art::get`]) and scaled per image, so any size is crisp.
 
 pub mod art;
 pub mod diagram;
+mod font;
+pub mod tables;
 pub mod theme;
 
 use std::fmt;
@@ -13,6 +16,11 @@ use tessera_rules::view::{BoardView, CellKind, Hand};
 use tessera_rules::{Color, Piece};
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, PixmapPaint, Rect, Stroke, StrokeDash, Transform};
 
+pub use tables::{
+    Bracket, BracketMatch, BracketRound, BracketSide, BracketSlot, Crosstable, CrosstablePlayer, GameResult,
+    StandingsRow, StandingsTable, TableOptions, format_points, render_bracket, render_bracket_png,
+    render_crosstable, render_crosstable_png, render_standings, render_standings_png,
+};
 pub use theme::{Rgba, Theme, ThemeName};
 
 use art::Art;
@@ -41,6 +49,12 @@ impl Default for RenderOptions {
 pub enum RenderError {
     Size(u32),
     Encode(String),
+    /// A tournament picture asked to hold more than it can: `count` of `what`, at most `max`.
+    TooLarge {
+        what: &'static str,
+        count: usize,
+        max: usize,
+    },
 }
 
 impl fmt::Display for RenderError {
@@ -50,6 +64,9 @@ impl fmt::Display for RenderError {
                 write!(f, "a board picture is {MIN_SIZE} to {MAX_SIZE} pixels wide, not {s}")
             }
             RenderError::Encode(e) => write!(f, "could not encode the picture: {e}"),
+            RenderError::TooLarge { what, count, max } => {
+                write!(f, "too many {what} for one picture: {count}, at most {max}")
+            }
         }
     }
 }
