@@ -107,10 +107,46 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Pair the next round of a Swiss given as FIDE TRF-16, by the FIDE Dutch system: the number
+    /// of pairs, then `WHITE BLACK` per board (`ID 0` for the bye), as endorsed programs print it.
+    /// Exits 1 with "no valid pairing" when none exists.
+    Pair {
+        #[arg(long)]
+        json: bool,
+        /// The TRF file, or - for standard input.
+        file: PathBuf,
+    },
+    /// Tournaments kept in the bot's database.
+    Tournament {
+        #[command(subcommand)]
+        action: TournamentAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TournamentAction {
+    /// Write a tournament as FIDE TRF-16, for an arbiter to check with their own program.
+    Export {
+        /// The tournament's number (`t3` in chat is 3).
+        id: i64,
+    },
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Some(Command::Pair { json, file }) => run_pair(&file, json),
+        Some(Command::Tournament { action: TournamentAction::Export { id } }) => {
+            let cfg = Config::load(cli.config.as_deref(), cli.data_dir.as_deref())?;
+            let service = Service::new(SqliteStore::open(&cfg.database)?);
+            match service.export_trf(id) {
+                Ok(trf) => {
+                    use std::io::Write as _;
+                    std::io::stdout().lock().write_all(trf.as_bytes())?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => bail!("{e}"),
+            }
+        }
         Some(Command::Variants) => {
             for v in Variant::ALL {
                 say!("{:<24} {}", v.name(), v.summary());
@@ -180,6 +216,42 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     }
     tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_pair(file: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let bytes = if file.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf)?;
+        buf
+    } else {
+        std::fs::read(file).with_context(|| format!("reading {}", file.display()))?
+    };
+    let tournament =
+        tessera_pairing::read_trf(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    match tessera_pairing::pair_next_round(&tournament) {
+        Ok(pairings) => {
+            if json {
+                let boards: Vec<Value> = pairings.boards.iter().map(|(w, b)| json!([w, b])).collect();
+                say!(
+                    "{}",
+                    json!({ "pairs": boards.len() + usize::from(pairings.bye.is_some()), "boards": boards, "bye": pairings.bye })
+                );
+            } else {
+                use std::io::Write as _;
+                std::io::stdout().lock().write_all(pairings.to_text().as_bytes())?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(tessera_pairing::PairError::NoValidPairing) => {
+            if json {
+                say!("{}", json!({ "error": "no valid pairing" }));
+            } else {
+                say!("no valid pairing");
+            }
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => bail!("{}: {e}", file.display()),
+    }
 }
 
 fn run_perft(

@@ -18,7 +18,7 @@ use serenity::async_trait;
 use serenity::builder::Builder as _;
 use serenity::http::Http;
 
-use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope};
+use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope, TournamentCommand};
 use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants, unix_now};
 use crate::store::SqliteStore;
 use tessera_rules::Variant;
@@ -307,6 +307,8 @@ fn button_press(custom_id: &str) -> Option<Press> {
         "takeback-yes" => Press::Run(Command::Takeback(Offer::Accept, game)),
         "takeback-no" => Press::Run(Command::Takeback(Offer::Decline, game)),
         "flip" => Press::Run(Command::Board { game, flip: true }),
+        "t-join" => Press::Run(Command::Tournament(TournamentCommand::Join(Some(id)))),
+        "t-leave" => Press::Run(Command::Tournament(TournamentCommand::Leave(Some(id)))),
         _ => return None,
     })
 }
@@ -334,6 +336,10 @@ fn buttons(actions: Option<Actions>) -> Vec<CreateActionRow> {
         Some(Actions::TakebackOffer(id)) => vec![
             button("takeback-yes", id, "Allow takeback", ButtonStyle::Success),
             button("takeback-no", id, "Refuse", ButtonStyle::Secondary),
+        ],
+        Some(Actions::Tournament(id)) => vec![
+            button("t-join", id, "Join", ButtonStyle::Success),
+            button("t-leave", id, "Leave", ButtonStyle::Secondary),
         ],
     };
     vec![CreateActionRow::Buttons(row)]
@@ -590,7 +596,7 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
                 None => None,
             };
             let variant = variant(false)?.unwrap_or(Variant::Chess);
-            return Ok((Command::Challenge { variant, color, days }, vec![user_of(opponent)]));
+            return Ok((Command::Challenge { variant, color, days, rated: false }, vec![user_of(opponent)]));
         }
         "rematch" => Command::Rematch(text("opponent").map(|o| o.trim().to_string())),
         "accept" => Command::Accept(game),

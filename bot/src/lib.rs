@@ -7,5 +7,8 @@ pub mod config;
 pub mod discord;
 pub mod local;
 pub mod matrix;
+pub mod ratings;
 pub mod service;
 pub mod store;
+pub mod tournament;
+pub mod tournament_store;

@@ -14,6 +14,9 @@ use tessera_rules::{
 use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
 use crate::store::{Append, Challenge, GameRow, NewGame, Player, Store};
 
+#[path = "service_tournaments.rs"]
+mod tournaments;
+
 /// A person on a chat platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
@@ -76,6 +79,8 @@ pub enum Actions {
     DrawOffer(i64),
     /// A takeback request in this game waits for an answer.
     TakebackOffer(i64),
+    /// A tournament taking entries: join or leave.
+    Tournament(i64),
 }
 
 /// One autocomplete suggestion: what the user sees, and what it fills in.
@@ -220,7 +225,9 @@ impl<S: Store> Service<S> {
             Command::Help => Ok(vec![Reply::text(HELP)]),
             Command::Variants => Ok(vec![Reply::text(variants_text())]),
             Command::Rules(v) => Ok(vec![Reply::text(rules_text(v))]),
-            Command::Challenge { variant, color, days } => self.challenge(msg, variant, color, days),
+            Command::Challenge { variant, color, days, rated } => {
+                self.challenge(msg, variant, color, days, rated)
+            }
             Command::Rematch(opponent) => self.rematch(msg, opponent),
             Command::Accept(id) => self.accept(msg, id),
             Command::Decline(id) => self.close_challenge(msg, id, false),
@@ -234,6 +241,10 @@ impl<S: Store> Service<S> {
             Command::Takeback(offer, game) => self.takeback(msg, offer, game),
             Command::Games(scope) => self.games(msg, scope),
             Command::History(game) => self.history(msg, game),
+            Command::Tournament(t) => self.tournament_command(msg, t),
+            Command::Rating(variant) => self.rating(msg, variant),
+            Command::Leaderboard(variant) => self.leaderboard(msg, variant),
+            Command::Profile => self.profile(msg),
         }
     }
 
@@ -298,7 +309,14 @@ impl<S: Store> Service<S> {
         }
     }
 
-    fn challenge(&self, msg: &Incoming, variant: Variant, color: ColorChoice, days: Option<u32>) -> Replies {
+    fn challenge(
+        &self,
+        msg: &Incoming,
+        variant: Variant,
+        color: ColorChoice,
+        days: Option<u32>,
+        rated: bool,
+    ) -> Replies {
         let Some(opponent) = msg.mentions.first() else {
             return Err(format!("name your opponent, like `!t challenge @alice {variant}`"));
         };
@@ -319,6 +337,7 @@ impl<S: Store> Service<S> {
                 color: color.name().into(),
                 days_per_move: days,
                 created_at: msg.now,
+                rated,
             })
             .map_err(internal)?;
         let clock = days
@@ -327,8 +346,9 @@ impl<S: Store> Service<S> {
             ColorChoice::Random => "colours drawn at random".to_string(),
             c => format!("{} plays {}", me.name, c.name()),
         };
+        let kind = if rated { "rated " } else { "" };
         let mut reply = Reply::text(format!(
-            "{} challenges {} to {variant} ({side}, {clock}). {}: `!t accept` or `!t decline`. (challenge {id})",
+            "{} challenges {} to {kind}{variant} ({side}, {clock}). {}: `!t accept` or `!t decline`. (challenge {id})",
             me.name, them.name, them.name
         ));
         reply.actions = Some(Actions::Challenge(id));
@@ -370,7 +390,13 @@ impl<S: Store> Service<S> {
         let variant: Variant = game.variant.parse().map_err(|_| corrupt(&game, "unknown variant"))?;
         let color = if game.white == me.id { ColorChoice::Black } else { ColorChoice::White };
         let opponent = [User::new(them.user_id, them.name)];
-        self.challenge(&Incoming { mentions: &opponent, ..msg.clone() }, variant, color, game.days_per_move)
+        self.challenge(
+            &Incoming { mentions: &opponent, ..msg.clone() },
+            variant,
+            color,
+            game.days_per_move,
+            game.rated,
+        )
     }
 
     fn pick_challenge(
@@ -432,13 +458,17 @@ impl<S: Store> Service<S> {
                 white,
                 black,
                 days_per_move: c.days_per_move,
+                rated: c.rated,
                 now: msg.now,
             })
             .map_err(internal)?;
         let loaded = self.find(msg, Some(game_id), true)?;
         let to_move = loaded.player(start.turn());
         let mut reply = self.board_reply(&loaded, None, false);
-        let clock = c.days_per_move.map_or(String::new(), |d| format!(", {d} days per move"));
+        let mut clock = c.days_per_move.map_or(String::new(), |d| format!(", {d} days per move"));
+        if c.rated {
+            clock.push_str(", rated");
+        }
         reply.text = format!(
             "Game #{game_id} begins: {variant}, {} (white) vs {} (black){clock}. {}, you have the move ({}).",
             loaded.white.name,
@@ -482,7 +512,7 @@ impl<S: Store> Service<S> {
         }
         let loser = loaded.game.position().turn();
         let outcome = Outcome::Win { winner: loser.other(), reason: WinReason::Time };
-        self.store.finish(loaded.row.id, outcome.result(), "time").map_err(internal)?;
+        self.store.finish(loaded.row.id, outcome.result(), "time", now).map_err(internal)?;
         Ok(Some(format!(
             "Game #{}: {} ran out of time. {} ({}).",
             loaded.row.id,
@@ -496,7 +526,9 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let loaded = self.find(msg, id, false)?;
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
-            return Ok(vec![Reply::text(timeout)]);
+            let mut replies = vec![Reply::text(timeout)];
+            replies.extend(self.after_game(loaded.row.id, msg.now));
+            return Ok(replies);
         }
         let Some(my_color) = loaded.color_of(&me) else {
             return Err(format!("you are not playing in game #{}", loaded.row.id));
@@ -549,7 +581,11 @@ impl<S: Store> Service<S> {
         }
         let mut reply = self.board_reply(&after, Some((&pos, &mv)), false);
         reply.text = text;
-        Ok(vec![reply.notifying(after.player(my_color.other()))])
+        let mut replies = vec![reply.notifying(after.player(my_color.other()))];
+        if outcome.is_some() {
+            replies.extend(self.after_game(loaded.row.id, msg.now));
+        }
+        Ok(replies)
     }
 
     fn board_reply(
@@ -593,6 +629,7 @@ impl<S: Store> Service<S> {
         let mut replies = Vec::new();
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
             replies.push(Reply::text(timeout));
+            replies.extend(self.after_game(loaded.row.id, msg.now));
         }
         replies.push(self.board_reply(&loaded, None, flip));
         Ok(replies)
@@ -647,14 +684,16 @@ impl<S: Store> Service<S> {
     fn resign(&self, msg: &Incoming, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
         let outcome = Outcome::Win { winner: color.other(), reason: WinReason::Resignation };
-        self.store.finish(loaded.row.id, outcome.result(), "resignation").map_err(internal)?;
+        self.store.finish(loaded.row.id, outcome.result(), "resignation", msg.now).map_err(internal)?;
         let reply = Reply::text(format!(
             "{} resigns game #{}. {outcome} ({}).",
             me.name,
             loaded.row.id,
             outcome.result()
         ));
-        Ok(vec![reply.notifying(loaded.player(color.other()))])
+        let mut replies = vec![reply.notifying(loaded.player(color.other()))];
+        replies.extend(self.after_game(loaded.row.id, msg.now));
+        Ok(replies)
     }
 
     fn draw(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
@@ -664,9 +703,11 @@ impl<S: Store> Service<S> {
         match offer {
             Offer::Offer | Offer::Accept if pending == Some(opponent.id) => {
                 let outcome = Outcome::Draw { reason: DrawReason::Agreement };
-                self.store.finish(loaded.row.id, outcome.result(), "agreement").map_err(internal)?;
+                self.store.finish(loaded.row.id, outcome.result(), "agreement", msg.now).map_err(internal)?;
                 let reply = Reply::text(format!("Game #{} is drawn by agreement (1/2-1/2).", loaded.row.id));
-                Ok(vec![reply.notifying(opponent)])
+                let mut replies = vec![reply.notifying(opponent)];
+                replies.extend(self.after_game(loaded.row.id, msg.now));
+                Ok(replies)
             }
             Offer::Accept => {
                 Err(format!("{} has not offered a draw; offer one with `!t draw`", opponent.name))
@@ -700,14 +741,22 @@ impl<S: Store> Service<S> {
         let Some(reason) = loaded.game.claimable_draw() else {
             return Err("there is nothing to claim: a draw needs a threefold repetition or 50 moves without a capture or pawn move".into());
         };
-        self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason)).map_err(internal)?;
+        self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason), msg.now).map_err(internal)?;
         let reply =
             Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)));
-        Ok(vec![reply.notifying(opponent)])
+        let mut replies = vec![reply.notifying(opponent)];
+        replies.extend(self.after_game(loaded.row.id, msg.now));
+        Ok(replies)
     }
 
     fn takeback(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
+        if loaded.row.rated || self.store.tournament_of_game(loaded.row.id).map_err(internal)?.is_some() {
+            return Err(format!(
+                "game #{} is rated or part of a tournament: moves cannot be taken back",
+                loaded.row.id
+            ));
+        }
         let opponent = loaded.player(color.other());
         let pending = loaded.row.takeback_offer;
         match offer {
@@ -941,6 +990,9 @@ impl<S: Store> Service<S> {
                 notices.push(Notice { platform, channel, text, notify });
             }
         }
+        // Tournaments: rounds whose games just ended on time, starts that are due, and any round
+        // a crash left unpaired.
+        notices.extend(self.tournament_tick(now)?);
         Ok(notices)
     }
 }
@@ -1042,6 +1094,9 @@ const HELP: &str = "Tessera plays chess variants whose board changes. Commands s
 `!t move e2-e4` (or just write the move in the game's channel) · `!t board [flip]` · `!t moves`
 `!t resign` · `!t draw [accept|decline]` · `!t claim` · `!t takeback [accept|decline]`
 `!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.
+Ratings: add `rated` to a challenge · `!t rating [@name] [variant]` · `!t leaderboard [variant]` · `!t profile [@name]`
+Tournaments: `!t tournament create swiss|round-robin|double-round-robin|knockout [variant] [rounds 5] [3d] [rated|casual] [limit 32] [bye 1|1/2|0] [in 2h] [name ...]`
+`!t tournament join|leave|start|standings|pairings [round]|withdraw [@name]|pause|resume|cancel|export` · `!t tournament result #12 1-0|0-1|1/2|+-|-+|-- [reason]` · `!t tournaments`. Name a tournament with t3.
 On Discord each is also a slash command (`/challenge`, `/move` suggests your legal moves), with buttons.";
 
 /// Variants whose name or description contains what is typed, for autocomplete.
@@ -1081,10 +1136,10 @@ fn rules_text(v: Option<Variant>) -> String {
         | Variant::Hans38Neutral
         | Variant::Hans38NeutralPostal
         | Variant::Hans38NeutralPostalPlus => {
-            "Only ranks 1, 2, 7, 8 hold squares. Sliders need squares all along; knights leap holes. A turn moves a piece, moves an empty square of yours up to two steps (`@g1-g3`), or places one from hand (`@@e4`). The square your opponent just moved or placed stays put this turn. Stalemate loses."
+            "Only ranks 1, 2, 7, 8 hold squares. Sliders need squares all along; knights leap holes. A turn moves a piece, moves an empty square of yours up to two steps (`@g1-g3`), or places one from hand (`@@e4`). The square your opponent just moved stays put this turn (one they only placed may move). Stalemate loses."
         }
         Variant::InfiniteReserves | Variant::MovingOccupiedSquares => {
-            "Each turn: a piece move, then a placement (`@@e4`), and optionally a square move (`@g1-g3`), written together: `Ng1-f3 @@e4`. From the fourth turn the square a piece leaves vanishes. Stalemate loses."
+            "Each turn: a piece move, then a placement (`@@e4`), and optionally a square move (`@g1-g3`), written together: `Ng1-f3 @@e4`. The squares your opponent just placed or moved stay put this turn. From the fourth turn the square a piece leaves vanishes. Stalemate loses."
         }
         Variant::QuadSquare => {
             "7x8 board with quad-squares S1–S4, M1, M2 holding up to two pieces. Move with quad names (`c3-M1`, `M1xd6`); name the piece you take on a quad (`Qd3xM1(N)`). Bishops may sacrifice (`Bd3xM1`), rooks pin pieces sharing their quad, castling swaps king and rook."

@@ -9,6 +9,8 @@ use std::sync::Mutex;
 use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::tournament_store::TournamentStore;
+
 pub type PlayerId = i64;
 pub type GameId = i64;
 pub type ChallengeId = i64;
@@ -33,6 +35,8 @@ pub struct Challenge {
     pub color: String,
     pub days_per_move: Option<u32>,
     pub created_at: i64,
+    /// The game will count for ratings.
+    pub rated: bool,
 }
 
 /// A game as stored. Its position comes from replaying `moves` from `start_fen`.
@@ -54,6 +58,7 @@ pub struct GameRow {
     pub reminded: bool,
     pub draw_offer: Option<PlayerId>,
     pub takeback_offer: Option<PlayerId>,
+    pub rated: bool,
 }
 
 /// What happened to a move handed to [`Store::append_move`].
@@ -73,10 +78,11 @@ pub struct NewGame<'a> {
     pub white: PlayerId,
     pub black: PlayerId,
     pub days_per_move: Option<u32>,
+    pub rated: bool,
     pub now: i64,
 }
 
-pub trait Store: Send + Sync {
+pub trait Store: Send + Sync + TournamentStore {
     /// The player for a platform user, created on first sight; the display name is kept current.
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player>;
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>>;
@@ -110,7 +116,7 @@ pub trait Store: Send + Sync {
         result: Option<(&str, &str)>,
         now: i64,
     ) -> Result<Append>;
-    fn finish(&self, game: GameId, result: &str, reason: &str) -> Result<()>;
+    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<()>;
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
     /// Removes the last `count` moves (an agreed takeback).
@@ -119,7 +125,10 @@ pub trait Store: Send + Sync {
 }
 
 /// Numbered migrations, applied in order, each once.
-const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../migrations/001_init.sql"))];
+const MIGRATIONS: &[(u32, &str)] = &[
+    (1, include_str!("../migrations/001_init.sql")),
+    (2, include_str!("../migrations/002_tournaments_ratings.sql")),
+];
 
 pub struct SqliteStore {
     conn: Mutex<Connection>,
@@ -164,14 +173,14 @@ impl SqliteStore {
         Ok(SqliteStore { conn: Mutex::new(conn) })
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(crate) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
 const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
-     days_per_move, last_move_at, reminded, draw_offer, takeback_offer";
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated";
 
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     let id: GameId = row.get(0)?;
@@ -192,6 +201,7 @@ fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow>
         reminded: row.get(11)?,
         draw_offer: row.get(12)?,
         takeback_offer: row.get(13)?,
+        rated: row.get(14)?,
         moves,
     })
 }
@@ -232,8 +242,18 @@ impl Store for SqliteStore {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO challenges (platform, channel, challenger, challenged, variant, color, days_per_move,
-             created_at, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open')",
-            params![c.platform, c.channel, c.challenger, c.challenged, c.variant, c.color, c.days_per_move, c.created_at],
+             created_at, status, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9)",
+            params![
+                c.platform,
+                c.channel,
+                c.challenger,
+                c.challenged,
+                c.variant,
+                c.color,
+                c.days_per_move,
+                c.created_at,
+                c.rated
+            ],
         )?;
         Ok(conn.last_insert_rowid())
     }
@@ -241,7 +261,7 @@ impl Store for SqliteStore {
     fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
-            "SELECT id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at
+            "SELECT id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated
              FROM challenges WHERE status = 'open' AND platform = ?1 AND channel = ?2
              AND (challenger = ?3 OR challenged = ?3) ORDER BY id",
         )?;
@@ -256,6 +276,7 @@ impl Store for SqliteStore {
                 color: r.get(6)?,
                 days_per_move: r.get(7)?,
                 created_at: r.get(8)?,
+                rated: r.get(9)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -274,8 +295,8 @@ impl Store for SqliteStore {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-             last_move_at, reminded) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0)",
-            params![g.platform, g.channel, g.variant, g.start_fen, g.white, g.black, g.days_per_move, g.now],
+             last_move_at, reminded, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
+            params![g.platform, g.channel, g.variant, g.start_fen, g.white, g.black, g.days_per_move, g.now, g.rated],
         )?;
         Ok(conn.last_insert_rowid())
     }
@@ -341,19 +362,20 @@ impl Store for SqliteStore {
         )?;
         tx.execute(
             "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
-             result = ?3, result_reason = ?4 WHERE id = ?1",
+             result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
+             WHERE id = ?1",
             params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
         )?;
         tx.commit()?;
         Ok(Append::Stored)
     }
 
-    fn finish(&self, game: GameId, result: &str, reason: &str) -> Result<()> {
+    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<()> {
         let conn = self.conn();
         let n = conn.execute(
-            "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL
-             WHERE id = ?1 AND result IS NULL",
-            params![game, result, reason],
+            "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
+             finished_at = ?4 WHERE id = ?1 AND result IS NULL",
+            params![game, result, reason, now],
         )?;
         if n != 1 {
             bail!("game {game} is already over");
@@ -408,6 +430,7 @@ mod tests {
                 white: a,
                 black: b,
                 days_per_move: Some(3),
+                rated: false,
                 now: 100,
             })
             .unwrap()

@@ -287,3 +287,113 @@ fn render_writes_png_and_gif() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("walnut or slate"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn pair_reads_trf_and_prints_the_dutch_pairings() {
+    use tessera_pairing::{Colour, Player, ResultCode, RoundEntry, Tournament, write_trf};
+    // Four players after round 1 (1 beat 3, 4 drew 2): round 2 pairs the leaders apart.
+    let entry = |o, c, r| RoundEntry::game(o, c, r);
+    let players = vec![
+        Player {
+            id: 1,
+            name: "Dvořák".into(),
+            rating: 2000,
+            rounds: vec![entry(3, Colour::White, ResultCode::Win)],
+            ..Player::default()
+        },
+        Player {
+            id: 2,
+            name: "Bo".into(),
+            rating: 1900,
+            rounds: vec![entry(4, Colour::Black, ResultCode::Draw)],
+            ..Player::default()
+        },
+        Player {
+            id: 3,
+            name: "Cy".into(),
+            rating: 1800,
+            rounds: vec![entry(1, Colour::Black, ResultCode::Loss)],
+            ..Player::default()
+        },
+        Player {
+            id: 4,
+            name: "Di".into(),
+            rating: 1700,
+            rounds: vec![entry(2, Colour::White, ResultCode::Draw)],
+            ..Player::default()
+        },
+    ];
+    let t = Tournament { total_rounds: 3, players, ..Tournament::default() };
+    let expected = tessera_pairing::pair_next_round(&t).unwrap().to_text();
+    let out = tessera(&["pair", "-"], Some(&write_trf(&t)));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out), expected);
+    assert!(expected.starts_with("2\n"));
+    let out = tessera(&["pair", "--json", "-"], Some(&write_trf(&t)));
+    assert_eq!(json(&out)["pairs"], 2);
+
+    // Two players who have met: nobody left to pair them with.
+    let met = Tournament {
+        total_rounds: 2,
+        players: vec![
+            Player {
+                id: 1,
+                name: "A".into(),
+                rounds: vec![entry(2, Colour::White, ResultCode::Win)],
+                ..Player::default()
+            },
+            Player {
+                id: 2,
+                name: "B".into(),
+                rounds: vec![entry(1, Colour::Black, ResultCode::Loss)],
+                ..Player::default()
+            },
+        ],
+        ..Tournament::default()
+    };
+    let out = tessera(&["pair", "-"], Some(&write_trf(&met)));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out).trim(), "no valid pairing");
+    // A broken file says where.
+    let out = tessera(&["pair", "-"], Some("012 Test\n001 garbage"));
+    assert!(!out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
+}
+
+#[test]
+fn tournament_export_writes_trf_from_the_database() {
+    use tessera_bot::service::{Incoming, Service, User};
+    use tessera_bot::store::SqliteStore;
+    let dir = std::env::temp_dir().join(format!("tessera-cli-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    {
+        let service = Service::new(SqliteStore::open(&dir.join("tessera.sqlite")).unwrap());
+        let say = |who: &str, text: &str| {
+            let author = User::new(who, who);
+            let msg = Incoming {
+                platform: "local",
+                channel: "main",
+                author: &author,
+                is_admin: false,
+                text,
+                mentions: &[],
+                now: 1_800_000_000,
+            };
+            service.handle(&msg)
+        };
+        say("org", "!t tournament create swiss chess rounds 3");
+        for p in ["ann", "ben", "cat"] {
+            say(p, "!t tournament join");
+        }
+        say("org", "!t tournament start");
+    }
+    let out = tessera(&["--data-dir", dir.to_str().unwrap(), "tournament", "export", "1"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let back = tessera_pairing::read_trf(&out.stdout).unwrap();
+    assert_eq!(back.players.len(), 3);
+    assert_eq!(back.total_rounds, 3);
+    let out = tessera(&["--data-dir", dir.to_str().unwrap(), "tournament", "export", "9"], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no tournament t9"));
+}

@@ -638,7 +638,11 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
         ParsedAction::Place { to } => {
             return if !pos.board_mask().contains(*to) {
                 format!("{to} is off the board")
-            } else if pos.squares().contains(*to) || pos.anti_tiles().contains(*to) {
+            } else if pos.anti_tiles().contains(*to) {
+                format!(
+                    "there is an anti-tile at {to}; tiles go on void, and only a king clears an anti-tile"
+                )
+            } else if pos.squares().contains(*to) {
                 format!("there is already a {} at {to}", pos.square_word())
             } else if pos.reserve(us) == Some(0) {
                 "you have no squares left in reserve".into()

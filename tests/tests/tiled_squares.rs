@@ -36,7 +36,7 @@ fn the_start_is_built_by_drops() {
     let after = play(&after, "@!f6");
     assert!(after.anti_tiles().contains(sq("f6")));
     play(&after, "Ng1-f3");
-    assert!(refused(&after, "@@f6").contains("already a tile at f6"));
+    assert!(refused(&after, "@@f6").contains("there is an anti-tile at f6"));
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn anti_tiles_stop_all_but_the_knight_and_only_a_king_removes_one() {
     let p = pos("****k***/********/********/********/********/*+******/!!!*****/N***K*** w - - 0 1");
     assert_eq!(targets(&p, "a1"), ["b3"]);
     // Nothing is dropped on an anti-tile, and it is no tile to take away.
-    assert!(refused(&p, "@@c2").contains("already a tile at c2"));
+    assert!(refused(&p, "@@c2").contains("there is an anti-tile at c2"));
     assert!(refused(&p, "@!c2").contains("c2"));
     assert!(refused(&p, "@xc2").contains("no tile at c2"));
     // Only a king stepping onto an anti-tile lifts it; one beside the king's path stays.

@@ -1,0 +1,953 @@
+//! Tournament logic without storage or chat: what each player did in each round, standings with
+//! the FIDE tie-breaks (Handbook C.07), the next round's pairings for every format, and the
+//! tournament as FIDE's TRF-16 text.
+//!
+//! Everything here is a function of the stored facts (entrants, pairings, the games' results), so
+//! standings after a restart are the standings before it.
+
+use std::collections::{BTreeMap, HashMap};
+
+use tessera_pairing as pairing;
+use tessera_pairing::{Colour, ResultCode, RoundEntry};
+
+use crate::store::{GameId, PlayerId};
+use crate::tournament_store::{Format, NewPairing, PairingKind, PairingRow, TournamentRow};
+
+/// An entrant, as the tournament logic needs them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub player: PlayerId,
+    pub name: String,
+    pub seed_rating: i64,
+    pub joined_at: i64,
+    /// The first round they can be paired in.
+    pub first_round: u32,
+    /// Withdrawn after this round: never paired again.
+    pub withdrawn_after: Option<u32>,
+}
+
+impl Entry {
+    /// Whether they take part in the pairing of `round`.
+    pub fn plays_in(&self, round: u32) -> bool {
+        round >= self.first_round && self.withdrawn_after.is_none_or(|w| round <= w)
+    }
+}
+
+/// One player's result in one round.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game is still being played.
+    Pending,
+    Win,
+    Draw,
+    Loss,
+    ForfeitWin,
+    ForfeitLoss,
+    /// The pairing-allocated bye.
+    Bye,
+    /// A round a late entry missed.
+    HalfBye,
+    /// Not paired: withdrawn, or the free round of a round robin with an odd number.
+    Absent,
+}
+
+impl Outcome {
+    /// Whether the game was played over the board.
+    pub fn played(self) -> bool {
+        matches!(self, Outcome::Win | Outcome::Draw | Outcome::Loss)
+    }
+
+    fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::ForfeitWin => Outcome::ForfeitLoss,
+            Outcome::ForfeitLoss => Outcome::ForfeitWin,
+            other => other,
+        }
+    }
+}
+
+/// What one player did in one round.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub opponent: Option<PlayerId>,
+    /// Played White; `None` without a game.
+    pub white: Option<bool>,
+    pub outcome: Outcome,
+    pub game: Option<GameId>,
+}
+
+impl Cell {
+    fn alone(outcome: Outcome) -> Cell {
+        Cell { opponent: None, white: None, outcome, game: None }
+    }
+}
+
+/// The facts of a tournament: its settings, entrants in seeding order, and every round's cells.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub row: TournamentRow,
+    /// Seeding order: seed rating, highest first, then order of entry. Index + 1 is the pairing
+    /// number.
+    pub entries: Vec<Entry>,
+    /// `cells[r - 1][player]`: what each entrant did in round `r`, for the rounds paired so far.
+    pub cells: Vec<HashMap<PlayerId, Cell>>,
+    /// Knockout: each round's matches in bracket order.
+    pub matches: Vec<Vec<Match>>,
+}
+
+/// A knockout match: its games (legs) in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub board: u32,
+    pub higher: PlayerId,
+    pub lower: Option<PlayerId>,
+    /// Each leg: (white, outcome for white).
+    pub legs: Vec<(PlayerId, Outcome, Option<GameId>)>,
+}
+
+impl Match {
+    /// The winner, once a leg was decided (a bye wins at once).
+    pub fn winner(&self) -> Option<PlayerId> {
+        let Some(lower) = self.lower else { return Some(self.higher) };
+        let &(white, outcome, _) = self.legs.last()?;
+        let black = if white == self.higher { lower } else { self.higher };
+        match outcome {
+            Outcome::Win | Outcome::ForfeitWin => Some(white),
+            Outcome::Loss | Outcome::ForfeitLoss => Some(black),
+            _ => None,
+        }
+    }
+
+    /// A drawn last leg: the match goes on with colours reversed.
+    pub fn needs_replay(&self) -> bool {
+        self.lower.is_some() && matches!(self.legs.last(), Some((_, Outcome::Draw, _)))
+    }
+}
+
+/// The outcome for White of a pairing row, given the results of the games.
+fn white_outcome(p: &PairingRow, results: &HashMap<GameId, String>) -> Outcome {
+    let stated = p.result.as_deref().or_else(|| p.game.and_then(|g| results.get(&g)).map(String::as_str));
+    match (p.kind, stated) {
+        (PairingKind::Bye, _) => Outcome::Bye,
+        (PairingKind::HalfBye, _) => Outcome::HalfBye,
+        (PairingKind::Absent, _) => Outcome::Absent,
+        (PairingKind::Game, Some("1-0")) => Outcome::Win,
+        (PairingKind::Game, Some("0-1")) => Outcome::Loss,
+        (PairingKind::Game, Some("1/2-1/2")) => Outcome::Draw,
+        (PairingKind::Game, Some("+-")) => Outcome::ForfeitWin,
+        (PairingKind::Game, Some("-+" | "--")) => Outcome::ForfeitLoss,
+        (PairingKind::Game, _) => Outcome::Pending,
+    }
+}
+
+impl Snapshot {
+    /// Builds the snapshot from stored rows; `results` maps finished games to their results.
+    pub fn new(
+        row: TournamentRow,
+        mut entries: Vec<Entry>,
+        pairings: &[PairingRow],
+        results: &HashMap<GameId, String>,
+    ) -> Snapshot {
+        entries.sort_by(|a, b| {
+            b.seed_rating
+                .cmp(&a.seed_rating)
+                .then(a.joined_at.cmp(&b.joined_at))
+                .then(a.player.cmp(&b.player))
+        });
+        let rounds = row.current_round as usize;
+        let mut cells: Vec<HashMap<PlayerId, Cell>> = vec![HashMap::new(); rounds];
+        let mut matches: Vec<Vec<Match>> = vec![Vec::new(); rounds];
+        for p in pairings {
+            let Some(round_cells) = cells.get_mut(p.round as usize - 1) else { continue };
+            let outcome = white_outcome(p, results);
+            if row.format == Format::Knockout {
+                let list = &mut matches[p.round as usize - 1];
+                match list.iter_mut().find(|m| m.board == p.board) {
+                    Some(m) => m.legs.push((p.white, outcome, p.game)),
+                    None => list.push(Match {
+                        board: p.board,
+                        higher: p.white,
+                        lower: p.black,
+                        legs: if p.black.is_some() { vec![(p.white, outcome, p.game)] } else { Vec::new() },
+                    }),
+                }
+            }
+            // A double forfeit is a loss for both.
+            let black_outcome =
+                if p.result.as_deref() == Some("--") { Outcome::ForfeitLoss } else { outcome.flipped() };
+            round_cells.insert(
+                p.white,
+                Cell { opponent: p.black, white: p.black.map(|_| true), outcome, game: p.game },
+            );
+            if let Some(black) = p.black {
+                round_cells.insert(
+                    black,
+                    Cell {
+                        opponent: Some(p.white),
+                        white: Some(false),
+                        outcome: black_outcome,
+                        game: p.game,
+                    },
+                );
+            }
+        }
+        // Rounds without a row: a late entry's missed rounds are half-point byes; anything else
+        // (withdrawn, not paired) is an absence.
+        for (i, round_cells) in cells.iter_mut().enumerate() {
+            let round = i as u32 + 1;
+            for e in &entries {
+                round_cells.entry(e.player).or_insert_with(|| {
+                    let late = row.format == Format::Swiss && round < e.first_round;
+                    Cell::alone(if late { Outcome::HalfBye } else { Outcome::Absent })
+                });
+            }
+        }
+        Snapshot { row, entries, cells, matches }
+    }
+
+    pub fn entry(&self, player: PlayerId) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.player == player)
+    }
+
+    /// Points in halves for an outcome, by this tournament's settings.
+    pub fn halves(&self, outcome: Outcome) -> u32 {
+        match outcome {
+            Outcome::Win | Outcome::ForfeitWin => 2,
+            Outcome::Draw | Outcome::HalfBye => 1,
+            Outcome::Bye => self.row.bye_halves,
+            Outcome::Loss | Outcome::ForfeitLoss | Outcome::Absent | Outcome::Pending => 0,
+        }
+    }
+
+    /// A player's points in halves after `rounds` rounds.
+    pub fn score(&self, player: PlayerId, rounds: usize) -> u32 {
+        self.cells.iter().take(rounds).filter_map(|c| c.get(&player)).map(|c| self.halves(c.outcome)).sum()
+    }
+
+    /// Whether every game of the last round paired has a result (knockout: every match a winner).
+    pub fn round_complete(&self) -> bool {
+        match (self.row.format, self.cells.last()) {
+            (_, None) => true,
+            (Format::Knockout, _) => {
+                self.matches.last().is_some_and(|ms| ms.iter().all(|m| m.winner().is_some()))
+            }
+            (_, Some(cells)) => cells.values().all(|c| c.outcome != Outcome::Pending),
+        }
+    }
+
+    /// The tournament is over: its last round is complete (knockout: one player left).
+    pub fn finished(&self) -> bool {
+        let last = self.row.current_round;
+        self.round_complete()
+            && last > 0
+            && match self.row.format {
+                Format::Knockout => self.matches.last().is_some_and(|ms| ms.len() <= 1),
+                _ => last >= self.row.rounds,
+            }
+    }
+
+    /// Players who lost their last two games on time are withdrawn: those of the entries still in.
+    pub fn lost_twice_on_time(&self, time_losses: &HashMap<GameId, PlayerId>) -> Vec<PlayerId> {
+        self.entries
+            .iter()
+            .filter(|e| e.withdrawn_after.is_none())
+            .filter(|e| {
+                let games: Vec<&Cell> =
+                    self.cells.iter().filter_map(|c| c.get(&e.player)).filter(|c| c.game.is_some()).collect();
+                games.len() >= 2
+                    && games[games.len() - 2..]
+                        .iter()
+                        .all(|c| c.game.and_then(|g| time_losses.get(&g)) == Some(&e.player))
+            })
+            .map(|e| e.player)
+            .collect()
+    }
+
+    /// The pairing number of each player still in the pairing, for the Swiss pairer: seeding
+    /// order. Late entries take their place in it (C.04.2: numbers are reassigned).
+    fn pairing_numbers(&self) -> HashMap<PlayerId, u32> {
+        self.entries.iter().enumerate().map(|(i, e)| (e.player, i as u32 + 1)).collect()
+    }
+
+    /// The tournament as the Swiss pairer sees it, with `extra_round`'s column (the one to pair)
+    /// saying who is left out of it.
+    pub fn to_pairing(&self, extra_round: Option<u32>) -> pairing::Tournament {
+        let numbers = self.pairing_numbers();
+        let players = self
+            .entries
+            .iter()
+            .map(|e| {
+                let mut rounds: Vec<RoundEntry> = self
+                    .cells
+                    .iter()
+                    .map(|c| {
+                        let cell = c.get(&e.player).copied().unwrap_or(Cell::alone(Outcome::Absent));
+                        round_entry(&cell, &numbers)
+                    })
+                    .collect();
+                if let Some(r) = extra_round
+                    && !e.plays_in(r)
+                {
+                    rounds.push(RoundEntry::unpaired(ResultCode::ZeroBye));
+                }
+                pairing::Player {
+                    id: numbers[&e.player],
+                    name: e.name.clone(),
+                    rating: e.seed_rating.clamp(0, 9999) as u16,
+                    rounds,
+                    ..pairing::Player::default()
+                }
+            })
+            .collect();
+        pairing::Tournament {
+            name: Some(self.row.name.clone()),
+            total_rounds: self.row.rounds,
+            initial_colour: None,
+            points: pairing::PointSystem { pairing_bye: self.row.bye_halves * 5, ..Default::default() },
+            players,
+        }
+    }
+
+    /// The pairings of the next round, or why there are none.
+    pub fn next_round(&self) -> Result<Vec<NewPairing>, String> {
+        let round = self.row.current_round + 1;
+        match self.row.format {
+            Format::Swiss => self.next_swiss(round),
+            Format::RoundRobin | Format::DoubleRoundRobin => self.next_round_robin(round),
+            Format::Knockout => self.next_knockout(round),
+        }
+    }
+
+    fn next_swiss(&self, round: u32) -> Result<Vec<NewPairing>, String> {
+        let t = self.to_pairing(Some(round));
+        let by_number: HashMap<u32, PlayerId> =
+            self.pairing_numbers().into_iter().map(|(p, n)| (n, p)).collect();
+        let found =
+            pairing::pair_next_round(&t).map_err(|e| format!("round {round} cannot be paired: {e}"))?;
+        let mut out: Vec<NewPairing> = found
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, &(w, b))| NewPairing {
+                board: i as u32 + 1,
+                leg: 0,
+                white: by_number[&w],
+                black: Some(by_number[&b]),
+                kind: PairingKind::Game,
+                result: None,
+            })
+            .collect();
+        if let Some(bye) = found.bye {
+            out.push(NewPairing {
+                board: out.len() as u32 + 1,
+                leg: 0,
+                white: by_number[&bye],
+                black: None,
+                kind: PairingKind::Bye,
+                result: None,
+            });
+        }
+        Ok(out)
+    }
+
+    fn next_round_robin(&self, round: u32) -> Result<Vec<NewPairing>, String> {
+        let n = self.entries.len() as u32;
+        let double = self.row.format == Format::DoubleRoundRobin;
+        let boards = pairing::berger::round(n, round, double)
+            .ok_or_else(|| format!("a round robin of {n} players has no round {round}"))?;
+        let player = |number: u32| &self.entries[number as usize - 1];
+        Ok(boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let white = player(b.white);
+                let board = i as u32 + 1;
+                let Some(black) = b.black.map(player) else {
+                    // The free round of an odd number of players scores nothing.
+                    return NewPairing {
+                        board,
+                        leg: 0,
+                        white: white.player,
+                        black: None,
+                        kind: PairingKind::Absent,
+                        result: None,
+                    };
+                };
+                // A withdrawn player's remaining games are lost by forfeit.
+                let result = match (white.plays_in(round), black.plays_in(round)) {
+                    (true, true) => None,
+                    (true, false) => Some("+-"),
+                    (false, true) => Some("-+"),
+                    (false, false) => Some("--"),
+                };
+                NewPairing {
+                    board,
+                    leg: 0,
+                    white: white.player,
+                    black: Some(black.player),
+                    kind: PairingKind::Game,
+                    result,
+                }
+            })
+            .collect())
+    }
+
+    fn next_knockout(&self, round: u32) -> Result<Vec<NewPairing>, String> {
+        let pairs: Vec<(PlayerId, Option<PlayerId>)> = if round == 1 {
+            pairing::knockout::first_round(self.entries.len())
+                .into_iter()
+                .map(|m| match m {
+                    pairing::knockout::Match::Game { higher, lower } => {
+                        (self.entries[higher - 1].player, Some(self.entries[lower - 1].player))
+                    }
+                    pairing::knockout::Match::Bye { seed } => (self.entries[seed - 1].player, None),
+                })
+                .collect()
+        } else {
+            let last = self.matches.last().ok_or("no earlier round")?;
+            let winners: Vec<PlayerId> = last.iter().filter_map(Match::winner).collect();
+            if winners.len() < 2 {
+                return Err("the knockout is decided".into());
+            }
+            // The better seed plays White in the first game of a match.
+            let seed = |p: PlayerId| self.entries.iter().position(|e| e.player == p).unwrap_or(usize::MAX);
+            pairing::knockout::next_round(&winners)
+                .into_iter()
+                .map(|(a, b)| match b {
+                    Some(b) if seed(b) < seed(a) => (b, Some(a)),
+                    other => (a, other),
+                })
+                .collect()
+        };
+        Ok(pairs
+            .into_iter()
+            .enumerate()
+            .map(|(i, (white, black))| {
+                let board = i as u32 + 1;
+                let Some(black) = black else {
+                    return NewPairing {
+                        board,
+                        leg: 0,
+                        white,
+                        black: None,
+                        kind: PairingKind::Bye,
+                        result: None,
+                    };
+                };
+                let active = |p: PlayerId| self.entry(p).is_some_and(|e| e.plays_in(round));
+                let result = match (active(white), active(black)) {
+                    (true, true) => None,
+                    (true, false) => Some("+-"),
+                    (false, true) => Some("-+"),
+                    (false, false) => Some("--"),
+                };
+                NewPairing { board, leg: 0, white, black: Some(black), kind: PairingKind::Game, result }
+            })
+            .collect())
+    }
+
+    /// Knockout: the replay games the current round needs (a drawn last leg, colours reversed).
+    pub fn replays(&self) -> Vec<NewPairing> {
+        let Some(last) = self.matches.last() else { return Vec::new() };
+        last.iter()
+            .filter(|m| m.needs_replay())
+            .filter_map(|m| {
+                let lower = m.lower?;
+                let &(white, _, _) = m.legs.last()?;
+                let next_white = if white == m.higher { lower } else { m.higher };
+                Some(NewPairing {
+                    board: m.board,
+                    leg: m.legs.len() as u32,
+                    white: next_white,
+                    black: Some(if next_white == m.higher { lower } else { m.higher }),
+                    kind: PairingKind::Game,
+                    result: None,
+                })
+            })
+            .collect()
+    }
+
+    /// Rounds a knockout of this many players needs.
+    pub fn knockout_rounds(players: usize) -> u32 {
+        players.max(1).next_power_of_two().trailing_zeros()
+    }
+
+    /// The standings after the rounds completed so far (all paired rounds, pending games
+    /// counting nothing), with the tie-breaks of the format.
+    pub fn standings(&self) -> Standings {
+        let rounds = self.cells.len();
+        let tie_breaks: Vec<TieBreak> = match self.row.format {
+            Format::Swiss | Format::Knockout => {
+                vec![
+                    TieBreak::BuchholzCut1,
+                    TieBreak::Buchholz,
+                    TieBreak::SonnebornBerger,
+                    TieBreak::DirectEncounter,
+                ]
+            }
+            Format::RoundRobin | Format::DoubleRoundRobin => {
+                vec![TieBreak::SonnebornBerger, TieBreak::DirectEncounter, TieBreak::Wins, TieBreak::Koya]
+            }
+        };
+        let final_score: HashMap<PlayerId, u32> =
+            self.entries.iter().map(|e| (e.player, self.score(e.player, rounds))).collect();
+        let mut lines: Vec<StandingLine> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| StandingLine {
+                player: e.player,
+                name: e.name.clone(),
+                start_no: i as u32 + 1,
+                rating: e.seed_rating,
+                halves: final_score[&e.player],
+                tie_breaks: Vec::new(),
+                withdrawn: e.withdrawn_after.is_some(),
+                rank: 0,
+            })
+            .collect();
+        for tb in &tie_breaks {
+            if *tb == TieBreak::DirectEncounter {
+                continue;
+            }
+            for line in &mut lines {
+                let v = self.tie_break(*tb, line.player, &final_score);
+                line.tie_breaks.push(v);
+            }
+        }
+        // Direct encounter among players still level on points and the tie-breaks before it.
+        if let Some(de) = tie_breaks.iter().position(|t| *t == TieBreak::DirectEncounter) {
+            let mut groups: BTreeMap<(u32, Vec<u32>), Vec<PlayerId>> = BTreeMap::new();
+            for line in &lines {
+                groups.entry((line.halves, line.tie_breaks[..de].to_vec())).or_default().push(line.player);
+            }
+            let mut values: HashMap<PlayerId, u32> = HashMap::new();
+            for group in groups.values() {
+                for &p in group {
+                    values.insert(p, self.direct_encounter(p, group));
+                }
+            }
+            for line in &mut lines {
+                line.tie_breaks.insert(de, values[&line.player]);
+            }
+        }
+        lines.sort_by(|a, b| {
+            b.halves
+                .cmp(&a.halves)
+                .then_with(|| b.tie_breaks.cmp(&a.tie_breaks))
+                .then(a.start_no.cmp(&b.start_no))
+        });
+        // Equal points and tie-breaks share a rank.
+        for i in 0..lines.len() {
+            lines[i].rank = if i > 0
+                && lines[i].halves == lines[i - 1].halves
+                && lines[i].tie_breaks == lines[i - 1].tie_breaks
+            {
+                lines[i - 1].rank
+            } else {
+                i as u32 + 1
+            };
+        }
+        Standings { tie_breaks, lines, rounds: rounds as u32 }
+    }
+
+    /// One tie-break value: points in quarters (Sonneborn-Berger multiplies half points), wins as
+    /// a count.
+    fn tie_break(&self, tb: TieBreak, player: PlayerId, final_score: &HashMap<PlayerId, u32>) -> u32 {
+        let own = final_score[&player];
+        // A game still being played is no round yet.
+        let cells: Vec<Cell> = self
+            .cells
+            .iter()
+            .filter_map(|c| c.get(&player).copied())
+            .filter(|c| c.outcome != Outcome::Pending)
+            .collect();
+        // C.07 (2023), unplayed rounds: a round the player did not play counts as a game against
+        // a dummy opponent with the player's own final score; for Buchholz an opponent's score is
+        // taken with their unplayed rounds counted as draws.
+        let adjusted = |opponent: PlayerId| -> u32 {
+            self.cells
+                .iter()
+                .filter_map(|c| c.get(&opponent))
+                .map(|c| {
+                    if c.outcome.played() || c.outcome == Outcome::Pending {
+                        self.halves(c.outcome)
+                    } else {
+                        1
+                    }
+                })
+                .sum()
+        };
+        let played_opponent = |c: &Cell| c.opponent.filter(|_| c.outcome.played());
+        match tb {
+            TieBreak::Buchholz | TieBreak::BuchholzCut1 => {
+                let mut values: Vec<(bool, u32)> = cells
+                    .iter()
+                    .map(|c| match played_opponent(c) {
+                        Some(o) => (true, 2 * adjusted(o)),
+                        None => (false, 2 * own),
+                    })
+                    .collect();
+                if tb == TieBreak::BuchholzCut1 && !values.is_empty() {
+                    // The least significant value goes, an unplayed round's first.
+                    values.sort_by_key(|&(played, v)| (played, v));
+                    values.remove(0);
+                }
+                values.iter().map(|(_, v)| v).sum()
+            }
+            TieBreak::SonnebornBerger => cells
+                .iter()
+                .map(|c| {
+                    let opp = played_opponent(c).map_or(own, |o| final_score[&o]);
+                    // The opponent's score times the points scored against them: halves times
+                    // halves are quarters.
+                    opp * self.halves(c.outcome)
+                })
+                .sum(),
+            TieBreak::Wins => {
+                cells.iter().filter(|c| matches!(c.outcome, Outcome::Win | Outcome::ForfeitWin)).count()
+                    as u32
+            }
+            TieBreak::Koya => {
+                let max = 2 * self.row.rounds.max(self.cells.len() as u32);
+                cells
+                    .iter()
+                    .filter(|c| c.opponent.is_some_and(|o| 2 * final_score[&o] >= max))
+                    .map(|c| 2 * self.halves(c.outcome))
+                    .sum()
+            }
+            TieBreak::DirectEncounter => 0,
+        }
+    }
+
+    /// Points (in quarters) scored against the others of a tied group, when every pair of them met;
+    /// otherwise 0 for all (the encounters cannot separate them).
+    fn direct_encounter(&self, player: PlayerId, group: &[PlayerId]) -> u32 {
+        if group.len() < 2 {
+            return 0;
+        }
+        let met = |a: PlayerId, b: PlayerId| {
+            self.cells.iter().any(|c| c.get(&a).is_some_and(|x| x.opponent == Some(b) && x.outcome.played()))
+        };
+        let all_met = group.iter().all(|&a| group.iter().all(|&b| a == b || met(a, b)));
+        if !all_met {
+            return 0;
+        }
+        self.cells
+            .iter()
+            .filter_map(|c| c.get(&player))
+            .filter(|c| c.opponent.is_some_and(|o| group.contains(&o)) && c.outcome.played())
+            .map(|c| 2 * self.halves(c.outcome))
+            .sum()
+    }
+
+    /// The tournament as TRF-16, as an arbiter's program reads it: the rounds whose games have
+    /// all ended (a round still being played has no results to write yet).
+    pub fn to_trf(&self) -> String {
+        let mut complete = self.clone();
+        while complete.cells.last().is_some_and(|c| c.values().any(|c| c.outcome == Outcome::Pending)) {
+            complete.cells.pop();
+        }
+        pairing::write_trf(&complete.to_pairing(None))
+    }
+}
+
+fn round_entry(cell: &Cell, numbers: &HashMap<PlayerId, u32>) -> RoundEntry {
+    let opponent = cell.opponent.and_then(|o| numbers.get(&o).copied());
+    let colour = cell.white.map(|w| if w { Colour::White } else { Colour::Black });
+    let code = match cell.outcome {
+        Outcome::Win => ResultCode::Win,
+        Outcome::Draw => ResultCode::Draw,
+        Outcome::Loss => ResultCode::Loss,
+        Outcome::ForfeitWin => ResultCode::ForfeitWin,
+        Outcome::ForfeitLoss => ResultCode::ForfeitLoss,
+        Outcome::Bye => ResultCode::PairingBye,
+        Outcome::HalfBye => ResultCode::HalfBye,
+        Outcome::Absent => ResultCode::ZeroBye,
+        Outcome::Pending => ResultCode::Blank,
+    };
+    match (opponent, colour) {
+        (Some(o), Some(c)) => RoundEntry::game(o, c, code),
+        _ => RoundEntry::unpaired(code),
+    }
+}
+
+/// A tie-break of FIDE C.07.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TieBreak {
+    BuchholzCut1,
+    Buchholz,
+    SonnebornBerger,
+    DirectEncounter,
+    Wins,
+    Koya,
+}
+
+impl TieBreak {
+    pub fn short(self) -> &'static str {
+        match self {
+            TieBreak::BuchholzCut1 => "BH-C1",
+            TieBreak::Buchholz => "BH",
+            TieBreak::SonnebornBerger => "SB",
+            TieBreak::DirectEncounter => "DE",
+            TieBreak::Wins => "WIN",
+            TieBreak::Koya => "KS",
+        }
+    }
+
+    /// Whether the value is a count (wins) rather than points in quarters.
+    pub fn is_count(self) -> bool {
+        self == TieBreak::Wins
+    }
+
+    /// A value as people read it: `12`, `5½`, `5.25`.
+    pub fn value_text(self, value: u32) -> String {
+        if self.is_count() {
+            return value.to_string();
+        }
+        match value % 4 {
+            0 => (value / 4).to_string(),
+            2 => points_text(value / 2),
+            q => format!("{}.{}", value / 4, if q == 1 { "25" } else { "75" }),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingLine {
+    pub rank: u32,
+    pub player: PlayerId,
+    pub name: String,
+    pub start_no: u32,
+    pub rating: i64,
+    pub halves: u32,
+    /// In the order of [`Standings::tie_breaks`]: points in quarters, or a count.
+    pub tie_breaks: Vec<u32>,
+    pub withdrawn: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standings {
+    pub tie_breaks: Vec<TieBreak>,
+    pub lines: Vec<StandingLine>,
+    pub rounds: u32,
+}
+
+/// Points in halves as people write them: `3`, `3½`, `½`.
+pub fn points_text(halves: u32) -> String {
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".to_string(),
+        (n, 1) => format!("{n}½"),
+        (n, _) => n.to_string(),
+    }
+}
+
+impl Standings {
+    /// The standings as chat text, at most `limit` lines.
+    pub fn text(&self, limit: usize) -> String {
+        let mut out = format!(
+            "{:>3}  {:<20} {:>5} {:>5}  {}\n",
+            "#",
+            "Player",
+            "Rtg",
+            "Pts",
+            self.tie_breaks.iter().map(|t| format!("{:>6}", t.short())).collect::<Vec<_>>().join("")
+        );
+        for line in self.lines.iter().take(limit) {
+            let name: String = line.name.chars().take(20).collect();
+            let tbs: String = self
+                .tie_breaks
+                .iter()
+                .zip(&line.tie_breaks)
+                .map(|(t, v)| format!("{:>6}", t.value_text(*v)))
+                .collect();
+            out.push_str(&format!(
+                "{:>3}  {:<20} {:>5} {:>5}  {tbs}{}\n",
+                line.rank,
+                name,
+                line.rating,
+                points_text(line.halves),
+                if line.withdrawn { "  (withdrawn)" } else { "" }
+            ));
+        }
+        if self.lines.len() > limit {
+            out.push_str(&format!("… and {} more\n", self.lines.len() - limit));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament_store::TournamentStatus;
+
+    fn row(format: Format, rounds: u32, current: u32) -> TournamentRow {
+        TournamentRow {
+            id: 1,
+            platform: "test".into(),
+            channel: "c".into(),
+            name: "Test".into(),
+            organiser: 1,
+            variant: "chess".into(),
+            format,
+            rounds,
+            days_per_move: None,
+            rated: false,
+            starts_at: None,
+            max_players: None,
+            bye_halves: 2,
+            forfeit_halves: 2,
+            status: TournamentStatus::Running,
+            current_round: current,
+            created_at: 0,
+        }
+    }
+
+    fn entries(n: i64) -> Vec<Entry> {
+        (1..=n)
+            .map(|p| Entry {
+                player: p,
+                name: format!("P{p}"),
+                seed_rating: 2000 - p * 10,
+                joined_at: p,
+                first_round: 1,
+                withdrawn_after: None,
+            })
+            .collect()
+    }
+
+    fn game(round: u32, board: u32, white: PlayerId, black: PlayerId, game: GameId) -> PairingRow {
+        PairingRow {
+            round,
+            board,
+            leg: 0,
+            white,
+            black: Some(black),
+            kind: PairingKind::Game,
+            game: Some(game),
+            result: None,
+            result_reason: None,
+        }
+    }
+
+    #[test]
+    fn round_robin_standings_and_tie_breaks() {
+        // Four players, three rounds by the Berger table; 1 wins all, 2-3-4 share the rest.
+        let s0 = Snapshot::new(row(Format::RoundRobin, 3, 0), entries(4), &[], &HashMap::new());
+        let r1 = s0.next_round().unwrap();
+        let pairs: Vec<(PlayerId, Option<PlayerId>)> = r1.iter().map(|p| (p.white, p.black)).collect();
+        assert_eq!(pairs, [(1, Some(4)), (2, Some(3))], "Berger round 1 for four");
+        let rows = vec![
+            game(1, 1, 1, 4, 11),
+            game(1, 2, 2, 3, 12),
+            game(2, 1, 4, 3, 21),
+            game(2, 2, 1, 2, 22),
+            game(3, 1, 2, 4, 31),
+            game(3, 2, 3, 1, 32),
+        ];
+        let results: HashMap<GameId, String> =
+            [(11, "1-0"), (12, "1-0"), (21, "1/2-1/2"), (22, "1-0"), (31, "0-1"), (32, "0-1")]
+                .into_iter()
+                .map(|(g, r)| (g, r.to_string()))
+                .collect();
+        let s = Snapshot::new(row(Format::RoundRobin, 3, 3), entries(4), &rows, &results);
+        assert!(s.finished());
+        let st = s.standings();
+        let order: Vec<(PlayerId, u32)> = st.lines.iter().map(|l| (l.player, l.halves)).collect();
+        // 1: 3 points; 2: beat 3, lost to 1 and 4 = 1; 3: lost to 2, drew 4, lost to 1 = ½;
+        // 4: lost to 1, drew 3, beat 2 = 1½.
+        assert_eq!(order, [(1, 6), (4, 3), (2, 2), (3, 1)]);
+        assert_eq!(st.tie_breaks[0], TieBreak::SonnebornBerger);
+        let sb = |p: PlayerId| st.lines.iter().find(|l| l.player == p).unwrap().tie_breaks[0];
+        // In quarters: SB(1) = 1 + 1½ + ½ = 3 points = 12; SB(4) = beat 2 (1) + half of 3's ½
+        // = 1¼ = 5.
+        assert_eq!(sb(1), 12);
+        assert_eq!(sb(4), 5);
+        assert_eq!(TieBreak::SonnebornBerger.value_text(5), "1.25");
+        assert_eq!(TieBreak::SonnebornBerger.value_text(6), "1½");
+        assert!(st.text(10).contains("P1"));
+    }
+
+    #[test]
+    fn swiss_rounds_pair_and_export_as_trf() {
+        let s0 = Snapshot::new(row(Format::Swiss, 3, 0), entries(5), &[], &HashMap::new());
+        let r1 = s0.next_round().unwrap();
+        // Five players: top half against bottom half, the lowest gets the bye.
+        let pairs: Vec<(PlayerId, Option<PlayerId>, PairingKind)> =
+            r1.iter().map(|p| (p.white, p.black, p.kind)).collect();
+        assert_eq!(
+            pairs,
+            [(1, Some(3), PairingKind::Game), (4, Some(2), PairingKind::Game), (5, None, PairingKind::Bye)]
+        );
+        let trf = s0.to_trf();
+        assert!(trf.contains("XXR    3") || trf.contains("XXR 3"), "{trf}");
+    }
+
+    #[test]
+    fn knockout_brackets_replay_draws() {
+        let s0 = Snapshot::new(row(Format::Knockout, 3, 0), entries(6), &[], &HashMap::new());
+        let r1 = s0.next_round().unwrap();
+        let byes: Vec<PlayerId> = r1.iter().filter(|p| p.kind == PairingKind::Bye).map(|p| p.white).collect();
+        assert_eq!(byes, [1, 2], "the top seeds get the byes");
+        assert_eq!(Snapshot::knockout_rounds(6), 3);
+        let mut rows: Vec<PairingRow> = r1
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PairingRow {
+                round: 1,
+                board: p.board,
+                leg: 0,
+                white: p.white,
+                black: p.black,
+                kind: p.kind,
+                game: p.black.map(|_| 100 + i as i64),
+                result: None,
+                result_reason: None,
+            })
+            .collect();
+        let mut results: HashMap<GameId, String> =
+            rows.iter().filter_map(|r| r.game).map(|g| (g, "1/2-1/2".to_string())).collect();
+        let s = Snapshot::new(row(Format::Knockout, 3, 1), entries(6), &rows, &results);
+        assert!(!s.round_complete());
+        let replays = s.replays();
+        assert_eq!(replays.len(), 2);
+        for r in &replays {
+            let first = rows.iter().find(|x| x.board == r.board).unwrap();
+            assert_eq!(
+                (r.white, r.black, r.leg),
+                (first.black.unwrap(), Some(first.white), 1),
+                "colours reversed"
+            );
+        }
+        for (i, r) in replays.iter().enumerate() {
+            rows.push(PairingRow {
+                round: 1,
+                board: r.board,
+                leg: 1,
+                white: r.white,
+                black: r.black,
+                kind: PairingKind::Game,
+                game: Some(200 + i as i64),
+                result: None,
+                result_reason: None,
+            });
+            results.insert(200 + i as i64, "1-0".into());
+        }
+        let s = Snapshot::new(row(Format::Knockout, 3, 1), entries(6), &rows, &results);
+        assert!(s.round_complete() && s.replays().is_empty());
+        let r2 = s.next_round().unwrap();
+        assert_eq!(r2.len(), 2);
+        assert!(r2.iter().all(|p| p.kind == PairingKind::Game));
+    }
+
+    #[test]
+    fn points_are_written_with_halves() {
+        assert_eq!(points_text(0), "0");
+        assert_eq!(points_text(1), "½");
+        assert_eq!(points_text(7), "3½");
+        assert_eq!(points_text(8), "4");
+    }
+}

@@ -1,0 +1,727 @@
+//! Storage of tournaments: their settings, entrants and the pairings of each round. Standings are
+//! not stored; they follow from the pairings and the games' results.
+//!
+//! The guard against pairing a round twice is `current_round`: [`TournamentStore::pair_round`]
+//! moves it from `round - 1` to `round` in the same transaction that writes the round's pairings
+//! and creates its games, so of two processes racing to pair a round exactly one succeeds.
+
+use anyhow::Result;
+use rusqlite::{OptionalExtension, params};
+
+use crate::store::{GameId, PlayerId, SqliteStore};
+
+pub type TournamentId = i64;
+
+/// How a tournament pairs its rounds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// FIDE Dutch system, a number of rounds set by the organiser.
+    Swiss,
+    /// Everyone meets everyone once, by the Berger tables.
+    RoundRobin,
+    /// Everyone meets everyone twice, colours reversed in the second cycle.
+    DoubleRoundRobin,
+    /// Single elimination; a drawn game is replayed with colours reversed until someone wins.
+    Knockout,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] =
+        [Format::Swiss, Format::RoundRobin, Format::DoubleRoundRobin, Format::Knockout];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Swiss => "swiss",
+            Format::RoundRobin => "round-robin",
+            Format::DoubleRoundRobin => "double-round-robin",
+            Format::Knockout => "knockout",
+        }
+    }
+
+    /// Reads a format as players type it: `swiss`, `rr`, `round-robin`, `double`, `ko`, `knockout`...
+    pub fn parse(text: &str) -> Option<Format> {
+        let t: String = text.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_lowercase();
+        Some(match t.as_str() {
+            "swiss" | "dutch" => Format::Swiss,
+            "rr" | "roundrobin" | "robin" | "berger" | "allplayall" => Format::RoundRobin,
+            "drr" | "doubleroundrobin" | "double" | "doublerr" => Format::DoubleRoundRobin,
+            "ko" | "knockout" | "elimination" | "cup" | "singleelimination" => Format::Knockout,
+            _ => return None,
+        })
+    }
+
+    pub fn is_round_robin(self) -> bool {
+        matches!(self, Format::RoundRobin | Format::DoubleRoundRobin)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TournamentStatus {
+    /// Taking entries.
+    Open,
+    Running,
+    /// Running games go on; no new round is paired.
+    Paused,
+    Finished,
+    Cancelled,
+}
+
+impl TournamentStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            TournamentStatus::Open => "open",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Paused => "paused",
+            TournamentStatus::Finished => "finished",
+            TournamentStatus::Cancelled => "cancelled",
+        }
+    }
+
+    fn parse(text: &str) -> TournamentStatus {
+        match text {
+            "open" => TournamentStatus::Open,
+            "running" => TournamentStatus::Running,
+            "paused" => TournamentStatus::Paused,
+            "finished" => TournamentStatus::Finished,
+            _ => TournamentStatus::Cancelled,
+        }
+    }
+
+    /// Still to be played: open, running or paused.
+    pub fn is_live(self) -> bool {
+        matches!(self, TournamentStatus::Open | TournamentStatus::Running | TournamentStatus::Paused)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    pub id: TournamentId,
+    pub platform: String,
+    pub channel: String,
+    pub name: String,
+    pub organiser: PlayerId,
+    pub variant: String,
+    pub format: Format,
+    /// Planned rounds (for round robin and knockout, fixed at the start).
+    pub rounds: u32,
+    pub days_per_move: Option<u32>,
+    pub rated: bool,
+    pub starts_at: Option<i64>,
+    pub max_players: Option<u32>,
+    /// Points in halves for a pairing-allocated bye and for a win by forfeit.
+    pub bye_halves: u32,
+    pub forfeit_halves: u32,
+    pub status: TournamentStatus,
+    /// The last round paired; 0 before the start.
+    pub current_round: u32,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct NewTournament<'a> {
+    pub platform: &'a str,
+    pub channel: &'a str,
+    pub name: &'a str,
+    pub organiser: PlayerId,
+    pub variant: &'a str,
+    pub format: Format,
+    pub rounds: u32,
+    pub days_per_move: Option<u32>,
+    pub rated: bool,
+    pub starts_at: Option<i64>,
+    pub max_players: Option<u32>,
+    pub bye_halves: u32,
+    pub forfeit_halves: u32,
+    pub now: i64,
+}
+
+/// A player entered in a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    pub player: PlayerId,
+    pub joined_at: i64,
+    /// The first round they can be paired in; the rounds before count as half-point byes when
+    /// they joined a Swiss late.
+    pub first_round: u32,
+    /// The last round they took part in before withdrawing; never paired after it.
+    pub withdrawn_after: Option<u32>,
+    pub withdraw_reason: Option<String>,
+    /// The rating they were seeded by, fixed at the start or at a late entry.
+    pub seed_rating: i64,
+}
+
+/// What one pairing row is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PairingKind {
+    Game,
+    /// The pairing-allocated bye.
+    Bye,
+    /// A round missed by a late entry, scored half a point.
+    HalfBye,
+    /// Not paired (withdrawn, or left out by the organiser): no points.
+    Absent,
+}
+
+impl PairingKind {
+    fn name(self) -> &'static str {
+        match self {
+            PairingKind::Game => "game",
+            PairingKind::Bye => "bye",
+            PairingKind::HalfBye => "half-bye",
+            PairingKind::Absent => "absent",
+        }
+    }
+
+    fn parse(text: &str) -> PairingKind {
+        match text {
+            "game" => PairingKind::Game,
+            "bye" => PairingKind::Bye,
+            "half-bye" => PairingKind::HalfBye,
+            _ => PairingKind::Absent,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingRow {
+    pub round: u32,
+    pub board: u32,
+    pub leg: u32,
+    pub white: PlayerId,
+    pub black: Option<PlayerId>,
+    pub kind: PairingKind,
+    pub game: Option<GameId>,
+    /// A result the organiser set: `1-0`, `0-1`, `1/2-1/2`, or forfeits `+-`, `-+`, `--`.
+    pub result: Option<String>,
+    pub result_reason: Option<String>,
+}
+
+/// Where a pairing stands: round, board, and leg (knockout replays).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PairingAt {
+    pub round: u32,
+    pub board: u32,
+    pub leg: u32,
+}
+
+impl PairingRow {
+    pub fn at(&self) -> PairingAt {
+        PairingAt { round: self.round, board: self.board, leg: self.leg }
+    }
+}
+
+/// A pairing to write; a game is created for each [`PairingKind::Game`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPairing {
+    pub board: u32,
+    pub leg: u32,
+    pub white: PlayerId,
+    pub black: Option<PlayerId>,
+    pub kind: PairingKind,
+    /// A result known without playing (a forfeit against a withdrawn player): no game is created.
+    pub result: Option<&'static str>,
+}
+
+/// What every game of a tournament shares.
+#[derive(Clone, Debug)]
+pub struct GameTemplate<'a> {
+    pub platform: &'a str,
+    pub channel: &'a str,
+    pub variant: &'a str,
+    pub start_fen: &'a str,
+    pub days_per_move: Option<u32>,
+    pub rated: bool,
+    pub now: i64,
+}
+
+/// A finished rated game, for ratings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatedResult {
+    pub game: GameId,
+    pub variant: String,
+    pub platform: String,
+    pub channel: String,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    pub finished_at: i64,
+}
+
+/// Why an entry was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Joined,
+    AlreadyIn,
+    Full,
+    /// The tournament no longer takes entries.
+    Closed,
+}
+
+pub trait TournamentStore {
+    fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId>;
+    fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>>;
+    /// A channel's tournaments, oldest first.
+    fn channel_tournaments(&self, platform: &str, channel: &str) -> Result<Vec<TournamentRow>>;
+    /// Tournaments still to be played, everywhere.
+    fn live_tournaments(&self) -> Result<Vec<TournamentRow>>;
+    /// Enters a player, in one transaction with the checks: the status is one of `statuses`, the
+    /// player limit is not reached.
+    fn add_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        first_round: u32,
+        seed_rating: i64,
+        statuses: &[TournamentStatus],
+        now: i64,
+    ) -> Result<Entry>;
+    /// Takes a player out before the start; false if they were not in or it has started.
+    fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool>;
+    fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>>;
+    /// Withdraws a player after `after_round`; false if they were not in or already withdrawn.
+    fn withdraw_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        after_round: u32,
+        reason: &str,
+    ) -> Result<bool>;
+    /// Moves the status from one of `from` to `to`; false if it was in none of them.
+    fn set_tournament_status(
+        &self,
+        t: TournamentId,
+        from: &[TournamentStatus],
+        to: TournamentStatus,
+    ) -> Result<bool>;
+    fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()>;
+    /// Writes round `round`'s pairings and creates its games, in one transaction that also moves
+    /// `current_round` from `round - 1` to `round`, the status from open to running, and fixes the
+    /// `seeds` (the players' seed ratings, given at the start). Returns false, changing nothing,
+    /// if the round was already paired (by another process, say).
+    fn pair_round(
+        &self,
+        t: TournamentId,
+        round: u32,
+        seeds: &[(PlayerId, i64)],
+        pairings: &[NewPairing],
+        game: &GameTemplate,
+    ) -> Result<bool>;
+    /// Knockout: adds a replay game to a match; `None` if that leg exists already.
+    fn add_leg(
+        &self,
+        t: TournamentId,
+        round: u32,
+        pairing: &NewPairing,
+        game: &GameTemplate,
+    ) -> Result<Option<GameId>>;
+    fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>>;
+    /// Records the organiser's result for a pairing, and finishes its game if it is still running.
+    fn set_pairing_result(
+        &self,
+        t: TournamentId,
+        at: PairingAt,
+        result: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool>;
+    /// The tournament a game belongs to, with its round.
+    fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>>;
+    /// Finished rated games, in the order they finished.
+    fn rated_results(&self) -> Result<Vec<RatedResult>>;
+}
+
+const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
+     rated, starts_at, max_players, bye_halves, forfeit_halves, status, current_round, created_at";
+
+fn tournament_row(r: &rusqlite::Row) -> rusqlite::Result<TournamentRow> {
+    let format: String = r.get(6)?;
+    let status: String = r.get(14)?;
+    Ok(TournamentRow {
+        id: r.get(0)?,
+        platform: r.get(1)?,
+        channel: r.get(2)?,
+        name: r.get(3)?,
+        organiser: r.get(4)?,
+        variant: r.get(5)?,
+        format: Format::parse(&format).unwrap_or(Format::Swiss),
+        rounds: r.get(7)?,
+        days_per_move: r.get(8)?,
+        rated: r.get(9)?,
+        starts_at: r.get(10)?,
+        max_players: r.get(11)?,
+        bye_halves: r.get(12)?,
+        forfeit_halves: r.get(13)?,
+        status: TournamentStatus::parse(&status),
+        current_round: r.get(15)?,
+        created_at: r.get(16)?,
+    })
+}
+
+fn insert_game(
+    tx: &rusqlite::Transaction,
+    g: &GameTemplate,
+    white: PlayerId,
+    black: PlayerId,
+) -> Result<GameId> {
+    tx.execute(
+        "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+         last_move_at, reminded, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
+        params![g.platform, g.channel, g.variant, g.start_fen, white, black, g.days_per_move, g.now, g.rated],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn insert_pairing(
+    tx: &rusqlite::Transaction,
+    t: TournamentId,
+    round: u32,
+    p: &NewPairing,
+    game: Option<GameId>,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO tournament_pairings (tournament_id, round, board, leg, white, black, kind, game_id, result,
+         result_reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            t,
+            round,
+            p.board,
+            p.leg,
+            p.white,
+            p.black,
+            p.kind.name(),
+            game,
+            p.result,
+            p.result.map(|_| "withdrawal")
+        ],
+    )?;
+    Ok(())
+}
+
+impl TournamentStore for SqliteStore {
+    fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds, days_per_move,
+             rated, starts_at, max_players, bye_halves, forfeit_halves, status, current_round, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'open', 0, ?14)",
+            params![
+                t.platform,
+                t.channel,
+                t.name,
+                t.organiser,
+                t.variant,
+                t.format.name(),
+                t.rounds,
+                t.days_per_move,
+                t.rated,
+                t.starts_at,
+                t.max_players,
+                t.bye_halves,
+                t.forfeit_halves,
+                t.now
+            ],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {
+        let conn = self.conn();
+        let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+        Ok(conn.query_row(&sql, [id], tournament_row).optional()?)
+    }
+
+    fn channel_tournaments(&self, platform: &str, channel: &str) -> Result<Vec<TournamentRow>> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE platform = ?1 AND channel = ?2 ORDER BY id"
+        );
+        let mut stmt = conn.prepare(&sql)?;
+        let rows = stmt.query_map(params![platform, channel], tournament_row)?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn live_tournaments(&self) -> Result<Vec<TournamentRow>> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ('open', 'running', 'paused') ORDER BY id"
+        );
+        let mut stmt = conn.prepare(&sql)?;
+        let rows = stmt.query_map([], tournament_row)?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn add_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        first_round: u32,
+        seed_rating: i64,
+        statuses: &[TournamentStatus],
+        now: i64,
+    ) -> Result<Entry> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let (status, max): (String, Option<u32>) =
+            tx.query_row("SELECT status, max_players FROM tournaments WHERE id = ?1", [t], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        if !statuses.contains(&TournamentStatus::parse(&status)) {
+            return Ok(Entry::Closed);
+        }
+        let already: bool = tx.query_row(
+            "SELECT COUNT(*) > 0 FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2",
+            params![t, player],
+            |r| r.get(0),
+        )?;
+        if already {
+            return Ok(Entry::AlreadyIn);
+        }
+        let count: u32 =
+            tx.query_row("SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?1", [t], |r| {
+                r.get(0)
+            })?;
+        if max.is_some_and(|m| count >= m) {
+            return Ok(Entry::Full);
+        }
+        tx.execute(
+            "INSERT INTO tournament_players (tournament_id, player_id, joined_at, first_round, seed_rating)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![t, player, now, first_round, seed_rating],
+        )?;
+        tx.commit()?;
+        Ok(Entry::Joined)
+    }
+
+    fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool> {
+        let conn = self.conn();
+        let n = conn.execute(
+            "DELETE FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2
+             AND (SELECT status FROM tournaments WHERE id = ?1) = 'open'",
+            params![t, player],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT player_id, joined_at, first_round, withdrawn_after, withdraw_reason, seed_rating
+             FROM tournament_players WHERE tournament_id = ?1 ORDER BY joined_at, player_id",
+        )?;
+        let rows = stmt.query_map([t], |r| {
+            Ok(Entrant {
+                player: r.get(0)?,
+                joined_at: r.get(1)?,
+                first_round: r.get(2)?,
+                withdrawn_after: r.get(3)?,
+                withdraw_reason: r.get(4)?,
+                seed_rating: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn withdraw_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        after_round: u32,
+        reason: &str,
+    ) -> Result<bool> {
+        let conn = self.conn();
+        let n = conn.execute(
+            "UPDATE tournament_players SET withdrawn_after = ?3, withdraw_reason = ?4
+             WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_after IS NULL",
+            params![t, player, after_round, reason],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn set_tournament_status(
+        &self,
+        t: TournamentId,
+        from: &[TournamentStatus],
+        to: TournamentStatus,
+    ) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let status: Option<String> =
+            tx.query_row("SELECT status FROM tournaments WHERE id = ?1", [t], |r| r.get(0)).optional()?;
+        if !status.is_some_and(|s| from.contains(&TournamentStatus::parse(&s))) {
+            return Ok(false);
+        }
+        tx.execute("UPDATE tournaments SET status = ?2 WHERE id = ?1", params![t, to.name()])?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
+        self.conn().execute("UPDATE tournaments SET rounds = ?2 WHERE id = ?1", params![t, rounds])?;
+        Ok(())
+    }
+
+    fn pair_round(
+        &self,
+        t: TournamentId,
+        round: u32,
+        seeds: &[(PlayerId, i64)],
+        pairings: &[NewPairing],
+        game: &GameTemplate,
+    ) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let moved = tx.execute(
+            "UPDATE tournaments SET current_round = ?2,
+             status = CASE status WHEN 'open' THEN 'running' ELSE status END
+             WHERE id = ?1 AND current_round = ?2 - 1 AND status IN ('open', 'running')",
+            params![t, round],
+        )?;
+        if moved != 1 {
+            return Ok(false);
+        }
+        for (player, rating) in seeds {
+            tx.execute(
+                "UPDATE tournament_players SET seed_rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
+                params![t, player, rating],
+            )?;
+        }
+        for p in pairings {
+            let game_id = match (p.kind, p.black, p.result) {
+                (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, game, p.white, black)?),
+                _ => None,
+            };
+            insert_pairing(&tx, t, round, p, game_id)?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn add_leg(
+        &self,
+        t: TournamentId,
+        round: u32,
+        pairing: &NewPairing,
+        game: &GameTemplate,
+    ) -> Result<Option<GameId>> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let exists: bool = tx.query_row(
+            "SELECT COUNT(*) > 0 FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
+             AND leg = ?4",
+            params![t, round, pairing.board, pairing.leg],
+            |r| r.get(0),
+        )?;
+        let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
+        let id = insert_game(&tx, game, pairing.white, black)?;
+        insert_pairing(&tx, t, round, pairing, Some(id))?;
+        tx.commit()?;
+        Ok(Some(id))
+    }
+
+    fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT round, board, leg, white, black, kind, game_id, result, result_reason FROM tournament_pairings
+             WHERE tournament_id = ?1 ORDER BY round, board, leg",
+        )?;
+        let rows = stmt.query_map([t], |r| {
+            let kind: String = r.get(5)?;
+            Ok(PairingRow {
+                round: r.get(0)?,
+                board: r.get(1)?,
+                leg: r.get(2)?,
+                white: r.get(3)?,
+                black: r.get(4)?,
+                kind: PairingKind::parse(&kind),
+                game: r.get(6)?,
+                result: r.get(7)?,
+                result_reason: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn set_pairing_result(
+        &self,
+        t: TournamentId,
+        at: PairingAt,
+        result: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool> {
+        let PairingAt { round, board, leg } = at;
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let game: Option<Option<GameId>> = tx
+            .query_row(
+                "SELECT game_id FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
+                 AND leg = ?4",
+                params![t, round, board, leg],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(game) = game else { return Ok(false) };
+        tx.execute(
+            "UPDATE tournament_pairings SET result = ?5, result_reason = ?6
+             WHERE tournament_id = ?1 AND round = ?2 AND board = ?3 AND leg = ?4",
+            params![t, round, board, leg, result, reason],
+        )?;
+        if let Some(game) = game {
+            // The game itself ends too; a forfeit is a win (or loss) that was not played out.
+            let game_result = match result {
+                "+-" => "1-0",
+                "-+" => "0-1",
+                "--" => "0-0",
+                other => other,
+            };
+            tx.execute(
+                "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
+                 finished_at = COALESCE(finished_at, ?4), rated = CASE WHEN ?5 THEN 0 ELSE rated END
+                 WHERE id = ?1 AND result IS NULL",
+                params![
+                    game,
+                    game_result,
+                    format!("set by the organiser: {reason}"),
+                    now,
+                    matches!(result, "+-" | "-+" | "--")
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT tournament_id, round FROM tournament_pairings WHERE game_id = ?1",
+                [game],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    fn rated_results(&self) -> Result<Vec<RatedResult>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT id, variant, platform, channel, white, black, result, COALESCE(finished_at, last_move_at)
+             FROM games WHERE rated = 1 AND result IN ('1-0', '0-1', '1/2-1/2')
+             ORDER BY COALESCE(finished_at, last_move_at), id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(RatedResult {
+                game: r.get(0)?,
+                variant: r.get(1)?,
+                platform: r.get(2)?,
+                channel: r.get(3)?,
+                white: r.get(4)?,
+                black: r.get(5)?,
+                result: r.get(6)?,
+                finished_at: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+}
