@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::matching::max_weight_matching;
+use crate::matching::Matcher;
 use crate::tournament::{Colour, PointSystem, Points, RoundEntry, Tournament};
 use crate::wide::{Weight, Wide};
 use crate::{PairError, Pairings};
@@ -244,34 +244,18 @@ fn infer_initial_colour(tournament: &Tournament, valid: &[bool]) -> Option<Colou
     None
 }
 
-/// Lower-triangular edge weights of all vertices, and the current optimum.
-struct Graph<W> {
+/// The edge weights of all vertices and the current optimum, kept between solves.
+struct Graph<W: Weight> {
     n: usize,
-    weights: Vec<W>,
-    mate: Vec<usize>,
+    matcher: Matcher<W>,
 }
 
 impl<W: Weight> Graph<W> {
-    fn index(a: usize, b: usize) -> usize {
-        let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-        hi * (hi - 1) / 2 + lo
-    }
     fn set(&mut self, a: usize, b: usize, w: W) {
-        if a != b {
-            self.weights[Self::index(a, b)] = w;
-        }
+        self.matcher.set(a, b, w);
     }
     fn solve(&mut self) {
-        let mut edges = Vec::new();
-        for a in 1..self.n {
-            for b in 0..a {
-                let w = self.weights[Self::index(a, b)];
-                if !w.is_zero() {
-                    edges.push((a, b, w));
-                }
-            }
-        }
-        self.mate = max_weight_matching(self.n, &edges);
+        self.matcher.solve();
     }
     /// Fixes the pair `a`–`b`: their edge outweighs everything, their other edges go.
     fn finalize(&mut self, a: usize, b: usize, max: W) {
@@ -283,6 +267,8 @@ impl<W: Weight> Graph<W> {
                 self.set(b, u, if u == a { max } else { W::zero() });
             }
         }
+        self.matcher.retire(a);
+        self.matcher.retire(b);
     }
 }
 
@@ -333,7 +319,7 @@ struct ByeState {
     unplayed_rank: HashMap<u32, u64>,
 }
 
-struct Engine<'a, W> {
+struct Engine<'a, W: Weight> {
     setup: &'a Setup,
     layout: Layout,
     graph: Graph<W>,
@@ -426,7 +412,7 @@ impl<W: Weight> Engine<'_, W> {
     }
 
     fn mate(&self, v: usize) -> usize {
-        self.graph.mate[v]
+        self.graph.matcher.mate(v)
     }
 
     fn run(&mut self) -> Result<Vec<usize>, PairError> {
@@ -813,8 +799,7 @@ fn solve<const L: usize>(setup: &Setup) -> Result<Vec<usize>, PairError> {
     let layout = Layout::new(setup);
     let n = setup.players.len();
     let max = Wide::<L>::pow2(layout.total + 2).sub_u64(1);
-    let graph =
-        Graph { n, weights: vec![Wide::<L>::zero(); n * n.saturating_sub(1) / 2], mate: (0..n).collect() };
+    let graph = Graph { n, matcher: Matcher::new(n) };
     let mut engine = Engine { setup, layout, graph, max };
     engine.run()
 }

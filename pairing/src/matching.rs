@@ -1,28 +1,80 @@
 //! Maximum weight matching in a general graph: Edmonds' blossom algorithm with Galil's primal-dual
-//! bookkeeping, O(n³). Weights are exact wide integers, so criteria packed into bit fields compare exactly.
+//! bookkeeping, kept between solves so that changing the weights of the edges at a few vertices costs a
+//! few augmentations rather than a new O(n³) solve.
 //!
-//! Duals are kept non-negative (vertex duals start at the largest weight and stop at zero), so unsigned
-//! weights suffice; every weight is doubled first so that halving a slack stays exact.
+//! The graph is complete on `n` vertices; an edge of weight zero is no edge. Weights are exact wide
+//! integers, so criteria packed into bit fields compare exactly. Every weight is stored times four, and the
+//! duals obey `y(u) + y(v) + 2·Σ z(B) ≥ 4·w(u, v)` over the blossoms `B` holding both ends; the duals of
+//! the vertices in a search tree all have one parity (the unmatched ones are made even before a search),
+//! so halving a slack stays exact.
+//!
+//! After [`Matcher::solve`] the matching is optimal: every edge feasible, every matched edge tight, every
+//! unmatched vertex at dual zero. A later [`Matcher::set`] keeps that unless the edge is matched, lies
+//! inside a blossom, or now violates its dual constraint; then one end is *prepared* at the next solve:
+//! unmatched (with its blossom's base), its blossoms dissolved with their duals handed to their vertices,
+//! and its dual raised just enough for all its edges. The search then runs from the vertices left
+//! unmatched with a positive dual, and ends when none is left: an augmenting path between two of them,
+//! to an unmatched vertex of dual zero, or a vertex of one's tree whose dual reaches zero (which then
+//! becomes the unmatched one).
 
 use crate::wide::Weight;
 
 const NONE: usize = usize::MAX;
 
-/// The mate of every vertex (`mate[v] == v` when unmatched) in a maximum weight matching of the graph
-/// with `vertices` vertices and the given edges `(u, v, weight)`. Zero-weight edges are left out.
-pub fn max_weight_matching<W: Weight>(vertices: usize, edges: &[(usize, usize, W)]) -> Vec<usize> {
-    let edges: Vec<(usize, usize, W)> =
-        edges.iter().filter(|e| !e.2.is_zero() && e.0 != e.1).map(|&(u, v, w)| (u, v, w.shl(1))).collect();
-    let mut solver = Solver::new(vertices, edges);
-    solver.solve();
-    (0..vertices).map(|v| if solver.mate[v] == NONE { v } else { solver.endpoint[solver.mate[v]] }).collect()
+/// An endpoint: the edge between `source` and `target`, seen at `target`.
+#[inline]
+fn ep(target: usize, source: usize) -> usize {
+    (target << 32) | source
 }
 
-struct Solver<W: Weight> {
+#[inline]
+fn tgt(p: usize) -> usize {
+    p >> 32
+}
+
+#[inline]
+fn src(p: usize) -> usize {
+    p & 0xffff_ffff
+}
+
+/// The same edge seen at its other end.
+#[inline]
+fn rev(p: usize) -> usize {
+    ep(src(p), tgt(p))
+}
+
+#[inline]
+fn flip(p: usize, trick: usize) -> usize {
+    if trick == 1 { rev(p) } else { p }
+}
+
+/// The mate of every vertex (`mate[v] == v` when unmatched) in a maximum weight matching of the graph
+/// with `vertices` vertices and the given edges `(u, v, weight)`. Zero-weight edges are left out.
+#[cfg(test)]
+pub fn max_weight_matching<W: Weight>(vertices: usize, edges: &[(usize, usize, W)]) -> Vec<usize> {
+    let mut matcher = Matcher::new(vertices);
+    for &(u, v, w) in edges {
+        if u != v {
+            matcher.set(u, v, w);
+        }
+    }
+    matcher.solve();
+    (0..vertices).map(|v| matcher.mate(v)).collect()
+}
+
+/// A weighted complete graph and a maximum weight matching of it, updated as weights change.
+#[derive(Debug)]
+pub struct Matcher<W: Weight> {
     n: usize,
-    edges: Vec<(usize, usize, W)>,
-    endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    /// Weights times four, by rows.
+    weights: Vec<W>,
+    /// Vertices that may still have edges, in order; the others are retired pairs.
+    active: Vec<usize>,
+    retired: Vec<bool>,
+    to_retire: Vec<usize>,
+    dirty: Vec<bool>,
+    dirty_list: Vec<usize>,
+    fresh: bool,
     mate: Vec<usize>,
     label: Vec<u8>,
     labelend: Vec<usize>,
@@ -35,27 +87,32 @@ struct Solver<W: Weight> {
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
-    allowedge: Vec<bool>,
-    queue: Vec<usize>,
+    queue: std::collections::VecDeque<usize>,
+    /// The slack of `bestedge[v]` for an unlabelled vertex, valid while `bestepoch[v] == epoch`.
+    bestslack: Vec<W>,
+    bestepoch: Vec<u64>,
+    /// Bumped at every change of the duals.
+    epoch: u64,
+    /// The root of each labelled top blossom's tree.
+    tree: Vec<usize>,
+    /// Tight edges inside one tree, made blossoms once the search has nothing else to do.
+    pending: Vec<(usize, usize)>,
+    scratch: Vec<usize>,
 }
 
-impl<W: Weight> Solver<W> {
-    fn new(n: usize, edges: Vec<(usize, usize, W)>) -> Self {
-        let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbend = vec![Vec::new(); n];
-        for (k, &(i, j, _)) in edges.iter().enumerate() {
-            endpoint.push(i);
-            endpoint.push(j);
-            neighbend[i].push(2 * k + 1);
-            neighbend[j].push(2 * k);
-        }
-        let maxweight = edges.iter().map(|e| e.2).max().unwrap_or(W::zero());
-        let mut dualvar = vec![maxweight; n];
-        dualvar.extend(std::iter::repeat_n(W::zero(), n));
-        Solver {
+impl<W: Weight> Matcher<W> {
+    /// `n` vertices, no edges.
+    pub fn new(n: usize) -> Self {
+        assert!(n < 1 << 31, "too many vertices");
+        Matcher {
             n,
-            endpoint,
-            neighbend,
+            weights: vec![W::zero(); n * n],
+            active: (0..n).collect(),
+            retired: vec![false; n],
+            to_retire: Vec::new(),
+            dirty: vec![false; n],
+            dirty_list: Vec::new(),
+            fresh: true,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -67,16 +124,79 @@ impl<W: Weight> Solver<W> {
             bestedge: vec![NONE; 2 * n],
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).rev().collect(),
-            dualvar,
-            allowedge: vec![false; edges.len()],
-            queue: Vec::new(),
-            edges,
+            dualvar: vec![W::zero(); 2 * n],
+            queue: std::collections::VecDeque::new(),
+            tree: vec![NONE; 2 * n],
+            bestslack: vec![W::zero(); n],
+            bestepoch: vec![0; n],
+            epoch: 1,
+            pending: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
-    fn slack(&self, k: usize) -> W {
-        let (i, j, w) = self.edges[k];
-        self.dualvar[i].wrapping_add(self.dualvar[j]).wrapping_sub(w.shl(1))
+    /// Four times the weight of the edge `a`–`b`: what its duals must cover.
+    #[inline]
+    fn w4(&self, a: usize, b: usize) -> W {
+        self.weights[a * self.n + b]
+    }
+
+    /// The weight of the edge `a`–`b` as last set.
+    #[cfg(test)]
+    pub fn weight(&self, a: usize, b: usize) -> W {
+        self.w4(a, b).half().half()
+    }
+
+    /// The mate of `v` in the matching of the last solve, or `v` itself when unmatched.
+    pub fn mate(&self, v: usize) -> usize {
+        if self.mate[v] == NONE { v } else { tgt(self.mate[v]) }
+    }
+
+    /// Sets the weight of the edge `a`–`b` (zero: no edge). When the current optimum cannot stand, `a`
+    /// is re-matched at the next solve.
+    pub fn set(&mut self, a: usize, b: usize, weight: W) {
+        if a == b {
+            return;
+        }
+        let w = weight.shl(2);
+        if self.weights[a * self.n + b] == w {
+            return;
+        }
+        self.weights[a * self.n + b] = w;
+        self.weights[b * self.n + a] = w;
+        if !w.is_zero() {
+            for v in [a, b] {
+                if self.retired[v] {
+                    self.retired[v] = false;
+                    self.active.push(v);
+                    self.active.sort_unstable();
+                }
+            }
+        }
+        if self.fresh || self.dirty[a] || self.dirty[b] {
+            return;
+        }
+        let stands = self.inblossom[a] != self.inblossom[b]
+            && self.mate[a] != ep(b, a)
+            && (w.is_zero() || self.dualvar[a].wrapping_add(self.dualvar[b]) >= w);
+        if !stands {
+            self.dirty[a] = true;
+            self.dirty_list.push(a);
+        }
+    }
+
+    /// Takes `a` and `b`, matched to each other with no other edge, out of later searches.
+    pub fn retire(&mut self, a: usize) {
+        self.to_retire.push(a);
+    }
+
+    #[inline]
+    fn slack(&self, i: usize, j: usize) -> W {
+        self.dualvar[i].wrapping_add(self.dualvar[j]).wrapping_sub(self.w4(i, j))
+    }
+
+    fn slack_p(&self, p: usize) -> W {
+        self.slack(tgt(p), src(p))
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -97,6 +217,7 @@ impl<W: Weight> Solver<W> {
 
     fn assign_label(&mut self, w: usize, t: u8, p: usize) {
         let b = self.inblossom[w];
+        self.tree[b] = if p == NONE { b } else { self.tree[self.inblossom[tgt(p)]] };
         self.label[w] = t;
         self.label[b] = t;
         self.labelend[w] = p;
@@ -104,12 +225,19 @@ impl<W: Weight> Solver<W> {
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
         if t == 1 {
-            let leaves = self.leaves_of(b);
-            self.queue.extend(leaves);
+            if b < self.n {
+                self.queue.push_back(b);
+            } else {
+                let mut leaves = std::mem::take(&mut self.scratch);
+                leaves.clear();
+                self.leaves(b, &mut leaves);
+                self.queue.extend(leaves.iter().copied());
+                self.scratch = leaves;
+            }
         } else if t == 2 {
             let base = self.blossombase[b];
-            let mate_end = self.mate[base];
-            self.assign_label(self.endpoint[mate_end], 1, mate_end ^ 1);
+            let m = self.mate[base];
+            self.assign_label(tgt(m), 1, rev(m));
         }
     }
 
@@ -129,9 +257,9 @@ impl<W: Weight> Solver<W> {
             if self.labelend[b] == NONE {
                 v = NONE;
             } else {
-                v = self.endpoint[self.labelend[b]];
+                v = tgt(self.labelend[b]);
                 b = self.inblossom[v];
-                v = self.endpoint[self.labelend[b]];
+                v = tgt(self.labelend[b]);
             }
             if w != NONE {
                 std::mem::swap(&mut v, &mut w);
@@ -143,8 +271,8 @@ impl<W: Weight> Solver<W> {
         base
     }
 
-    fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w, _) = self.edges[k];
+    fn add_blossom(&mut self, base: usize, mut v: usize, mut w: usize) {
+        let k = ep(v, w);
         let bb = self.inblossom[base];
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
@@ -158,67 +286,95 @@ impl<W: Weight> Solver<W> {
             self.blossomparent[bv] = b;
             path.push(bv);
             endps.push(self.labelend[bv]);
-            v = self.endpoint[self.labelend[bv]];
+            v = tgt(self.labelend[bv]);
             bv = self.inblossom[v];
         }
         path.push(bb);
         path.reverse();
         endps.reverse();
-        endps.push(2 * k);
+        endps.push(k);
         while bw != bb {
             self.blossomparent[bw] = b;
             path.push(bw);
-            endps.push(self.labelend[bw] ^ 1);
-            w = self.endpoint[self.labelend[bw]];
+            endps.push(rev(self.labelend[bw]));
+            w = tgt(self.labelend[bw]);
             bw = self.inblossom[w];
         }
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
+        self.tree[b] = self.tree[bb];
         self.dualvar[b] = W::zero();
         for leaf in self.leaves_of_path(&path) {
             if self.label[self.inblossom[leaf]] == 2 {
-                self.queue.push(leaf);
+                self.queue.push_back(leaf);
             }
             self.inblossom[leaf] = b;
         }
-        let mut bestedgeto = vec![NONE; 2 * self.n];
+        // Least-slack edges from the new blossom to each other S-blossom.
+        let mut bestedgeto: Vec<(usize, usize, W)> = Vec::new();
+        let mut slot = std::mem::take(&mut self.scratch);
+        slot.clear();
+        slot.resize(2 * self.n, NONE);
+        let mut leaves = Vec::new();
         for &child in &path {
-            let lists: Vec<usize> = match self.blossombestedges[child].take() {
-                Some(list) => list,
-                None => {
-                    let mut all = Vec::new();
-                    for leaf in self.leaves_of(child) {
-                        all.extend(self.neighbend[leaf].iter().map(|p| p / 2));
+            match self.blossombestedges[child].take() {
+                Some(list) => {
+                    for p in list {
+                        let j = if self.inblossom[tgt(p)] == b { src(p) } else { tgt(p) };
+                        let bj = self.inblossom[j];
+                        if bj != b && self.label[bj] == 1 {
+                            let slack = self.slack_p(p);
+                            Self::offer(&mut slot, &mut bestedgeto, bj, p, slack);
+                        }
                     }
-                    all
                 }
-            };
-            for k in lists {
-                let (mut i, mut j, _) = self.edges[k];
-                if self.inblossom[j] == b {
-                    std::mem::swap(&mut i, &mut j);
-                }
-                let _ = i;
-                let bj = self.inblossom[j];
-                if bj != b
-                    && self.label[bj] == 1
-                    && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                {
-                    bestedgeto[bj] = k;
+                None => {
+                    leaves.clear();
+                    self.leaves(child, &mut leaves);
+                    for &leaf in &leaves {
+                        let (row, y) = (leaf * self.n, self.dualvar[leaf]);
+                        for &w in &self.active {
+                            let weight = self.weights[row + w];
+                            if weight.is_zero() {
+                                continue;
+                            }
+                            let bj = self.inblossom[w];
+                            if bj != b && self.label[bj] == 1 && w != leaf {
+                                let slack = y.wrapping_add(self.dualvar[w]).wrapping_sub(weight);
+                                Self::offer(&mut slot, &mut bestedgeto, bj, ep(w, leaf), slack);
+                            }
+                        }
+                    }
                 }
             }
             self.bestedge[child] = NONE;
         }
-        let best: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        for &(bj, _, _) in &bestedgeto {
+            slot[bj] = NONE;
+        }
+        self.scratch = slot;
         self.bestedge[b] = NONE;
-        for &k in &best {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b]) {
-                self.bestedge[b] = k;
+        let mut least = None;
+        for &(_, p, slack) in &bestedgeto {
+            if least.is_none_or(|l| slack < l) {
+                least = Some(slack);
+                self.bestedge[b] = p;
             }
         }
+        let best: Vec<usize> = bestedgeto.into_iter().map(|(_, p, _)| p).collect();
         self.blossombestedges[b] = Some(best);
         self.blossomchilds[b] = path;
         self.blossomendps[b] = endps;
+    }
+
+    fn offer(slot: &mut [usize], best: &mut Vec<(usize, usize, W)>, bj: usize, p: usize, slack: W) {
+        let at = slot[bj];
+        if at == NONE {
+            slot[bj] = best.len();
+            best.push((bj, p, slack));
+        } else if slack < best[at].2 {
+            best[at] = (bj, p, slack);
+        }
     }
 
     fn leaves_of_path(&self, path: &[usize]) -> Vec<usize> {
@@ -229,10 +385,23 @@ impl<W: Weight> Solver<W> {
         out
     }
 
+    fn free_blossom(&mut self, b: usize) {
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.dualvar[b] = W::zero();
+        self.unusedblossoms.push(b);
+    }
+
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
         let childs = self.blossomchilds[b].clone();
         for &s in &childs {
             self.blossomparent[s] = NONE;
+            self.tree[s] = self.tree[b];
             if s < self.n {
                 self.inblossom[s] = s;
             } else if endstage && self.dualvar[s].is_zero() {
@@ -246,7 +415,7 @@ impl<W: Weight> Solver<W> {
         if !endstage && self.label[b] == 2 {
             let len = childs.len() as isize;
             let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
-            let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
+            let entrychild = self.inblossom[src(self.labelend[b])];
             let mut j = childs.iter().position(|&c| c == entrychild).expect("entry child") as isize;
             let (jstep, endptrick): (isize, usize) = if j & 1 == 1 {
                 j -= len;
@@ -257,19 +426,17 @@ impl<W: Weight> Solver<W> {
             let mut p = self.labelend[b];
             let endps = self.blossomendps[b].clone();
             while j != 0 {
-                let v = self.endpoint[p ^ 1];
+                let v = src(p);
                 self.label[v] = 0;
-                let q = endps[at(j - endptrick as isize)] ^ endptrick ^ 1;
-                self.label[self.endpoint[q]] = 0;
+                let q = rev(flip(endps[at(j - endptrick as isize)], endptrick));
+                self.label[tgt(q)] = 0;
                 self.assign_label(v, 2, p);
-                self.allowedge[endps[at(j - endptrick as isize)] / 2] = true;
                 j += jstep;
-                p = endps[at(j - endptrick as isize)] ^ endptrick;
-                self.allowedge[p / 2] = true;
+                p = flip(endps[at(j - endptrick as isize)], endptrick);
                 j += jstep;
             }
             let bv = childs[at(j)];
-            let v = self.endpoint[p ^ 1];
+            let v = src(p);
             self.label[v] = 2;
             self.label[bv] = 2;
             self.labelend[v] = p;
@@ -286,20 +453,13 @@ impl<W: Weight> Solver<W> {
                 if let Some(&v) = leaves.iter().find(|&&v| self.label[v] != 0) {
                     self.label[v] = 0;
                     let base_mate = self.mate[self.blossombase[bv]];
-                    self.label[self.endpoint[base_mate]] = 0;
+                    self.label[tgt(base_mate)] = 0;
                     self.assign_label(v, 2, self.labelend[v]);
                 }
                 j += jstep;
             }
         }
-        self.label[b] = 0;
-        self.labelend[b] = NONE;
-        self.blossomchilds[b] = Vec::new();
-        self.blossomendps[b] = Vec::new();
-        self.blossombase[b] = NONE;
-        self.blossombestedges[b] = None;
-        self.bestedge[b] = NONE;
-        self.unusedblossoms.push(b);
+        self.free_blossom(b);
     }
 
     fn augment_blossom(&mut self, b: usize, v: usize) {
@@ -323,17 +483,17 @@ impl<W: Weight> Solver<W> {
         while j != 0 {
             j += jstep;
             let t = self.blossomchilds[b][at(j)];
-            let p = self.blossomendps[b][at(j - endptrick as isize)] ^ endptrick;
+            let p = flip(self.blossomendps[b][at(j - endptrick as isize)], endptrick);
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p]);
+                self.augment_blossom(t, tgt(p));
             }
             j += jstep;
             let t = self.blossomchilds[b][at(j)];
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p ^ 1]);
+                self.augment_blossom(t, src(p));
             }
-            self.mate[self.endpoint[p]] = p ^ 1;
-            self.mate[self.endpoint[p ^ 1]] = p;
+            self.mate[tgt(p)] = rev(p);
+            self.mate[src(p)] = p;
         }
         let i = i as usize;
         self.blossomchilds[b].rotate_left(i);
@@ -341,135 +501,368 @@ impl<W: Weight> Solver<W> {
         self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
     }
 
-    fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
-        for (mut s, mut p) in [(v, 2 * k + 1), (w, 2 * k)] {
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.endpoint[self.labelend[bs]];
-                let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt]];
-                let j = self.endpoint[self.labelend[bt] ^ 1];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.labelend[bt] ^ 1;
+    /// Flips the alternating path from `s` back to the root of its tree, `s` taking `p` as its mate
+    /// (`NONE`: the root gets matched and `s` is left unmatched).
+    fn augment_path(&mut self, mut s: usize, mut p: usize) {
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
             }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = tgt(self.labelend[bs]);
+            let bt = self.inblossom[t];
+            s = tgt(self.labelend[bt]);
+            let j = src(self.labelend[bt]);
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = rev(self.labelend[bt]);
         }
     }
 
-    fn solve(&mut self) {
-        let n = self.n;
-        for _stage in 0..n {
-            self.label.iter_mut().for_each(|l| *l = 0);
-            self.bestedge.iter_mut().for_each(|e| *e = NONE);
-            for b in n..2 * n {
-                self.blossombestedges[b] = None;
-            }
-            self.allowedge.iter_mut().for_each(|a| *a = false);
-            self.queue.clear();
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
+    /// Dissolves every blossom holding `v`, the base of its top blossom, handing each blossom's dual to
+    /// its vertices so that every edge keeps its constraint and every edge inside a part stays tight.
+    fn dissolve_around(&mut self, v: usize) {
+        let mut b = self.inblossom[v];
+        while b >= self.n {
+            let z = self.dualvar[b];
+            let childs = std::mem::take(&mut self.blossomchilds[b]);
+            let mut next = NONE;
+            for &s in &childs {
+                self.blossomparent[s] = NONE;
+                let mut leaves = Vec::new();
+                self.leaves(s, &mut leaves);
+                for &leaf in &leaves {
+                    self.inblossom[leaf] = s;
+                    self.dualvar[leaf] = self.dualvar[leaf].wrapping_add(z);
+                    if leaf == v {
+                        next = s;
+                    }
                 }
             }
-            let mut augmented = false;
-            loop {
-                while let Some(v) = self.queue.pop() {
-                    for idx in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][idx];
-                        let k = p / 2;
-                        let w = self.endpoint[p];
-                        if self.inblossom[v] == self.inblossom[w] {
-                            continue;
-                        }
-                        let mut kslack = W::zero();
-                        if !self.allowedge[k] {
-                            kslack = self.slack(k);
-                            if kslack.is_zero() {
-                                self.allowedge[k] = true;
-                            }
-                        }
-                        if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
-                                self.assign_label(w, 2, p ^ 1);
-                            } else if self.label[self.inblossom[w]] == 1 {
-                                let base = self.scan_blossom(v, w);
-                                if base != NONE {
-                                    self.add_blossom(base, k);
-                                } else {
-                                    self.augment_matching(k);
-                                    augmented = true;
-                                    break;
-                                }
-                            } else if self.label[w] == 0 {
-                                self.label[w] = 2;
-                                self.labelend[w] = p ^ 1;
-                            }
-                        } else if self.label[self.inblossom[w]] == 1 {
-                            let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
-                                self.bestedge[b] = k;
-                            }
-                        } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
-                        {
-                            self.bestedge[w] = k;
-                        }
+            self.free_blossom(b);
+            b = next;
+        }
+    }
+
+    /// Frees `v` (and its mate) for new weights: see the module text.
+    fn prepare(&mut self, v: usize) {
+        let b = self.inblossom[v];
+        let base = if b == v { v } else { self.blossombase[b] };
+        if self.mate[base] != NONE {
+            let x = tgt(self.mate[base]);
+            self.mate[base] = NONE;
+            self.mate[x] = NONE;
+        }
+        if b != v {
+            self.augment_blossom(b, v);
+            self.mate[v] = NONE;
+            self.dissolve_around(v);
+        }
+        let mut y = W::zero();
+        for &x in &self.active {
+            if x == v {
+                continue;
+            }
+            let need = self.w4(v, x);
+            if need > self.dualvar[x] {
+                let lack = need.wrapping_sub(self.dualvar[x]);
+                if lack > y {
+                    y = lack;
+                }
+            }
+        }
+        self.dualvar[v] = y;
+    }
+
+    fn odd(w: W) -> bool {
+        w.half().shl(1) != w
+    }
+
+    /// Computes the optimum after the weights set since the last solve.
+    pub fn solve(&mut self) {
+        let n = self.n;
+        if self.fresh {
+            self.fresh = false;
+            self.dirty_list.clear();
+            // Every vertex dual at its heaviest (doubled, so even) edge, then greedy on tight edges.
+            for v in 0..n {
+                let mut y = W::zero();
+                for u in 0..n {
+                    if u != v && self.w4(v, u) > y {
+                        y = self.w4(v, u);
                     }
-                    if augmented {
+                }
+                self.dualvar[v] = y.half();
+            }
+            for v in 0..n {
+                if self.mate[v] != NONE || self.dualvar[v].is_zero() {
+                    continue;
+                }
+                for u in v + 1..n {
+                    if self.mate[u] == NONE && !self.w4(v, u).is_zero() && self.slack(v, u).is_zero() {
+                        self.mate[v] = ep(u, v);
+                        self.mate[u] = ep(v, u);
                         break;
                     }
                 }
-                if augmented {
-                    break;
+            }
+        } else {
+            let dirty = std::mem::take(&mut self.dirty_list);
+            for &v in &dirty {
+                if self.dirty[v] {
+                    self.dirty[v] = false;
+                    self.prepare(v);
                 }
-                // No augmenting path with tight edges: change the duals.
-                let mut deltatype = 1;
-                let mut delta = self.dualvar[..n].iter().copied().min().unwrap_or(W::zero());
-                let mut deltaedge = NONE;
-                let mut deltablossom = NONE;
-                for v in 0..n {
-                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v]);
-                        if d < delta {
-                            delta = d;
-                            deltatype = 2;
-                            deltaedge = self.bestedge[v];
-                        }
+            }
+            self.dirty_list = dirty;
+            self.dirty_list.clear();
+            // Every root's dual even; then tight edges between roots matched at once.
+            let mut roots = Vec::new();
+            for i in 0..self.active.len() {
+                let v = self.active[i];
+                if self.mate[v] != NONE || self.dualvar[v].is_zero() {
+                    continue;
+                }
+                if Self::odd(self.dualvar[v]) {
+                    if self.inblossom[v] != v {
+                        self.dissolve_around(v);
+                    }
+                    if Self::odd(self.dualvar[v]) {
+                        self.dualvar[v] = self.dualvar[v].add_u64(1);
                     }
                 }
-                for b in 0..2 * n {
-                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
-                        let kslack = self.slack(self.bestedge[b]);
-                        let d = kslack.half();
-                        if d < delta {
-                            delta = d;
-                            deltatype = 3;
-                            deltaedge = self.bestedge[b];
-                        }
-                    }
+                roots.push(v);
+            }
+            for i in 0..roots.len() {
+                let v = roots[i];
+                if self.mate[v] != NONE {
+                    continue;
                 }
-                for b in n..2 * n {
-                    if self.blossombase[b] != NONE
-                        && self.blossomparent[b] == NONE
-                        && self.label[b] == 2
-                        && self.dualvar[b] < delta
+                for &u in &roots[i + 1..] {
+                    if self.mate[u] == NONE
+                        && self.inblossom[u] != self.inblossom[v]
+                        && !self.w4(v, u).is_zero()
+                        && self.slack(v, u).is_zero()
                     {
-                        delta = self.dualvar[b];
-                        deltatype = 4;
-                        deltablossom = b;
+                        self.mate[v] = ep(u, v);
+                        self.mate[u] = ep(v, u);
+                        break;
                     }
                 }
-                for v in 0..n {
+            }
+        }
+        while self.stage() {}
+        for v in std::mem::take(&mut self.to_retire) {
+            if !self.retired[v] {
+                self.retired[v] = true;
+            }
+        }
+        if self.active.iter().any(|&v| self.retired[v]) {
+            let retired = &self.retired;
+            self.active.retain(|&v| !retired[v]);
+        }
+    }
+
+    /// Checks the invariants between stages (tests only).
+    #[cfg(test)]
+    fn check(&self, when: &str) {
+        let n = self.n;
+        let mut parity = None;
+        for &a in &self.active {
+            if self.mate[a] != NONE {
+                let b = tgt(self.mate[a]);
+                assert_eq!(self.mate[b], ep(a, a) >> 32 << 32 | b, "{when}: mate symmetric");
+            } else if !self.dualvar[a].is_zero() {
+                let odd = Self::odd(self.dualvar[a]);
+                assert!(*parity.get_or_insert(odd) == odd, "{when}: root {a} parity");
+                assert_eq!(self.blossombase[self.inblossom[a]], a, "{when}: exposed not base");
+            }
+            for &b in &self.active {
+                if b >= a || self.w4(a, b).is_zero() {
+                    continue;
+                }
+                let mut lhs = self.dualvar[a].wrapping_add(self.dualvar[b]);
+                // Blossoms holding both.
+                let mut x = a;
+                let mut anc = Vec::new();
+                while self.blossomparent[x] != NONE {
+                    x = self.blossomparent[x];
+                    anc.push(x);
+                }
+                let mut y = b;
+                while self.blossomparent[y] != NONE {
+                    y = self.blossomparent[y];
+                    if anc.contains(&y) {
+                        lhs = lhs.wrapping_add(self.dualvar[y].shl(1));
+                    }
+                }
+                let need = self.w4(a, b);
+                assert!(lhs >= need, "{when}: edge {a}-{b} infeasible");
+                if self.mate[a] == ep(b, a) {
+                    assert!(lhs == need, "{when}: matched edge {a}-{b} not tight");
+                }
+            }
+        }
+        let _ = n;
+    }
+
+    /// One search from every unmatched vertex with a positive dual; false when there is none.
+    fn stage(&mut self) -> bool {
+        #[cfg(test)]
+        self.check("stage start");
+        let n = self.n;
+        self.label.iter_mut().for_each(|l| *l = 0);
+        self.bestedge.iter_mut().for_each(|e| *e = NONE);
+        for b in n..2 * n {
+            self.blossombestedges[b] = None;
+        }
+        self.queue.clear();
+        self.pending.clear();
+        self.epoch += 1;
+        let mut any = false;
+        for i in 0..self.active.len() {
+            let v = self.active[i];
+            if self.mate[v] == NONE && !self.dualvar[v].is_zero() && self.label[self.inblossom[v]] == 0 {
+                self.assign_label(v, 1, NONE);
+                any = true;
+            }
+        }
+        if !any {
+            return false;
+        }
+        loop {
+            while let Some(v) = self.queue.pop_front() {
+                let bv = self.inblossom[v];
+                let yv = self.dualvar[v];
+                let row = v * n;
+                let mut best_b =
+                    if self.bestedge[bv] == NONE { None } else { Some(self.slack_p(self.bestedge[bv])) };
+                let mut idx = 0;
+                while idx < self.active.len() {
+                    let w = self.active[idx];
+                    idx += 1;
+                    let weight = self.weights[row + w];
+                    if weight.is_zero() || w == v {
+                        continue;
+                    }
+                    let bw = self.inblossom[w];
+                    if bv == bw || (self.label[bw] == 2 && self.label[w] != 0) {
+                        // Inside the blossom, or already in a tree as T: nothing to learn.
+                        continue;
+                    }
+                    let kslack = yv.wrapping_add(self.dualvar[w]).wrapping_sub(weight);
+                    if kslack.is_zero() {
+                        if self.label[bw] == 0 {
+                            if self.mate[self.blossombase[bw]] == NONE {
+                                // An unmatched vertex with dual zero: augment to it.
+                                if bw >= n {
+                                    self.augment_blossom(bw, w);
+                                }
+                                self.mate[w] = ep(v, w);
+                                self.augment_path(v, ep(w, v));
+                                self.end_stage();
+                                return true;
+                            }
+                            self.assign_label(w, 2, ep(v, w));
+                        } else if self.label[bw] == 1 {
+                            if self.tree[bw] == self.tree[bv] {
+                                self.pending.push((v, w));
+                            } else {
+                                self.augment_path(v, ep(w, v));
+                                self.augment_path(w, ep(v, w));
+                                self.end_stage();
+                                return true;
+                            }
+                        } else if self.label[w] == 0 {
+                            self.label[w] = 2;
+                            self.labelend[w] = ep(v, w);
+                        }
+                    } else if self.label[bw] == 1 {
+                        if best_b.is_none_or(|best| kslack < best) {
+                            best_b = Some(kslack);
+                            self.bestedge[bv] = ep(w, v);
+                        }
+                    } else if self.label[w] == 0 {
+                        let better = self.bestedge[w] == NONE
+                            || kslack
+                                < if self.bestepoch[w] == self.epoch {
+                                    self.bestslack[w]
+                                } else {
+                                    self.slack_p(self.bestedge[w])
+                                };
+                        if better {
+                            self.bestedge[w] = ep(w, v);
+                            self.bestslack[w] = kslack;
+                            self.bestepoch[w] = self.epoch;
+                        }
+                    }
+                }
+            }
+            if !self.pending.is_empty() {
+                let pending = std::mem::take(&mut self.pending);
+                for &(v, w) in &pending {
+                    if self.inblossom[v] != self.inblossom[w] {
+                        let base = self.scan_blossom(v, w);
+                        debug_assert!(base != NONE, "one tree");
+                        self.add_blossom(base, v, w);
+                    }
+                }
+                self.pending = pending;
+                self.pending.clear();
+                continue;
+            }
+            // No augmenting path with tight edges: change the duals.
+            let mut deltatype = 0;
+            let mut delta = W::zero();
+            let mut deltaedge = NONE;
+            let mut deltablossom = NONE;
+            for &v in &self.active {
+                if self.label[self.inblossom[v]] == 1 && (deltatype == 0 || self.dualvar[v] < delta) {
+                    delta = self.dualvar[v];
+                    deltatype = 1;
+                    deltablossom = v;
+                }
+            }
+            for &v in &self.active {
+                if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                    let d = self.slack_p(self.bestedge[v]);
+                    if d < delta {
+                        delta = d;
+                        deltatype = 2;
+                        deltaedge = self.bestedge[v];
+                    }
+                }
+            }
+            for b in 0..2 * n {
+                if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE {
+                    let d = self.slack_p(self.bestedge[b]).half();
+                    if d < delta {
+                        delta = d;
+                        deltatype = 3;
+                        deltaedge = self.bestedge[b];
+                    }
+                }
+            }
+            for b in n..2 * n {
+                if self.blossombase[b] != NONE
+                    && self.blossomparent[b] == NONE
+                    && self.label[b] == 2
+                    && self.dualvar[b] < delta
+                {
+                    delta = self.dualvar[b];
+                    deltatype = 4;
+                    deltablossom = b;
+                }
+            }
+            self.epoch += 1;
+            if !delta.is_zero() {
+                for &v in &self.active {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v].wrapping_sub(delta),
                         2 => self.dualvar[v] = self.dualvar[v].wrapping_add(delta),
@@ -485,35 +878,33 @@ impl<W: Weight> Solver<W> {
                         }
                     }
                 }
-                match deltatype {
-                    1 => break,
-                    2 => {
-                        self.allowedge[deltaedge] = true;
-                        let (mut i, j, _) = self.edges[deltaedge];
-                        if self.label[self.inblossom[i]] == 0 {
-                            i = j;
-                        }
-                        self.queue.push(i);
-                    }
-                    3 => {
-                        self.allowedge[deltaedge] = true;
-                        let (i, _, _) = self.edges[deltaedge];
-                        self.queue.push(i);
-                    }
-                    _ => self.expand_blossom(deltablossom, false),
-                }
             }
-            if !augmented {
-                break;
-            }
-            for b in n..2 * n {
-                if self.blossomparent[b] == NONE
-                    && self.blossombase[b] != NONE
-                    && self.label[b] == 1
-                    && self.dualvar[b].is_zero()
-                {
-                    self.expand_blossom(b, true);
+            match deltatype {
+                1 => {
+                    // A vertex of a tree reached dual zero: it is left unmatched, its root matched.
+                    self.augment_path(deltablossom, NONE);
+                    self.end_stage();
+                    return true;
                 }
+                2 => {
+                    let (i, j) = (tgt(deltaedge), src(deltaedge));
+                    self.queue.push_back(if self.label[self.inblossom[i]] == 0 { j } else { i });
+                }
+                3 => self.queue.push_back(tgt(deltaedge)),
+                _ => self.expand_blossom(deltablossom, false),
+            }
+        }
+    }
+
+    fn end_stage(&mut self) {
+        let n = self.n;
+        for b in n..2 * n {
+            if self.blossomparent[b] == NONE
+                && self.blossombase[b] != NONE
+                && self.label[b] == 1
+                && self.dualvar[b].is_zero()
+            {
+                self.expand_blossom(b, true);
             }
         }
     }
@@ -535,6 +926,17 @@ mod tests {
         edges.iter().filter(|e| mate[e.0] == e.1).map(|e| e.2).sum()
     }
 
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
     #[test]
     fn small_cases() {
         assert_eq!(run(2, &[(0, 1, 1)]), vec![1, 0]);
@@ -553,20 +955,14 @@ mod tests {
 
     #[test]
     fn agrees_with_brute_force() {
-        let mut seed = 12345u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng(12345);
         for _ in 0..1500 {
-            let n = (next() % 12 + 1) as usize;
+            let n = (rng.next() % 12 + 1) as usize;
             let mut edges = Vec::new();
             for a in 0..n {
                 for b in a + 1..n {
-                    if next() % 3 != 0 {
-                        edges.push((a, b, next() % 8 + 1));
+                    if !rng.next().is_multiple_of(3) {
+                        edges.push((a, b, rng.next() % 8 + 1));
                     }
                 }
             }
@@ -575,6 +971,106 @@ mod tests {
                 assert_eq!(m[m[v]], v);
             }
             assert_eq!(weight(&m, &edges), brute(n, &edges, 0, &mut vec![false; n]));
+        }
+    }
+
+    /// Random weights with a unique optimum: a random value above, a distinct power of two per edge
+    /// below, so that the matching itself, not only its weight, must agree.
+    fn unique_weight(rng: &mut Rng, a: usize, b: usize, spread: u64) -> Wide<3> {
+        let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+        let edge = (hi * (hi - 1) / 2 + lo) as u32;
+        match rng.next() % 5 {
+            0 => Wide::zero(),
+            _ => Wide::<3>::from_u64(rng.next() % spread + 1).shl(128).or(Wide::pow2(edge)),
+        }
+    }
+
+    #[test]
+    fn incremental_updates_give_the_matching_a_fresh_solve_gives() {
+        let mut rng = Rng(987654321);
+        for case in 0..400 {
+            let n = (rng.next() % 15 + 2) as usize;
+            let spread = [2, 4, 16, 1000][case % 4];
+            let mut matcher = Matcher::<Wide<3>>::new(n);
+            for a in 0..n {
+                for b in 0..a {
+                    let w = unique_weight(&mut rng, a, b, spread);
+                    matcher.set(a, b, w);
+                }
+            }
+            matcher.solve();
+            for _update in 0..30 {
+                // Change some edges at one to three vertices, sometimes a whole row, then re-solve.
+                for _ in 0..rng.next() % 3 + 1 {
+                    let v = (rng.next() % n as u64) as usize;
+                    let whole = rng.next().is_multiple_of(3);
+                    for u in 0..n {
+                        if u != v && (whole || rng.next().is_multiple_of(3)) {
+                            let w = if rng.next().is_multiple_of(4) {
+                                // A nudge of the lowest bits, as the pairing does.
+                                let old = matcher.weight(v, u);
+                                if old.is_zero() { old } else { old.add_u64(rng.next() % 3) }
+                            } else {
+                                unique_weight(&mut rng, v, u, spread)
+                            };
+                            matcher.set(v, u, w);
+                        }
+                    }
+                }
+                matcher.solve();
+                let mut edges = Vec::new();
+                for a in 0..n {
+                    for b in 0..a {
+                        edges.push((a, b, matcher.weight(a, b)));
+                    }
+                }
+                let fresh = max_weight_matching(n, &edges);
+                let incremental: Vec<usize> = (0..n).map(|v| matcher.mate(v)).collect();
+                let total = |m: &[usize]| {
+                    edges.iter().filter(|e| m[e.0] == e.1).fold(Wide::<3>::zero(), |s, e| s.wrapping_add(e.2))
+                };
+                assert_eq!(total(&incremental), total(&fresh), "case {case}: weights differ");
+                assert_eq!(incremental, fresh, "case {case}");
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_updates_keep_the_optimum_weight_with_ties() {
+        let mut rng = Rng(4242);
+        for case in 0..600 {
+            let n = (rng.next() % 11 + 2) as usize;
+            let mut matcher = Matcher::<W>::new(n);
+            let mut w = vec![vec![0u64; n]; n];
+            for a in 0..n {
+                for b in 0..a {
+                    w[a][b] = if rng.next().is_multiple_of(4) { 0 } else { rng.next() % 5 + 1 };
+                    matcher.set(a, b, W::from_u64(w[a][b]));
+                }
+            }
+            matcher.solve();
+            for _ in 0..20 {
+                let v = (rng.next() % n as u64) as usize;
+                for u in 0..n {
+                    if u != v && rng.next().is_multiple_of(2) {
+                        let (a, b) = if u > v { (u, v) } else { (v, u) };
+                        w[a][b] = if rng.next().is_multiple_of(4) { 0 } else { rng.next() % 5 + 1 };
+                        matcher.set(v, u, W::from_u64(w[a][b]));
+                    }
+                }
+                matcher.solve();
+                let edges: Vec<(usize, usize, u64)> =
+                    (0..n).flat_map(|a| (0..a).map(move |b| (a, b))).map(|(a, b)| (a, b, w[a][b])).collect();
+                let m: Vec<usize> = (0..n).map(|v| matcher.mate(v)).collect();
+                for v in 0..n {
+                    assert_eq!(m[m[v]], v, "case {case}");
+                    if m[v] != v {
+                        let (a, b) = if m[v] > v { (m[v], v) } else { (v, m[v]) };
+                        assert!(w[a][b] > 0, "case {case}: matched on no edge");
+                    }
+                }
+                assert_eq!(weight(&m, &edges), brute(n, &edges, 0, &mut vec![false; n]), "case {case}");
+            }
         }
     }
 
@@ -590,7 +1086,7 @@ mod tests {
             } else {
                 continue;
             };
-            if used[o] {
+            if used[o] || e.2 == 0 {
                 continue;
             }
             used[o] = true;
