@@ -602,11 +602,159 @@ impl<S: Store> Service<S> {
             t.format.name(),
             t.status.name()
         );
-        if t.format == Format::Knockout {
-            return Ok(vec![Reply::text(format!("{head}\n{}", bracket_text(&snapshot)))]);
-        }
-        let standings = snapshot.standings();
-        Ok(vec![Reply::text(format!("{head}\n```\n{}```", standings.text(40)))])
+        let text = if t.format == Format::Knockout {
+            format!("{head}\n{}", bracket_text(&snapshot))
+        } else {
+            format!("{head}\n```\n{}```", snapshot.standings().text(40))
+        };
+        let mut reply = Reply::text(text);
+        reply.image = self.standings_picture(&snapshot);
+        Ok(vec![reply])
+    }
+
+    /// The standings as a picture: a crosstable for a round robin, a table for a Swiss, a
+    /// bracket for a knockout.
+    fn standings_picture(&self, s: &Snapshot) -> Option<Vec<u8>> {
+        use tessera_render::tables as pic;
+        let opts = pic::TableOptions { theme: self.render.theme, ..pic::TableOptions::default() };
+        let t = &s.row;
+        let finished_rounds =
+            if s.round_complete() { t.current_round } else { t.current_round.saturating_sub(1) };
+        let standings = s.standings();
+        let tb_names: Vec<String> = standings.tie_breaks.iter().map(|tb| tb.short().to_string()).collect();
+        let tb_values = |line: &crate::tournament::StandingLine| -> Vec<f64> {
+            standings
+                .tie_breaks
+                .iter()
+                .zip(&line.tie_breaks)
+                .map(|(tb, v)| if tb.is_count() { f64::from(*v) } else { f64::from(*v) / 4.0 })
+                .collect()
+        };
+        let rating = |r: i64| u32::try_from(r).ok().filter(|r| *r > 0);
+        let result = match t.format {
+            Format::Swiss => {
+                let table = pic::StandingsTable {
+                    title: t.name.clone(),
+                    variant: t.variant.clone(),
+                    round: finished_rounds,
+                    rounds: t.rounds,
+                    tie_breaks: tb_names,
+                    rows: standings
+                        .lines
+                        .iter()
+                        .map(|l| pic::StandingsRow {
+                            rank: l.rank,
+                            name: l.name.clone(),
+                            rating: rating(l.rating),
+                            provisional: false,
+                            points: f64::from(l.halves) / 2.0,
+                            tie_breaks: tb_values(l),
+                            withdrawn: l.withdrawn,
+                        })
+                        .collect(),
+                };
+                pic::render_standings_png(&table, &opts)
+            }
+            Format::RoundRobin | Format::DoubleRoundRobin => {
+                let order: Vec<PlayerId> = standings.lines.iter().map(|l| l.player).collect();
+                let players = standings
+                    .lines
+                    .iter()
+                    .map(|l| pic::CrosstablePlayer {
+                        name: l.name.clone(),
+                        rating: rating(l.rating),
+                        provisional: false,
+                        points: f64::from(l.halves) / 2.0,
+                        tie_breaks: tb_values(l),
+                        withdrawn: l.withdrawn,
+                        results: order
+                            .iter()
+                            .map(|&other| {
+                                s.cells
+                                    .iter()
+                                    .filter_map(|c| c.get(&l.player))
+                                    .filter(|c| c.opponent == Some(other))
+                                    .map(|c| picture_result(c.outcome))
+                                    .collect()
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                let table = pic::Crosstable {
+                    title: t.name.clone(),
+                    variant: t.variant.clone(),
+                    round: finished_rounds,
+                    rounds: t.rounds,
+                    double: t.format == Format::DoubleRoundRobin,
+                    tie_breaks: tb_names,
+                    players,
+                };
+                pic::render_crosstable_png(&table, &opts)
+            }
+            Format::Knockout => {
+                let seed = |p: PlayerId| s.entries.iter().position(|e| e.player == p).map(|i| i as u32 + 1);
+                let slot = |p: PlayerId| pic::BracketSlot::Player {
+                    seed: seed(p),
+                    name: s.entry(p).map_or("?".into(), |e| e.name.clone()),
+                };
+                let rounds = s
+                    .matches
+                    .iter()
+                    .map(|round| pic::BracketRound {
+                        name: String::new(),
+                        matches: round
+                            .iter()
+                            .map(|m| {
+                                let (mut top, mut bottom, mut decided) = (0u32, 0u32, 0);
+                                for (white, outcome, _) in &m.legs {
+                                    let halves = s.halves(*outcome);
+                                    let other = 2u32.saturating_sub(halves);
+                                    let counted = matches!(
+                                        outcome,
+                                        crate::tournament::Outcome::Win
+                                            | crate::tournament::Outcome::Draw
+                                            | crate::tournament::Outcome::Loss
+                                            | crate::tournament::Outcome::ForfeitWin
+                                            | crate::tournament::Outcome::ForfeitLoss
+                                    );
+                                    if !counted {
+                                        continue;
+                                    }
+                                    decided += 1;
+                                    if *white == m.higher {
+                                        top += halves;
+                                        bottom += other;
+                                    } else {
+                                        bottom += halves;
+                                        top += other;
+                                    }
+                                }
+                                let winner = m.winner().map(|w| {
+                                    if w == m.higher {
+                                        pic::BracketSide::Top
+                                    } else {
+                                        pic::BracketSide::Bottom
+                                    }
+                                });
+                                pic::BracketMatch {
+                                    top: slot(m.higher),
+                                    bottom: m.lower.map_or(pic::BracketSlot::Bye, slot),
+                                    winner,
+                                    score: if decided == 0 {
+                                        String::new()
+                                    } else {
+                                        format!("{}–{}", points_text(top), points_text(bottom))
+                                    },
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                let bracket = pic::Bracket { title: t.name.clone(), variant: t.variant.clone(), rounds };
+                pic::render_bracket_png(&bracket, &opts)
+            }
+        };
+        result.map_err(|e| eprintln!("standings picture of t{}: {e}", t.id)).ok()
     }
 
     fn pairings(&self, msg: &Incoming, id: TournamentRef, round: Option<u32>) -> Replies {
@@ -883,6 +1031,19 @@ impl<S: Store> Service<S> {
             ));
         }
         Ok(vec![Reply::text(lines.join("\n"))])
+    }
+}
+
+fn picture_result(o: crate::tournament::Outcome) -> tessera_render::tables::GameResult {
+    use crate::tournament::Outcome as O;
+    use tessera_render::tables::GameResult as G;
+    match o {
+        O::Win => G::Win,
+        O::Draw => G::Draw,
+        O::Loss => G::Loss,
+        O::ForfeitWin => G::ForfeitWin,
+        O::ForfeitLoss => G::ForfeitLoss,
+        _ => G::Pending,
     }
 }
 

@@ -102,6 +102,10 @@ impl Club {
     }
 }
 
+fn is_png(image: &Option<Vec<u8>>) -> bool {
+    image.as_ref().is_some_and(|png| png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000)
+}
+
 /// A tiny deterministic generator for results.
 fn next(seed: &mut u64) -> u64 {
     *seed ^= *seed << 13;
@@ -176,6 +180,7 @@ fn a_round_robin_of_five() {
         assert!(standings.contains(p), "{standings}");
     }
     assert!(standings.contains("SB") && standings.contains("KS"), "{standings}");
+    assert!(is_png(&club.say("carol", "!t tournament standings")[0].image), "a crosstable picture");
     // Points add up to one per game.
     let total: f64 = standings
         .lines()
@@ -257,6 +262,7 @@ fn a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal() {
     assert_eq!(byes.iter().collect::<HashSet<_>>().len(), byes.len(), "nobody gets two byes");
     let standings = club.says("p01", "!t tournament standings");
     assert!(standings.contains("BH-C1") && standings.contains("(withdrawn)"), "{standings}");
+    assert!(is_png(&club.say("p01", "!t tournament standings")[0].image), "a standings picture");
     // The TRF export reads back in the pairer.
     let trf = club.says("p01", "!t tournament export");
     let text = trf.trim_start_matches("```\n").trim_end_matches("```");
@@ -302,6 +308,7 @@ fn a_knockout_of_six_replays_draws() {
     assert_eq!((row.status, row.current_round), (TournamentStatus::Finished, 3));
     let bracket = club.says("org", "!t tournament standings");
     assert!(bracket.contains("Round 3") && bracket.contains("→"), "{bracket}");
+    assert!(is_png(&club.say("org", "!t tournament standings")[0].image), "a bracket picture");
 }
 
 #[test]
