@@ -18,9 +18,10 @@ use serenity::async_trait;
 use serenity::builder::Builder as _;
 use serenity::http::Http;
 
-use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope, TournamentCommand};
+use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope, TournamentCommand, TournamentSettings};
 use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants, unix_now};
 use crate::store::SqliteStore;
+use crate::tournament_store::Format;
 use tessera_rules::Variant;
 
 pub const PLATFORM: &str = "discord";
@@ -196,6 +197,7 @@ impl Handler {
                 (_, "move") => s.suggest_moves(m, game, &typed, MAX_CHOICES),
                 (_, "game") => s.suggest_games(m, &typed, MAX_CHOICES),
                 ("cancel", "challenge") => s.suggest_challenges(m, true, &typed, MAX_CHOICES),
+                (_, "tournament") => s.suggest_tournaments(m, &typed, MAX_CHOICES),
                 (_, "challenge") => s.suggest_challenges(m, false, &typed, MAX_CHOICES),
                 _ => Vec::new(),
             })
@@ -502,7 +504,8 @@ fn slash_commands() -> Vec<CreateCommand> {
                 opt(CommandOptionType::Integer, "days", "Days per move (default: no clock)")
                     .min_int_value(1)
                     .max_int_value(30),
-            ),
+            )
+            .add_option(opt(CommandOptionType::Boolean, "rated", "Counts for ratings (default: no)")),
         cmd("rematch", "Challenge someone you played to the same game again, colours swapped").add_option(
             opt(CommandOptionType::String, "opponent", "Whom (default: your last opponent here)")
                 .set_autocomplete(true),
@@ -547,7 +550,200 @@ fn slash_commands() -> Vec<CreateCommand> {
             opt(CommandOptionType::String, "variant", "Which variant").required(true).set_autocomplete(true),
         ),
         cmd("help", "How to play on Tessera"),
+        cmd("rating", "A player's ratings")
+            .add_option(opt(CommandOptionType::User, "player", "Whose (default: yours)"))
+            .add_option(
+                opt(CommandOptionType::String, "variant", "Which variant (default: all)")
+                    .set_autocomplete(true),
+            ),
+        cmd("leaderboard", "The best rated players here").add_option(
+            opt(CommandOptionType::String, "variant", "Which variant (default: the most played here)")
+                .set_autocomplete(true),
+        ),
+        cmd("profile", "A player's ratings, results and recent games").add_option(opt(
+            CommandOptionType::User,
+            "player",
+            "Whose (default: yours)",
+        )),
+        tournament_command(),
     ]
+}
+
+/// `/tournament` and its subcommands: one per tournament command.
+fn tournament_command() -> CreateCommand {
+    let opt = |kind, name: &str, description: &str| CreateCommandOption::new(kind, name, description);
+    let tournament = || {
+        opt(CommandOptionType::Integer, "tournament", "Which tournament (default: the one here)")
+            .set_autocomplete(true)
+            .min_int_value(1)
+    };
+    let sub = |name: &str, description: &str| opt(CommandOptionType::SubCommand, name, description);
+    let simple = |name: &str, description: &str| sub(name, description).add_sub_option(tournament());
+    let create = sub("create", "Create a tournament in this channel")
+        .add_sub_option(
+            opt(CommandOptionType::String, "format", "How it is paired")
+                .required(true)
+                .add_string_choice("Swiss (FIDE Dutch)", "swiss")
+                .add_string_choice("Round robin", "round-robin")
+                .add_string_choice("Double round robin", "double-round-robin")
+                .add_string_choice("Knockout", "knockout"),
+        )
+        .add_sub_option(
+            opt(CommandOptionType::String, "variant", "Which variant (default: chess)")
+                .set_autocomplete(true),
+        )
+        .add_sub_option(
+            opt(CommandOptionType::Integer, "rounds", "Swiss: how many rounds")
+                .min_int_value(1)
+                .max_int_value(30),
+        )
+        .add_sub_option(
+            opt(CommandOptionType::Integer, "days", "Days per move (default: no clock)")
+                .min_int_value(1)
+                .max_int_value(30),
+        )
+        .add_sub_option(opt(CommandOptionType::Boolean, "rated", "Counts for ratings (default: yes)"))
+        .add_sub_option(
+            opt(CommandOptionType::Integer, "limit", "Most players (default: no limit)")
+                .min_int_value(2)
+                .max_int_value(4000),
+        )
+        .add_sub_option(
+            opt(CommandOptionType::Integer, "starts_in_hours", "Starts by itself after this many hours")
+                .min_int_value(1)
+                .max_int_value(24 * 60),
+        )
+        .add_sub_option(
+            opt(CommandOptionType::String, "bye", "Points for a bye (default: 1)")
+                .add_string_choice("1", "1")
+                .add_string_choice("½", "1/2")
+                .add_string_choice("0", "0"),
+        )
+        .add_sub_option(opt(CommandOptionType::String, "name", "Its name").max_length(80));
+    CreateCommand::new("tournament")
+        .description("Community tournaments: Swiss, round robin, knockout")
+        .add_option(create)
+        .add_option(sub("list", "The tournaments in this channel"))
+        .add_option(simple("join", "Enter a tournament"))
+        .add_option(simple("leave", "Leave a tournament before it starts"))
+        .add_option(simple("start", "Start a tournament (organiser)"))
+        .add_option(simple("standings", "The standings, as text and a picture"))
+        .add_option(
+            simple("pairings", "A round's pairings (default: the current round)")
+                .add_sub_option(opt(CommandOptionType::Integer, "round", "Which round").min_int_value(1)),
+        )
+        .add_option(
+            simple("withdraw", "Withdraw from a tournament (organiser: withdraw a player)").add_sub_option(
+                opt(CommandOptionType::User, "player", "Whom (organiser only; default: you)"),
+            ),
+        )
+        .add_option(
+            sub("result", "Set a game's result (organiser)")
+                .add_sub_option(
+                    opt(CommandOptionType::Integer, "game", "Which game")
+                        .required(true)
+                        .set_autocomplete(true)
+                        .min_int_value(1),
+                )
+                .add_sub_option(
+                    opt(CommandOptionType::String, "result", "The result")
+                        .required(true)
+                        .add_string_choice("1-0", "1-0")
+                        .add_string_choice("0-1", "0-1")
+                        .add_string_choice("½-½", "1/2-1/2")
+                        .add_string_choice("White wins by forfeit (+-)", "+-")
+                        .add_string_choice("Black wins by forfeit (-+)", "-+")
+                        .add_string_choice("Both lose by forfeit (--)", "--"),
+                )
+                .add_sub_option(
+                    opt(CommandOptionType::String, "reason", "Why (kept with the result)").max_length(200),
+                )
+                .add_sub_option(tournament()),
+        )
+        .add_option(simple("pause", "Pause pairing new rounds (organiser)"))
+        .add_option(simple("resume", "Resume a paused tournament (organiser)"))
+        .add_option(simple("cancel", "Cancel a tournament (organiser)"))
+        .add_option(simple("export", "The tournament as FIDE TRF-16"))
+}
+
+/// `/tournament <sub>` as a service command, and the users it names.
+fn tournament_to_command(options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
+    let Some((sub, options)) = options.iter().find_map(|o| match &o.value {
+        ResolvedValue::SubCommand(inner) => Some((o.name, inner.as_slice())),
+        _ => None,
+    }) else {
+        return Err("say what to do, like `/tournament join`".into());
+    };
+    let find = |key: &str| options.iter().find(|o| o.name == key).map(|o| &o.value);
+    let text = |key: &str| match find(key) {
+        Some(ResolvedValue::String(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    let number = |key: &str| match find(key) {
+        Some(ResolvedValue::Integer(n)) => Some(*n),
+        _ => None,
+    };
+    let flag = |key: &str| match find(key) {
+        Some(ResolvedValue::Boolean(b)) => Some(*b),
+        _ => None,
+    };
+    let t = number("tournament");
+    let mut users = Vec::new();
+    let cmd = match sub {
+        "create" => {
+            let format = text("format").and_then(|f| Format::parse(&f)).ok_or("choose a format")?;
+            let variant = match text("variant") {
+                Some(v) => v.trim().parse::<Variant>().map_err(|e| e.to_string())?,
+                None => Variant::Chess,
+            };
+            let rounds = number("rounds").map(|r| r as u32);
+            if format == Format::Swiss && rounds.is_none() {
+                return Err("a Swiss needs its number of rounds: add the `rounds` option".into());
+            }
+            if format != Format::Swiss && rounds.is_some() {
+                return Err("only a Swiss takes a number of rounds".into());
+            }
+            TournamentCommand::Create(TournamentSettings {
+                format,
+                variant,
+                rounds,
+                days: number("days").map(|d| d as u32),
+                rated: flag("rated").unwrap_or(true),
+                max_players: number("limit").map(|l| l as u32),
+                starts_in: number("starts_in_hours").map(|h| h * 3600),
+                bye_halves: match text("bye").as_deref() {
+                    Some("1/2") => 1,
+                    Some("0") => 0,
+                    _ => 2,
+                },
+                name: text("name").filter(|n| !n.trim().is_empty()),
+            })
+        }
+        "list" => TournamentCommand::List,
+        "join" => TournamentCommand::Join(t),
+        "leave" => TournamentCommand::Leave(t),
+        "start" => TournamentCommand::Start(t),
+        "standings" => TournamentCommand::Standings(t),
+        "pairings" => TournamentCommand::Pairings(t, number("round").map(|r| r as u32)),
+        "withdraw" => {
+            if let Some(ResolvedValue::User(u, _)) = find("player") {
+                users.push(user_of(u));
+            }
+            TournamentCommand::Withdraw(t)
+        }
+        "result" => TournamentCommand::Result {
+            tournament: t,
+            game: number("game").ok_or("say which game")?,
+            result: text("result").ok_or("say the result")?,
+            reason: text("reason").unwrap_or_else(|| "set by the organiser".into()),
+        },
+        "pause" => TournamentCommand::Pause(t),
+        "resume" => TournamentCommand::Resume(t),
+        "cancel" => TournamentCommand::Cancel(t),
+        "export" => TournamentCommand::Export(t),
+        other => return Err(format!("I have no `/tournament {other}`")),
+    };
+    Ok((Command::Tournament(cmd), users))
 }
 
 /// A slash command and its options as a service command, and the users it names.
@@ -596,8 +792,19 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
                 None => None,
             };
             let variant = variant(false)?.unwrap_or(Variant::Chess);
-            return Ok((Command::Challenge { variant, color, days, rated: false }, vec![user_of(opponent)]));
+            let rated = matches!(find("rated"), Some(ResolvedValue::Boolean(true)));
+            return Ok((Command::Challenge { variant, color, days, rated }, vec![user_of(opponent)]));
         }
+        "tournament" => return tournament_to_command(options),
+        "rating" | "profile" => {
+            let users = match find("player") {
+                Some(ResolvedValue::User(u, _)) => vec![user_of(u)],
+                _ => Vec::new(),
+            };
+            let cmd = if name == "rating" { Command::Rating(variant(false)?) } else { Command::Profile };
+            return Ok((cmd, users));
+        }
+        "leaderboard" => Command::Leaderboard(variant(false)?),
         "rematch" => Command::Rematch(text("opponent").map(|o| o.trim().to_string())),
         "accept" => Command::Accept(game),
         "decline" => Command::Decline(game),

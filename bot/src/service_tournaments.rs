@@ -43,6 +43,25 @@ impl<S: Store> Service<S> {
         Ok(self.snapshot(&t)?.to_trf())
     }
 
+    /// Tournaments in the author's channel, live ones first, for autocomplete; the value is the
+    /// tournament's number.
+    pub fn suggest_tournaments(&self, msg: &Incoming, typed: &str, limit: usize) -> Vec<Suggestion> {
+        let Ok(mut all) = self.store.channel_tournaments(msg.platform, msg.channel) else {
+            return Vec::new();
+        };
+        all.sort_by_key(|t| (!t.status.is_live(), -t.id));
+        let typed = typed.trim().trim_start_matches(['t', 'T', '#']).to_lowercase();
+        all.into_iter()
+            .map(|t| {
+                let label =
+                    format!("t{} {}: {} {}, {}", t.id, t.name, t.variant, t.format.name(), t.status.name());
+                Suggestion { label, value: t.id.to_string() }
+            })
+            .filter(|s| s.label.to_lowercase().contains(&typed))
+            .take(limit)
+            .collect()
+    }
+
     pub(super) fn tournament_command(&self, msg: &Incoming, cmd: TournamentCommand) -> Replies {
         match cmd {
             TournamentCommand::Create(settings) => self.create_tournament(msg, settings),

@@ -555,3 +555,74 @@ fn without_the_message_content_intent_slash_commands_still_work() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A `/tournament <sub>` command's data, with the subcommand's options as `(name, type, value)`.
+fn tournament_slash(sub: &str, options: &[(&str, u8, Value)]) -> Value {
+    let options: Vec<Value> =
+        options.iter().map(|(n, t, v)| json!({"name": n, "type": t, "value": v})).collect();
+    json!({"id": "7002", "name": "tournament", "type": 1,
+           "options": [{"name": sub, "type": 1, "options": options}], "resolved": {}})
+}
+
+#[test]
+fn a_round_robin_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-tn-{}", std::process::id()));
+    let (fake, _) = bot_on_fake(&dir, false);
+    let registered = fake.wait_until("the slash commands", |p| p.path.ends_with("/commands"));
+    let commands = registered.json();
+    let tournament =
+        commands.as_array().unwrap().iter().find(|c| c["name"] == "tournament").cloned().unwrap();
+    let subs: Vec<&str> =
+        tournament["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    for sub in ["create", "join", "leave", "start", "standings", "pairings", "withdraw", "result", "cancel"] {
+        assert!(subs.contains(&sub), "/tournament {sub}");
+    }
+
+    let players = [user("1", "alice", false), user("2", "bob", false), user("3", "carol", false)];
+    let mut next = 500u64;
+    let mut id = || {
+        next += 1;
+        next
+    };
+    let create = tournament_slash(
+        "create",
+        &[
+            ("format", 3, json!("round-robin")),
+            ("variant", 3, json!("chess")),
+            ("name", 3, json!("Discord Robin")),
+        ],
+    );
+    let created = fake.interact(id(), &players[0], 2, create, None);
+    assert!(created.text().contains("Tournament t1, Discord Robin"), "{}", created.text());
+    assert_eq!(created.buttons(), ["tessera:t-join:1", "tessera:t-leave:1"]);
+    let post = message(9200, user(BOT_ID, "tessera", true), "tournament", vec![]);
+    for p in &players {
+        let joined = fake.interact(id(), p, 3, press("tessera:t-join:1"), Some(post.clone()));
+        assert!(joined.text().contains("joins t1"), "{}", joined.text());
+    }
+    // The tournament is found by autocomplete, and only the organiser starts it.
+    let found =
+        choices(&fake.interact(id(), &players[1], 4, typing("tournament", ("tournament", 4, "robin")), None));
+    assert_eq!(found.len(), 1);
+    let refused = fake.interact(id(), &players[1], 2, tournament_slash("start", &[]), None);
+    assert!(refused.ephemeral() && refused.text().contains("organiser"), "{}", refused.text());
+    let mut news = fake.interact(id(), &players[0], 2, tournament_slash("start", &[]), None).text();
+    // Three rounds: in each, Black resigns the one game; the round after is paired at once.
+    for round in 1..=3 {
+        assert!(news.contains(&format!("round {round} of 3 is paired")), "{news}");
+        let game: i64 = news.split("game #").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+        let black_name =
+            news.split(" (white) vs ").nth(1).unwrap().split(" (black)").next().unwrap().to_string();
+        let black = players.iter().find(|p| p["username"] == black_name.as_str()).unwrap();
+        let resign =
+            fake.interact(id(), black, 2, slash("resign", &[("game", 4, json!(game))], json!({})), None);
+        assert!(resign.text().contains("resigns"), "{}", resign.text());
+        let wanted = if round < 3 { format!("round {} of 3 is paired", round + 1) } else { "is over".into() };
+        news = fake.wait_for(&wanted).text();
+    }
+    assert!(news.contains("wins with"), "{news}");
+    let standings = fake.interact(id(), &players[2], 2, tournament_slash("standings", &[]), None);
+    assert!(standings.has_png(), "the crosstable is uploaded");
+    assert!(standings.text().contains("Discord Robin"));
+    std::fs::remove_dir_all(&dir).ok();
+}
