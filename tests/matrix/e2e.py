@@ -208,6 +208,36 @@ async def play_game(alice, bob, encrypted):
         if img.size != want.size or img.convert("RGB").tobytes() != want.tobytes():
             fail(f"board picture {i} is not the board after {upto} (flipped: {flip})")
     print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards checked", flush=True)
+    if not encrypted:
+        await play_tournament(alice, bob, room_id, watch_a, watch_b)
+
+
+async def play_tournament(alice, bob, room_id, watch_a, watch_b):
+    """A whole (two-player) knockout in the room: create, join, start, the final, the bracket."""
+    await say(alice, room_id, "!t tournament create knockout chess casual name Matrix Cup", False)
+    await watch_b.wait_for("Matrix Cup")
+    await say(alice, room_id, "!t tournament join", False)
+    await watch_a.wait_for("alice joins")
+    await say(bob, room_id, "!t tournament join", False)
+    await watch_a.wait_for("bob joins")
+    await say(bob, room_id, "!t tournament start", False)
+    refused = await watch_b.wait_for("only the organiser")
+    await say(alice, room_id, "!t tournament start", False)
+    paired = await watch_b.wait_for("round 1 of 1 is paired")
+    if sorted(watch_b.mentions.get(paired, [])) != ["@alice:localhost", "@bob:localhost"]:
+        fail(f"the pairing should mention both players, it mentions {watch_b.mentions.get(paired)}")
+    game = paired.split("game #")[1].split(",")[0]
+    black = paired.split(" (white) vs ")[1].split(" (black)")[0]
+    loser = alice if black == "alice" else bob
+    await say(loser, room_id, f"!t resign #{game}", False)
+    over = await watch_a.wait_for("wins the knockout")
+    images = len(watch_a.images)
+    await say(alice, room_id, "!t tournament standings", False)
+    await watch_a.wait_for("Matrix Cup (chess knockout)", images=images + 1)
+    img = Image.open(io.BytesIO(watch_a.images[-1]))
+    if img.format != "PNG" or img.size[0] < 200:
+        fail(f"the bracket picture is {img.format} {img.size}")
+    print(f"tournament: {refused!r}; {over!r}; bracket {img.size}", flush=True)
 
 
 async def main():
