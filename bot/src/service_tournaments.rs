@@ -20,11 +20,13 @@ use crate::tournament_store::{
 struct Announcement {
     text: String,
     notify: Vec<String>,
+    /// The standings after the round before, where there is one.
+    image: Option<Vec<u8>>,
 }
 
 impl Announcement {
     fn reply(self) -> Reply {
-        Reply { text: self.text, notify: self.notify, ..Reply::default() }
+        Reply { text: self.text, notify: self.notify, image: self.image, ..Reply::default() }
     }
 }
 
@@ -391,6 +393,7 @@ impl<S: Store> Service<S> {
                                 t.id, t.current_round, leg.board, names[0].name, names[1].name
                             ),
                             notify: names.iter().map(|p| p.user_id.clone()).collect(),
+                            image: None,
                         });
                     }
                 }
@@ -411,6 +414,7 @@ impl<S: Store> Service<S> {
                         out.push(Announcement {
                             text: format!("{} is withdrawn from t{}: {reason}.", player.name, t.id),
                             notify: vec![player.user_id],
+                            image: None,
                         });
                     }
                 }
@@ -439,6 +443,7 @@ impl<S: Store> Service<S> {
                             t.id
                         ),
                         notify: Vec::new(),
+                        image: None,
                     });
                     break;
                 }
@@ -458,7 +463,13 @@ impl<S: Store> Service<S> {
             if !self.store.pair_round(t.id, round, &seeds, &pairings, &template).map_err(internal)? {
                 break;
             }
-            out.push(self.round_announcement(t.id, round)?);
+            let mut announcement = self.round_announcement(t.id, round)?;
+            // From round 2 on, the standings so far come with the pairings.
+            if round > 1 {
+                announcement.image = self.standings_picture(&snapshot);
+                announcement.text.push_str("\nStandings so far: `!t tournament standings`.");
+            }
+            out.push(announcement);
         }
         Ok(out)
     }
@@ -520,7 +531,7 @@ impl<S: Store> Service<S> {
                 t.days_per_move.unwrap_or(0)
             ));
         }
-        Ok(Announcement { text: lines.join("\n"), notify })
+        Ok(Announcement { text: lines.join("\n"), notify, image: None })
     }
 
     fn final_announcement(&self, snapshot: &Snapshot) -> Announcement {
@@ -545,7 +556,7 @@ impl<S: Store> Service<S> {
                 text.push_str(&format!("\n```\n{}```", standings.text(20)));
             }
         }
-        Announcement { text, notify: Vec::new() }
+        Announcement { text, notify: Vec::new(), image: None }
     }
 
     /// After a game ends: moves its tournament on, if it has one.
@@ -577,6 +588,7 @@ impl<S: Store> Service<S> {
                         vec![Announcement {
                             text: format!("t{} {} is cancelled: {why}.", t.id, t.name),
                             notify: Vec::new(),
+                            image: None,
                         }]
                     }
                 }
