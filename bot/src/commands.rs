@@ -413,7 +413,8 @@ fn parse_tournament_settings(args: &[String]) -> Result<TournamentSettings, Comm
             }
             "in" => {
                 let spec = args.get(i + 1).map(|s| s.to_ascii_lowercase()).unwrap_or_default();
-                let (n, unit) = spec.split_at(spec.len().saturating_sub(1));
+                let cut = spec.char_indices().last().map_or(0, |(i, _)| i);
+                let (n, unit) = spec.split_at(cut);
                 let seconds = match (n.parse::<i64>(), unit) {
                     (Ok(n), "m") if (1..=60 * 24 * 60).contains(&n) => n * 60,
                     (Ok(n), "h") if (1..=24 * 60).contains(&n) => n * 3600,

@@ -181,8 +181,14 @@ impl<S: Store> Service<S> {
         &self.store
     }
 
-    /// Handles one message. Never panics on user input; a failure is a short private reply.
+    /// Handles one message. Never panics on user input; a failure is a short private reply. A bug
+    /// that panics anyway is caught here, logged once, and answered: one message's failure never
+    /// takes down the others, and the player is never left without a word.
     pub fn handle(&self, msg: &Incoming) -> Vec<Reply> {
+        guarded(|| self.handle_unguarded(msg))
+    }
+
+    fn handle_unguarded(&self, msg: &Incoming) -> Vec<Reply> {
         let parsed = match commands::parse(msg.text) {
             Ok(p) => p,
             Err(e) => return vec![Reply::error(e.to_string())],
@@ -197,7 +203,7 @@ impl<S: Store> Service<S> {
     /// Runs a command the platform has already parsed (slash commands, buttons); `msg.text` is
     /// not read.
     pub fn run(&self, msg: &Incoming, cmd: Command) -> Vec<Reply> {
-        self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)])
+        guarded(|| self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)]))
     }
 
     /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
@@ -1075,6 +1081,23 @@ fn declared_outcome(result: &str, reason: &str) -> Outcome {
                 _ => DrawReason::Agreement,
             },
         },
+    }
+}
+
+/// Runs one message's handling; a panic becomes a short private apology. SQLite rolls back any
+/// transaction the panic interrupted, so nothing half-done is kept.
+fn guarded(handle: impl FnOnce() -> Vec<Reply>) -> Vec<Reply> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(handle)) {
+        Ok(replies) => replies,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            eprintln!("a message's handling failed: {what}");
+            vec![Reply::error("something went wrong on my side and nothing was changed; please try again")]
+        }
     }
 }
 

@@ -325,11 +325,14 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
             break;
         }
     }
-    let body: String = chars[i..end].iter().collect();
+    // Counted in characters, never bytes: players type any script.
+    let body = &chars[i..end.max(i)];
     if body.len() < 2 {
         return Err("a move needs a destination square such as e4".into());
     }
-    let (head, dest) = body.split_at(body.len() - 2);
+    let head: String = body[..body.len() - 2].iter().collect();
+    let dest: String = body[body.len() - 2..].iter().collect();
+    let (head, dest) = (head.as_str(), dest.as_str());
     let to =
         Square::parse(dest).ok_or_else(|| format!("\"{dest}\" is not a square (files a-h, ranks 1-8)"))?;
     let mut capture = false;

@@ -68,6 +68,8 @@ fn is_result(token: &str) -> bool {
 
 /// Splits a record into headers, move texts and result.
 pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
+    // A file saved by some editors starts with a byte-order mark: not part of the record.
+    let text = text.trim_start_matches('\u{feff}');
     let mut record = Record::default();
     let mut body = String::new();
     for line in text.lines() {
