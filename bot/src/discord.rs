@@ -969,9 +969,23 @@ mod tests {
             assert!(required.windows(2).all(|w| w[0] || !w[1]), "{name}");
             for o in &options {
                 assert!((1..=100).contains(&o["description"].as_str().unwrap().chars().count()), "{name}");
+                // A subcommand's own options follow the same rules.
+                let inner = o["options"].as_array().cloned().unwrap_or_default();
+                assert!(inner.len() <= 25, "{name}");
+                let required: Vec<bool> =
+                    inner.iter().map(|o| o["required"].as_bool().unwrap_or(false)).collect();
+                assert!(required.windows(2).all(|w| w[0] || !w[1]), "{name} {}", o["name"]);
+                for i in &inner {
+                    let option = i["name"].as_str().unwrap();
+                    assert!(option.len() <= 32 && option.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+                    assert!(
+                        (1..=100).contains(&i["description"].as_str().unwrap().chars().count()),
+                        "{option}"
+                    );
+                }
             }
             // Every command the service knows is reachable, and every slash command reads.
-            if name != "challenge" {
+            if name != "challenge" && name != "tournament" {
                 assert!(slash_to_command(name, &[]).is_ok() || name == "move" || name == "rules", "{name}");
             }
         }

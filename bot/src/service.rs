@@ -440,9 +440,6 @@ impl<S: Store> Service<S> {
     fn accept(&self, msg: &Incoming, id: GameRef) -> Replies {
         let me = self.me(msg)?;
         let c = self.pick_challenge(msg, &me, id, false)?;
-        if !self.store.close_challenge(c.id, "accepted").map_err(internal)? {
-            return Err("that challenge was just withdrawn or taken up".into());
-        }
         let challenger_white = match c.color.as_str() {
             "white" => true,
             "black" => false,
@@ -454,20 +451,21 @@ impl<S: Store> Service<S> {
         let variant: Variant =
             c.variant.parse().map_err(|_| "that challenge names an unknown variant".to_string())?;
         let start = Position::start(variant);
-        let game_id = self
-            .store
-            .create_game(&NewGame {
-                platform: msg.platform,
-                channel: msg.channel,
-                variant: variant.name(),
-                start_fen: &start.fen(),
-                white,
-                black,
-                days_per_move: c.days_per_move,
-                rated: c.rated,
-                now: msg.now,
-            })
-            .map_err(internal)?;
+        // The challenge closes and the game begins in one transaction: never one without the other.
+        let game = NewGame {
+            platform: msg.platform,
+            channel: msg.channel,
+            variant: variant.name(),
+            start_fen: &start.fen(),
+            white,
+            black,
+            days_per_move: c.days_per_move,
+            rated: c.rated,
+            now: msg.now,
+        };
+        let Some(game_id) = self.store.accept_challenge(c.id, &game).map_err(internal)? else {
+            return Err("that challenge was just withdrawn or taken up".into());
+        };
         let loaded = self.find(msg, Some(game_id), true)?;
         let to_move = loaded.player(start.turn());
         let mut reply = self.board_reply(&loaded, None, false);
@@ -518,7 +516,10 @@ impl<S: Store> Service<S> {
         }
         let loser = loaded.game.position().turn();
         let outcome = Outcome::Win { winner: loser.other(), reason: WinReason::Time };
-        self.store.finish(loaded.row.id, outcome.result(), "time", now).map_err(internal)?;
+        if !self.store.finish(loaded.row.id, outcome.result(), "time", now).map_err(internal)? {
+            // Someone else settled it a moment ago and said so.
+            return Ok(None);
+        }
         Ok(Some(format!(
             "Game #{}: {} ran out of time. {} ({}).",
             loaded.row.id,
@@ -690,7 +691,9 @@ impl<S: Store> Service<S> {
     fn resign(&self, msg: &Incoming, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
         let outcome = Outcome::Win { winner: color.other(), reason: WinReason::Resignation };
-        self.store.finish(loaded.row.id, outcome.result(), "resignation", msg.now).map_err(internal)?;
+        if !self.store.finish(loaded.row.id, outcome.result(), "resignation", msg.now).map_err(internal)? {
+            return Err(format!("game #{} has just ended", loaded.row.id));
+        }
         let reply = Reply::text(format!(
             "{} resigns game #{}. {outcome} ({}).",
             me.name,
@@ -708,8 +711,13 @@ impl<S: Store> Service<S> {
         let pending = loaded.row.draw_offer;
         match offer {
             Offer::Offer | Offer::Accept if pending == Some(opponent.id) => {
-                let outcome = Outcome::Draw { reason: DrawReason::Agreement };
-                self.store.finish(loaded.row.id, outcome.result(), "agreement", msg.now).map_err(internal)?;
+                // The offer must still stand when the game ends: a move withdraws it.
+                if !self.store.accept_draw(loaded.row.id, opponent.id, msg.now).map_err(internal)? {
+                    return Err(format!(
+                        "{}'s draw offer no longer stands (a move withdrew it, or the game ended)",
+                        opponent.name
+                    ));
+                }
                 let reply = Reply::text(format!("Game #{} is drawn by agreement (1/2-1/2).", loaded.row.id));
                 let mut replies = vec![reply.notifying(opponent)];
                 replies.extend(self.after_game(loaded.row.id, msg.now));
@@ -747,7 +755,9 @@ impl<S: Store> Service<S> {
         let Some(reason) = loaded.game.claimable_draw() else {
             return Err("there is nothing to claim: a draw needs a threefold repetition or 50 moves without a capture or pawn move".into());
         };
-        self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason), msg.now).map_err(internal)?;
+        if !self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason), msg.now).map_err(internal)? {
+            return Err(format!("game #{} has just ended", loaded.row.id));
+        }
         let reply =
             Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)));
         let mut replies = vec![reply.notifying(opponent)];
@@ -786,7 +796,13 @@ impl<S: Store> Service<S> {
                 Ok(vec![r.notifying(opponent)])
             }
             Offer::Accept => Err(format!("{} has not asked for a takeback", opponent.name)),
-            Offer::Offer if loaded.game.moves().is_empty() => Err("there is no move to take back".into()),
+            Offer::Offer if pending == Some(me.id) => {
+                Err(format!("you have already asked; {} has not answered yet", opponent.name))
+            }
+            // Only your own last move can be taken back: you must have made one.
+            Offer::Offer if !has_moved(&loaded, color) => {
+                Err("you have not moved yet, so there is no move of yours to take back".into())
+            }
             Offer::Offer => {
                 self.store.set_takeback_offer(loaded.row.id, Some(me.id)).map_err(internal)?;
                 let mut reply = Reply::text(format!(
@@ -1001,6 +1017,13 @@ impl<S: Store> Service<S> {
         notices.extend(self.tournament_tick(now)?);
         Ok(notices)
     }
+}
+
+/// Whether `color` has made a move in the game (each stored move is one whole turn).
+fn has_moved(loaded: &Loaded, color: Color) -> bool {
+    let first = loaded.game.start().turn();
+    let plies = loaded.game.moves().len();
+    if color == first { plies >= 1 } else { plies >= 2 }
 }
 
 /// Turns of several actions run to tens of thousands: list how they begin, with how many turns

@@ -94,6 +94,9 @@ pub trait Store: Send + Sync + TournamentStore {
     fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool>;
 
     fn create_game(&self, g: &NewGame) -> Result<GameId>;
+    /// Closes an open challenge as accepted and creates its game, in one transaction; `None`
+    /// (and nothing changed) if the challenge was no longer open.
+    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>>;
     fn game(&self, id: GameId) -> Result<Option<GameRow>>;
     /// Unfinished games in a channel.
     fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>>;
@@ -116,7 +119,11 @@ pub trait Store: Send + Sync + TournamentStore {
         result: Option<(&str, &str)>,
         now: i64,
     ) -> Result<Append>;
-    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<()>;
+    /// Ends a running game; false (nothing changed) if it had already ended.
+    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool>;
+    /// Ends the game drawn by agreement if the draw offered by `offered_by` still stands (a move
+    /// withdraws it); false, changing nothing, otherwise.
+    fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool>;
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
     /// Removes the last `count` moves (an agreed takeback).
@@ -153,23 +160,45 @@ impl SqliteStore {
         Self::with_connection(Connection::open_in_memory()?)
     }
 
-    fn with_connection(conn: Connection) -> Result<SqliteStore> {
+    fn with_connection(mut conn: Connection) -> Result<SqliteStore> {
+        // Before anything else: processes starting together on a new file wait for each other.
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // Every commit reaches the disk before a move is acknowledged, power cut included.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
+        // The version check and the migrations in one immediate transaction: of two processes
+        // starting at once, one migrates and the other then finds the schema current.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let has_versions: bool = tx.query_row(
+            "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )?;
+        let tables: u32 =
+            tx.query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))?;
+        if !has_versions && tables > 0 {
+            bail!(
+                "this database is not Tessera's (it has tables but no schema_version); it was left untouched"
+            );
+        }
+        tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
         let current: u32 =
-            conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+            tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+        let latest = MIGRATIONS.last().map_or(0, |m| m.0);
+        if current > latest {
+            bail!(
+                "this database has schema version {current}, newer than this Tessera knows ({latest}); \
+                 it was left untouched: run a newer Tessera"
+            );
+        }
         for &(version, sql) in MIGRATIONS {
             if version > current {
-                let tx = conn.unchecked_transaction()?;
                 tx.execute_batch(sql).with_context(|| format!("migration {version}"))?;
                 tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [version])?;
-                tx.commit()?;
             }
         }
+        tx.commit()?;
         Ok(SqliteStore { conn: Mutex::new(conn) })
     }
 
@@ -301,6 +330,26 @@ impl Store for SqliteStore {
         Ok(conn.last_insert_rowid())
     }
 
+    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let closed = tx.execute(
+            "UPDATE challenges SET status = 'accepted' WHERE id = ?1 AND status = 'open'",
+            [challenge],
+        )?;
+        if closed != 1 {
+            return Ok(None);
+        }
+        tx.execute(
+            "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+             last_move_at, reminded, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
+            params![g.platform, g.channel, g.variant, g.start_fen, g.white, g.black, g.days_per_move, g.now, g.rated],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(Some(id))
+    }
+
     fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         let conn = self.conn();
         Ok(games(&conn, "id = ?1", &[&id])?.into_iter().next())
@@ -370,17 +419,24 @@ impl Store for SqliteStore {
         Ok(Append::Stored)
     }
 
-    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<()> {
+    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
         let conn = self.conn();
         let n = conn.execute(
             "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
              finished_at = ?4 WHERE id = ?1 AND result IS NULL",
             params![game, result, reason, now],
         )?;
-        if n != 1 {
-            bail!("game {game} is already over");
-        }
-        Ok(())
+        Ok(n == 1)
+    }
+
+    fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool> {
+        let conn = self.conn();
+        let n = conn.execute(
+            "UPDATE games SET result = '1/2-1/2', result_reason = 'agreement', draw_offer = NULL,
+             takeback_offer = NULL, finished_at = ?3 WHERE id = ?1 AND result IS NULL AND draw_offer = ?2",
+            params![game, offered_by, now],
+        )?;
+        Ok(n == 1)
     }
 
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
@@ -395,7 +451,9 @@ impl Store for SqliteStore {
 
     fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()> {
         let mut conn = self.conn();
-        let tx = conn.transaction()?;
+        // Immediate: a deferred transaction that reads then writes can fail with "database is
+        // locked" against another writer instead of waiting its turn.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stored: i64 =
             tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
         tx.execute(

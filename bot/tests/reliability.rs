@@ -1,0 +1,153 @@
+//! Reliability under failure and races (issue 13): one transaction per change, offers that must
+//! still stand, racing resignations answered plainly, takebacks of your own move only, and
+//! databases opened safely by many processes at once.
+
+use std::sync::{Arc, Barrier};
+
+use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::store::{SqliteStore, Store};
+
+const T0: i64 = 1_800_000_000;
+
+fn temp_db(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-rel-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.sqlite")
+}
+
+fn say(service: &Service<SqliteStore>, who: &str, text: &str) -> Vec<Reply> {
+    let author = User::new(who, who);
+    let mentions: Vec<User> =
+        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
+    let msg = Incoming {
+        platform: "test",
+        channel: "room",
+        author: &author,
+        is_admin: false,
+        text,
+        mentions: &mentions,
+        now: T0,
+    };
+    service.handle(&msg)
+}
+
+fn text(replies: &[Reply]) -> String {
+    replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn accepting_a_challenge_is_one_transaction() {
+    let path = temp_db("accept");
+    let service = Service::new(SqliteStore::open(&path).unwrap());
+    say(&service, "alice", "!t challenge @bob chess white");
+    // Creating the game fails (as on a full disk): the challenge must stay open.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "CREATE TRIGGER no_room BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    )
+    .unwrap();
+    let failed = say(&service, "bob", "!t accept");
+    assert!(failed[0].private && text(&failed).contains("nothing was changed"), "{failed:?}");
+    raw.execute_batch("DROP TRIGGER no_room").unwrap();
+    let accepted = text(&say(&service, "bob", "!t accept"));
+    assert!(accepted.contains("Game #1 begins"), "{accepted}");
+    assert!(text(&say(&service, "bob", "!t accept")).contains("nobody has challenged you"));
+}
+
+#[test]
+fn a_draw_offer_withdrawn_by_a_move_cannot_be_accepted() {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    say(&service, "alice", "!t challenge @bob chess white");
+    say(&service, "bob", "!t accept");
+    assert!(text(&say(&service, "alice", "!t draw")).contains("offers a draw"));
+    let alice = service.store().player("test", "alice", "alice").unwrap();
+    // Bob's accept read the offer, then Bob's own move withdrew it before the accept's commit.
+    say(&service, "alice", "e4");
+    assert!(text(&say(&service, "bob", "e5")).contains("played"));
+    assert!(!service.store().accept_draw(1, alice.id, T0).unwrap(), "a withdrawn offer stands no more");
+    assert!(service.store().game(1).unwrap().unwrap().result.is_none());
+}
+
+#[test]
+fn racing_resignations_are_answered_plainly() {
+    let path = temp_db("resign");
+    {
+        let service = Service::new(SqliteStore::open(&path).unwrap());
+        say(&service, "alice", "!t challenge @bob chess white");
+        say(&service, "bob", "!t accept");
+    }
+    let barrier = Arc::new(Barrier::new(2));
+    let handles: Vec<_> = ["alice", "bob"]
+        .into_iter()
+        .map(|who| {
+            let (path, barrier) = (path.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let service = Service::new(SqliteStore::open(&path).unwrap());
+                barrier.wait();
+                text(&say(&service, who, "!t resign"))
+            })
+        })
+        .collect();
+    let answers: Vec<String> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(answers.iter().filter(|a| a.contains("resigns")).count(), 1, "{answers:?}");
+    assert!(answers.iter().all(|a| !a.contains("something went wrong")), "{answers:?}");
+}
+
+#[test]
+fn only_your_own_last_move_is_taken_back_and_asked_for_once() {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    say(&service, "alice", "!t challenge @bob chess white");
+    say(&service, "bob", "!t accept");
+    say(&service, "alice", "e4");
+    // Bob has not moved: nothing of his to take back.
+    let refused = say(&service, "bob", "!t takeback");
+    assert!(refused[0].private && text(&refused).contains("not moved yet"), "{refused:?}");
+    let asked = text(&say(&service, "alice", "!t takeback"));
+    assert!(asked.contains("asks to take back"), "{asked}");
+    let again = say(&service, "alice", "!t takeback");
+    assert!(again[0].private && text(&again).contains("already asked"), "{again:?}");
+    assert!(again[0].notify.is_empty(), "no second ping");
+    assert!(text(&say(&service, "bob", "!t takeback accept")).contains("1 move undone"));
+}
+
+#[test]
+fn databases_open_safely_and_foreign_ones_are_refused() {
+    // Many processes starting at once on a new data directory all get the same, current schema.
+    let path = temp_db("first-start");
+    let barrier = Arc::new(Barrier::new(8));
+    let handles: Vec<_> = (0..8)
+        .map(|_| {
+            let (path, barrier) = (path.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                SqliteStore::open(&path).map(|_| ()).map_err(|e| e.to_string())
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap().unwrap();
+    }
+    // Someone else's database is left alone.
+    let foreign = temp_db("foreign");
+    rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE invoices (id INTEGER)")
+        .unwrap();
+    let err = SqliteStore::open(&foreign).unwrap_err().to_string();
+    assert!(err.contains("not Tessera's"), "{err}");
+    let tables: i64 = rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tables, 1, "nothing was added to it");
+    // A newer Tessera's database is refused too.
+    let newer = temp_db("newer");
+    drop(SqliteStore::open(&newer).unwrap());
+    rusqlite::Connection::open(&newer)
+        .unwrap()
+        .execute_batch("INSERT INTO schema_version VALUES (999)")
+        .unwrap();
+    let err = SqliteStore::open(&newer).unwrap_err().to_string();
+    assert!(err.contains("newer than this Tessera"), "{err}");
+}
