@@ -801,7 +801,7 @@ impl<S: Store> Service<S> {
             }
             // Only your own last move can be taken back: you must have made one.
             Offer::Offer if !has_moved(&loaded, color) => {
-                Err("you have not moved yet, so there is no move of yours to take back".into())
+                Err("there is no move to take back: you have not moved yet".into())
             }
             Offer::Offer => {
                 self.store.set_takeback_offer(loaded.row.id, Some(me.id)).map_err(internal)?;
