@@ -409,7 +409,12 @@ impl<S: Store> Service<S> {
             if !timed_out.is_empty() {
                 for p in timed_out {
                     let reason = "lost two games in a row on time";
-                    if self.store.withdraw_entrant(t.id, p, t.current_round, reason).map_err(internal)? {
+                    if self
+                        .store
+                        .withdraw_entrant(t.id, p, t.current_round, reason, now)
+                        .map_err(internal)?
+                        .is_some()
+                    {
                         let player = self.names(&[p])?.remove(0);
                         out.push(Announcement {
                             text: format!("{} is withdrawn from t{}: {reason}.", player.name, t.id),
@@ -841,31 +846,17 @@ impl<S: Store> Service<S> {
             return Ok(vec![Reply::text(format!("{} leaves t{} ({}).", target.name, t.id, t.name))]);
         }
         let by = if target.id == me.id { "withdrew" } else { "withdrawn by the organiser" };
-        if !self.store.withdraw_entrant(t.id, target.id, t.current_round, by).map_err(internal)? {
+        // Withdrawn, and a game in progress lost by forfeit, in one transaction.
+        let Some(forfeits) =
+            self.store.withdraw_entrant(t.id, target.id, t.current_round, by, msg.now).map_err(internal)?
+        else {
             return Err(format!("{} is not playing in t{}", target.name, t.id));
-        }
+        };
         let mut text = format!("{} is withdrawn from t{} and will not be paired again.", target.name, t.id);
         let mut notify = Vec::new();
-        // A game in progress is lost by forfeit: the opponent wins.
-        for p in self.store.pairings(t.id).map_err(internal)? {
-            let Some(black) = p.black else { continue };
-            if p.round != t.current_round
-                || (p.white != target.id && black != target.id)
-                || p.result.is_some()
-            {
-                continue;
-            }
-            let running = match p.game {
-                Some(g) => self.store.game(g).map_err(internal)?.is_some_and(|g| g.result.is_none()),
-                None => false,
-            };
-            if !running {
-                continue;
-            }
-            let result = if p.white == target.id { "-+" } else { "+-" };
-            self.store.set_pairing_result(t.id, p.at(), result, "withdrawal", msg.now).map_err(internal)?;
-            let opponent = self.names(&[if p.white == target.id { black } else { p.white }])?.remove(0);
-            text.push_str(&format!(" {} wins game #{} by forfeit.", opponent.name, p.game.unwrap_or(0)));
+        for (game, winner) in forfeits {
+            let opponent = self.names(&[winner])?.remove(0);
+            text.push_str(&format!(" {} wins game #{game} by forfeit.", opponent.name));
             notify.push(opponent.user_id);
         }
         let mut replies = vec![Reply { text, notify, ..Reply::default() }];

@@ -279,14 +279,17 @@ pub trait TournamentStore {
     /// Takes a player out before the start; false if they were not in or it has started.
     fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool>;
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>>;
-    /// Withdraws a player after `after_round`; false if they were not in or already withdrawn.
+    /// Withdraws a player after `after_round`, and in the same transaction loses by forfeit their
+    /// game of that round still being played. `None` if they were not in or already withdrawn;
+    /// else the forfeited games, with the opponent who wins each.
     fn withdraw_entrant(
         &self,
         t: TournamentId,
         player: PlayerId,
         after_round: u32,
         reason: &str,
-    ) -> Result<bool>;
+        now: i64,
+    ) -> Result<Option<Vec<(GameId, PlayerId)>>>;
     /// Moves the status from one of `from` to `to`; false if it was in none of them.
     fn set_tournament_status(
         &self,
@@ -396,6 +399,56 @@ fn insert_pairing(
         ],
     )?;
     Ok(())
+}
+
+/// Records a result for a pairing and ends its game if it still runs, inside `tx`; false if there
+/// is no such pairing.
+fn record_result(
+    tx: &rusqlite::Transaction,
+    t: TournamentId,
+    at: PairingAt,
+    result: &str,
+    reason: &str,
+    now: i64,
+) -> Result<bool> {
+    let PairingAt { round, board, leg } = at;
+    let game: Option<Option<GameId>> = tx
+        .query_row(
+            "SELECT game_id FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
+             AND leg = ?4",
+            params![t, round, board, leg],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(game) = game else { return Ok(false) };
+    tx.execute(
+        "UPDATE tournament_pairings SET result = ?5, result_reason = ?6
+         WHERE tournament_id = ?1 AND round = ?2 AND board = ?3 AND leg = ?4",
+        params![t, round, board, leg, result, reason],
+    )?;
+    if let Some(game) = game {
+        // The game itself ends too; a forfeit is a win (or loss) that was not played out, and
+        // is not rated.
+        let game_result = match result {
+            "+-" => "1-0",
+            "-+" => "0-1",
+            "--" => "0-0",
+            other => other,
+        };
+        tx.execute(
+            "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
+             finished_at = COALESCE(finished_at, ?4), rated = CASE WHEN ?5 THEN 0 ELSE rated END
+             WHERE id = ?1 AND result IS NULL",
+            params![
+                game,
+                game_result,
+                format!("set by the organiser: {reason}"),
+                now,
+                matches!(result, "+-" | "-+" | "--")
+            ],
+        )?;
+    }
+    Ok(true)
 }
 
 impl TournamentStore for SqliteStore {
@@ -528,14 +581,39 @@ impl TournamentStore for SqliteStore {
         player: PlayerId,
         after_round: u32,
         reason: &str,
-    ) -> Result<bool> {
-        let conn = self.conn();
-        let n = conn.execute(
+        now: i64,
+    ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let n = tx.execute(
             "UPDATE tournament_players SET withdrawn_after = ?3, withdraw_reason = ?4
              WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_after IS NULL",
             params![t, player, after_round, reason],
         )?;
-        Ok(n == 1)
+        if n != 1 {
+            return Ok(None);
+        }
+        // Their game of this round, if it is still being played, is lost by forfeit.
+        let running: Vec<(u32, u32, PlayerId, PlayerId, GameId)> = {
+            let mut stmt = tx.prepare(
+                "SELECT p.board, p.leg, p.white, p.black, p.game_id FROM tournament_pairings p
+                 JOIN games g ON g.id = p.game_id
+                 WHERE p.tournament_id = ?1 AND p.round = ?2 AND (p.white = ?3 OR p.black = ?3)
+                 AND p.result IS NULL AND g.result IS NULL",
+            )?;
+            let rows = stmt.query_map(params![t, after_round, player], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()?
+        };
+        let mut forfeits = Vec::new();
+        for (board, leg, white, black, game) in running {
+            let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
+            record_result(&tx, t, PairingAt { round: after_round, board, leg }, result, "withdrawal", now)?;
+            forfeits.push((game, winner));
+        }
+        tx.commit()?;
+        Ok(Some(forfeits))
     }
 
     fn set_tournament_status(
@@ -650,43 +728,10 @@ impl TournamentStore for SqliteStore {
         reason: &str,
         now: i64,
     ) -> Result<bool> {
-        let PairingAt { round, board, leg } = at;
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let game: Option<Option<GameId>> = tx
-            .query_row(
-                "SELECT game_id FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
-                 AND leg = ?4",
-                params![t, round, board, leg],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let Some(game) = game else { return Ok(false) };
-        tx.execute(
-            "UPDATE tournament_pairings SET result = ?5, result_reason = ?6
-             WHERE tournament_id = ?1 AND round = ?2 AND board = ?3 AND leg = ?4",
-            params![t, round, board, leg, result, reason],
-        )?;
-        if let Some(game) = game {
-            // The game itself ends too; a forfeit is a win (or loss) that was not played out.
-            let game_result = match result {
-                "+-" => "1-0",
-                "-+" => "0-1",
-                "--" => "0-0",
-                other => other,
-            };
-            tx.execute(
-                "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
-                 finished_at = COALESCE(finished_at, ?4), rated = CASE WHEN ?5 THEN 0 ELSE rated END
-                 WHERE id = ?1 AND result IS NULL",
-                params![
-                    game,
-                    game_result,
-                    format!("set by the organiser: {reason}"),
-                    now,
-                    matches!(result, "+-" | "-+" | "--")
-                ],
-            )?;
+        if !record_result(&tx, t, at, result, reason, now)? {
+            return Ok(false);
         }
         tx.commit()?;
         Ok(true)
