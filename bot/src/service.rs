@@ -284,7 +284,12 @@ impl<S: Store> Service<S> {
     fn find(&self, msg: &Incoming, id: GameRef, looking: bool) -> Result<Loaded, String> {
         if let Some(id) = id {
             let row = self.store.game(id).map_err(internal)?.filter(|g| g.platform == msg.platform);
-            return row.map_or_else(|| Err(format!("there is no game #{id}")), |r| self.load(r));
+            let Some(row) = row else { return Err(format!("there is no game #{id}")) };
+            // A game is shown and played only in its own channel (a server's games stay there).
+            if row.channel != msg.channel {
+                return Err(format!("game #{id} is played in another channel; look at it or move there"));
+            }
+            return self.load(row);
         }
         let me = self.me(msg)?;
         let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
@@ -910,8 +915,10 @@ impl<S: Store> Service<S> {
     pub fn suggest_games(&self, msg: &Incoming, typed: &str, limit: usize) -> Vec<Suggestion> {
         let Ok(me) = self.me(msg) else { return Vec::new() };
         let Ok(rows) = self.store.player_games(me.id) else { return Vec::new() };
-        let mut rows: Vec<GameRow> = rows.into_iter().filter(|g| g.platform == msg.platform).collect();
-        rows.sort_by_key(|g| (g.channel != msg.channel, -g.id));
+        // Only this channel's: a game is played in its own channel.
+        let mut rows: Vec<GameRow> =
+            rows.into_iter().filter(|g| g.platform == msg.platform && g.channel == msg.channel).collect();
+        rows.sort_by_key(|g| -g.id);
         let typed = typed.trim().trim_start_matches('#').to_lowercase();
         // Labels come from the rows alone: replaying every game on each keystroke would be slow.
         rows.into_iter()

@@ -151,3 +151,31 @@ fn databases_open_safely_and_foreign_ones_are_refused() {
     let err = SqliteStore::open(&newer).unwrap_err().to_string();
     assert!(err.contains("newer than this Tessera"), "{err}");
 }
+
+#[test]
+fn a_game_is_shown_and_played_only_in_its_own_channel() {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    say(&service, "alice", "!t challenge @bob chess white");
+    say(&service, "bob", "!t accept");
+    let elsewhere = |who: &str, text: &str| {
+        let author = User::new(who, who);
+        let msg = Incoming {
+            platform: "test",
+            channel: "another-server-channel",
+            author: &author,
+            is_admin: false,
+            text,
+            mentions: &[],
+            now: T0,
+        };
+        service.handle(&msg)
+    };
+    for (who, text) in [("carol", "!t board #1"), ("carol", "!t history #1"), ("alice", "!t move e4 #1")] {
+        let r = elsewhere(who, text);
+        assert!(r[0].private && r[0].text.contains("another channel"), "{text}: {r:?}");
+    }
+    assert!(service.store().game(1).unwrap().unwrap().moves.is_empty(), "nothing was played");
+    // The player's own list still says where their games are.
+    assert!(text(&elsewhere("alice", "!t games mine")).contains("#1"));
+    assert!(text(&say(&service, "alice", "!t move e4 #1")).contains("played"));
+}

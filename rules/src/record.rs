@@ -102,6 +102,11 @@ pub fn parse_record(text: &str) -> Result<Record, ReplayError> {
                 }
                 flush(&mut token, &mut tokens, depth);
             }
+            // `Nd7xM1(P)`: a capture choice written right after a move, not a variation.
+            '(' if !token.is_empty() && capture_choice_follows(&chars) => {
+                token.push('(');
+                token.extend(chars.by_ref().take(2));
+            }
             '(' => {
                 flush(&mut token, &mut tokens, depth);
                 depth += 1;
@@ -225,6 +230,12 @@ impl Replay {
     }
 }
 
+/// Whether the text after a `(` is a piece letter and `)`: Quad-Square's capture choice.
+fn capture_choice_follows(rest: &std::iter::Peekable<std::str::Chars>) -> bool {
+    let mut ahead = rest.clone();
+    matches!((ahead.next(), ahead.next()), (Some('K' | 'Q' | 'R' | 'B' | 'N' | 'P'), Some(')')))
+}
+
 /// Plays a record from the variant's start position (or its `FEN` header), stopping at the first bad move.
 pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
     let record = parse_record(text)?;
@@ -285,6 +296,14 @@ fn turn_can_start_with(pos: &Position, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capture_choice_is_no_variation() {
+        // Quad-Square writes the piece taken in parentheses right after the move.
+        let rec = parse_record("1. Nd7xM1(P)+ e5 (2. d4) 2. Qd3xM1(N)").unwrap();
+        let texts: Vec<&str> = rec.moves.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["Nd7xM1(P)+", "e5", "Qd3xM1(N)"]);
+    }
 
     #[test]
     fn tolerates_pgn_furniture() {
