@@ -1083,7 +1083,13 @@ fn lan_action(pos: &Position, action: Action) -> String {
         return text;
     }
     let (role, from, to, capture, promotion) = piece_fields(action);
-    let letter = if role == Role::Pawn { String::new() } else { role.upper().to_string() };
+    // A pawn goes without its letter, unless it shares a quad with a piece (not a pawn) of its
+    // side that could make the same move: then `PM1xb6`, as `RM1xb6` names the rook.
+    let shares_quad = pos.rules().quad_squares
+        && crate::quad::occupants(pos, from)
+            .iter()
+            .any(|(_, p)| p.color == pos.turn() && p.role != Role::Pawn);
+    let letter = if role == Role::Pawn && !shares_quad { String::new() } else { role.upper().to_string() };
     let sep = if capture { 'x' } else { '-' };
     // On a quad the captured piece is named, since two may stand there (Q4).
     let victim = match action {

@@ -455,3 +455,20 @@ fn every_move_is_written_in_long_form_everywhere() {
     }
     assert!(moves.iter().any(|m| notation::san(&p, m) == "Qa3xM1(N)"));
 }
+
+#[test]
+fn a_pawn_sharing_a_quad_with_a_piece_is_named() {
+    // A white pawn and rook share M1; both can take on b6. Each move is written so that it
+    // reads back as itself: `PM1xb6` for the pawn, `RM1xb6` for the rook.
+    let p = pos("3k3/7/1n5/7/1PR4/7/7/3K3 w - - 0 1");
+    let takes: Vec<String> =
+        p.legal_moves().iter().map(|m| notation::lan(&p, m)).filter(|t| t.contains("xb6")).collect();
+    assert!(takes.contains(&"PM1xb6".to_string()) && takes.contains(&"RM1xb6".to_string()), "{takes:?}");
+    for text in &takes {
+        let mv = notation::parse_move(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&notation::lan(&p, &mv), text);
+    }
+    // Alone on a quad, a pawn goes without its letter as ever.
+    let alone = pos("3k3/7/1n5/7/1P5/7/7/3K3 w - - 0 1");
+    assert!(alone.legal_moves().iter().any(|m| notation::lan(&alone, m) == "M1xb6"));
+}
