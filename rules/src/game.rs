@@ -6,7 +6,7 @@ use crate::moves::{Action, Move};
 use crate::notation::{self, MoveError, ResolveError};
 use crate::position::Position;
 use crate::types::Color;
-use crate::variant::{StalemateRule, Variant};
+use crate::variant::{StalemateRule, TurnRule, Variant};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -215,12 +215,17 @@ impl Game {
         let mut pos = self.start.clone();
         let mut out = String::new();
         for (i, mv) in self.moves.iter().enumerate() {
+            let text = notation::lan(&pos, mv);
+            // A Black turn that begins with a square action could be read as the end of White's
+            // turn before it (records join such actions to the turn that can take them): `N...`
+            // marks where Black's turn begins.
+            let joinable = pos.rules().turn != TurnRule::Single && text.starts_with('@');
             if pos.turn() == Color::White {
                 out.push_str(&format!("{}. ", pos.fullmoves()));
-            } else if i == 0 {
+            } else if i == 0 || joinable {
                 out.push_str(&format!("{}... ", pos.fullmoves()));
             }
-            out.push_str(&notation::lan(&pos, mv));
+            out.push_str(&text);
             out.push(' ');
             pos.play_unchecked(mv);
         }

@@ -564,3 +564,12 @@ fn records_join_square_actions_to_the_turn_that_can_take_them() {
     assert_eq!(split.position().locked(), sq("f5").bb());
     assert_eq!(joined.position().squares(), split.position().squares());
 }
+
+#[test]
+fn a_black_turn_of_square_actions_is_marked_in_the_record() {
+    // Black moves the square White has just placed: written after White's turn, `@a4-c3` would
+    // read as the end of it. The record marks Black's turn, and reads back.
+    let g = game(Variant::Hans38NeutralPostalPlus, "1. @@a4 1... @a4-c3");
+    assert_eq!(g.record(), "1. @@a4 1... @a4-c3 *");
+    assert_eq!(game(Variant::Hans38NeutralPostalPlus, &g.record()).position(), g.position());
+}
