@@ -7,6 +7,7 @@ pub mod config;
 pub mod discord;
 pub mod local;
 pub mod matrix;
+pub mod private_files;
 pub mod ratings;
 pub mod service;
 pub mod store;

@@ -105,8 +105,8 @@ fn unescape_html(s: &str) -> String {
 }
 
 async fn login(cfg: &MatrixConfig) -> Result<Client> {
-    std::fs::create_dir_all(&cfg.store_dir)
-        .with_context(|| format!("creating {}", cfg.store_dir.display()))?;
+    // The session and the end-to-end keys: readable by the bot's user alone.
+    crate::private_files::private_dir(&cfg.store_dir)?;
     let client = Client::builder()
         .homeserver_url(&cfg.homeserver)
         .sqlite_store(&cfg.store_dir, cfg.store_passphrase.as_ref().map(Secret::expose))
@@ -130,7 +130,7 @@ async fn login(cfg: &MatrixConfig) -> Result<Client> {
             .await
             .context("logging in to Matrix (check matrix_user and matrix_password)")?;
         if let Some(session) = client.matrix_auth().session() {
-            std::fs::write(&session_file, serde_json::to_string(&session)?)
+            crate::private_files::write_private(&session_file, serde_json::to_string(&session)?.as_bytes())
                 .with_context(|| format!("saving the session to {}", session_file.display()))?;
         }
     }

@@ -149,10 +149,13 @@ impl std::fmt::Debug for SqliteStore {
 
 impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        // A directory made here is the bot's own: private. One that exists is left as it is.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+            crate::private_files::private_dir(dir)?;
         }
         let conn = Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
+        // Games and who played them are the players' business: the owner's alone.
+        crate::private_files::restrict(path, 0o600)?;
         Self::with_connection(conn)
     }
 

@@ -179,3 +179,16 @@ fn a_game_is_shown_and_played_only_in_its_own_channel() {
     assert!(text(&elsewhere("alice", "!t games mine")).contains("#1"));
     assert!(text(&say(&service, "alice", "!t move e4 #1")).contains("played"));
 }
+
+#[cfg(unix)]
+#[test]
+fn the_data_directory_and_database_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("tessera-rel-{}-private", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.join("data/tessera.sqlite");
+    drop(SqliteStore::open(&db).unwrap());
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir.join("data")), 0o700);
+    assert_eq!(mode(&db), 0o600);
+}
