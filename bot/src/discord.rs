@@ -139,6 +139,7 @@ impl EventHandler for Handler {
             if let Err(e) = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
                 eprintln!("could not answer in channel {}: {e}", msg.channel_id);
             }
+            send_direct(&ctx.http, &reply).await;
         }
     }
 
@@ -427,10 +428,32 @@ async fn respond_after(http: &Http, to: Answering<'_>, replies: Vec<Reply>, answ
             for r in replies[n..].iter().filter(|r| !r.private) {
                 send(http, to.channel, r, None).await?;
             }
+            for r in &replies[n..] {
+                send_direct(http, r).await;
+            }
             break;
         }
+        send_direct(http, reply).await;
     }
     Ok(())
+}
+
+/// The private words a reply carries, each to its player's direct messages. Where a player takes
+/// no direct messages, the announcement in the channel (which pings them) is what they get.
+async fn send_direct(http: &Http, reply: &Reply) {
+    for (user, text) in &reply.direct {
+        let Ok(id) = user.parse::<u64>() else { continue };
+        let channel = match UserId::new(id).create_dm_channel(http).await {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("could not open a direct message to {id}: {e}");
+                continue;
+            }
+        };
+        if let Err(e) = channel.id.send_message(http, CreateMessage::new().content(text.clone())).await {
+            eprintln!("could not send a direct message to {id}: {e}");
+        }
+    }
 }
 
 async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool) -> Result<()> {

@@ -65,6 +65,8 @@ pub struct Reply {
     /// Platform user ids of the people the reply concerns who did not write the message (the
     /// player to move, the one challenged): platforms that can, notify them.
     pub notify: Vec<String>,
+    /// Private messages to send besides, where the platform can: (platform user id, text).
+    pub direct: Vec<(String, String)>,
 }
 
 /// The one-click answers a reply invites. Platforms without buttons ignore them: the reply's text

@@ -22,11 +22,19 @@ struct Announcement {
     notify: Vec<String>,
     /// The standings after the round before, where there is one.
     image: Option<Vec<u8>>,
+    /// Each player's own word, privately where the platform can.
+    direct: Vec<(String, String)>,
 }
 
 impl Announcement {
     fn reply(self) -> Reply {
-        Reply { text: self.text, notify: self.notify, image: self.image, ..Reply::default() }
+        Reply {
+            text: self.text,
+            notify: self.notify,
+            image: self.image,
+            direct: self.direct,
+            ..Reply::default()
+        }
     }
 }
 
@@ -394,6 +402,7 @@ impl<S: Store> Service<S> {
                             ),
                             notify: names.iter().map(|p| p.user_id.clone()).collect(),
                             image: None,
+                            direct: Vec::new(),
                         });
                     }
                 }
@@ -420,6 +429,7 @@ impl<S: Store> Service<S> {
                             text: format!("{} is withdrawn from t{}: {reason}.", player.name, t.id),
                             notify: vec![player.user_id],
                             image: None,
+                            direct: Vec::new(),
                         });
                     }
                 }
@@ -449,6 +459,7 @@ impl<S: Store> Service<S> {
                         ),
                         notify: Vec::new(),
                         image: None,
+                            direct: Vec::new(),
                     });
                     break;
                 }
@@ -497,6 +508,7 @@ impl<S: Store> Service<S> {
         let mut lines =
             vec![format!("t{} {}: round {round} of {} is paired. Good luck!", t.id, t.name, t.rounds)];
         let mut notify = Vec::new();
+        let mut direct = Vec::new();
         for p in pairings.iter().filter(|p| p.round == round) {
             let white = self.names(&[p.white])?.remove(0);
             notify.push(white.user_id.clone());
@@ -504,6 +516,18 @@ impl<S: Store> Service<S> {
                 (PairingKind::Game, Some(black)) => {
                     let black = self.names(&[black])?.remove(0);
                     notify.push(black.user_id.clone());
+                    if let Some(game) = p.game {
+                        for (me, other, colour) in [(&white, &black, "White"), (&black, &white, "Black")] {
+                            direct.push((
+                                me.user_id.clone(),
+                                format!(
+                                    "t{} {}, round {round}: your game #{game} against {} has begun; you play {colour}. \
+                                     Play it in the tournament's channel.",
+                                    t.id, t.name, other.name
+                                ),
+                            ));
+                        }
+                    }
                     match (&p.game, &p.result) {
                         (Some(game), _) => format!(
                             "Board {}: game #{game}, {} (white) vs {} (black)",
@@ -536,7 +560,7 @@ impl<S: Store> Service<S> {
                 t.days_per_move.unwrap_or(0)
             ));
         }
-        Ok(Announcement { text: lines.join("\n"), notify, image: None })
+        Ok(Announcement { text: lines.join("\n"), notify, image: None, direct })
     }
 
     fn final_announcement(&self, snapshot: &Snapshot) -> Announcement {
@@ -561,7 +585,7 @@ impl<S: Store> Service<S> {
                 text.push_str(&format!("\n```\n{}```", standings.text(20)));
             }
         }
-        Announcement { text, notify: Vec::new(), image: None }
+        Announcement { text, notify: Vec::new(), image: None, direct: Vec::new() }
     }
 
     /// After a game ends: moves its tournament on, if it has one.
@@ -594,6 +618,7 @@ impl<S: Store> Service<S> {
                             text: format!("t{} {} is cancelled: {why}.", t.id, t.name),
                             notify: Vec::new(),
                             image: None,
+                            direct: Vec::new(),
                         }]
                     }
                 }

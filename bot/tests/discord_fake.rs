@@ -149,6 +149,13 @@ fn start_fake(refuse_message_content: bool) -> FakeDiscord {
                        "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
             } else if path.ends_with("/users/@me") {
                 user(BOT_ID, "tessera", true)
+            } else if path.ends_with("/users/@me/channels") {
+                // A direct-message channel with the recipient: its id is 8000 + theirs.
+                log.lock().unwrap().push(logged);
+                let recipient: Value = serde_json::from_slice(&body).unwrap_or_default();
+                let who = recipient["recipient_id"].as_str().unwrap_or("0").to_string();
+                let id = 8000 + who.parse::<u64>().unwrap_or(0);
+                json!({"id": id.to_string(), "type": 1, "recipients": [user(&who, "someone", false)]})
             } else if path.contains("/channels/") && path.ends_with("/messages")
                 || path.contains("/webhooks/")
             {
@@ -621,6 +628,11 @@ fn a_round_robin_through_a_fake_discord() {
         news = fake.wait_for(&wanted).text();
     }
     assert!(news.contains("wins with"), "{news}");
+    // Each player was also told privately of each of their games.
+    let dm = fake.wait_until("a direct message", |p| {
+        p.path.starts_with("/api/v10/channels/800") && p.text().contains("your game #")
+    });
+    assert!(dm.text().contains("you play"), "{}", dm.text());
     let standings = fake.interact(id(), &players[2], 2, tournament_slash("standings", &[]), None);
     assert!(standings.has_png(), "the crosstable is uploaded");
     assert!(standings.text().contains("Discord Robin"));

@@ -326,7 +326,12 @@ fn administration_needs_the_organiser_or_a_moderator() {
         );
     }
     // A moderator of the room may.
-    assert!(club.say_as("mod", true, "!t tournament start")[0].text.contains("round 1 of 3"));
+    let started = club.say_as("mod", true, "!t tournament start");
+    assert!(started[0].text.contains("round 1 of 3"));
+    // Each player of each game is also told privately, where the platform can.
+    let direct = &started[0].direct;
+    assert_eq!(direct.len(), 4, "{direct:?}");
+    assert!(direct.iter().all(|(_, text)| text.contains("your game #") && text.contains("you play")));
     assert!(club.says("org", "!t tournament pause").contains("paused"));
     assert!(club.says("org", "!t tournament resume").contains("resumes"));
     // The organiser sets a forfeit, reason kept.
