@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::matching::Matcher;
+use crate::matching::{Matcher, Store};
 use crate::tournament::{Colour, PointSystem, Points, RoundEntry, Tournament};
 use crate::wide::{Weight, Wide};
 use crate::{PairError, Pairings};
@@ -244,10 +244,260 @@ fn infer_initial_colour(tournament: &Tournament, valid: &[bool]) -> Option<Colou
     None
 }
 
+const NONE: usize = usize::MAX;
+
+/// The edge weights (times four) without an `n²` table of wide weights. An edge outside the bracket
+/// being paired has a weight made of per-player parts (completion, the pairing-allocated bye), computed
+/// when asked; a fixed pair has its own edge and no other; only the edges among the bracket's players
+/// (and any player whose edges were set otherwise) are kept in a table.
+struct Weights<W> {
+    n: usize,
+    /// The pairs who have played each other, a bit per ordered pair.
+    played: Vec<u64>,
+    /// Zero, or a code of the absolute colour preference: two players with the same code never meet.
+    colour_code: Vec<u8>,
+    /// An outside edge weighs `constant + part[a] + part[b]`, plus `top_unit` when the lower of the
+    /// two is `high`.
+    constant: W,
+    part: Vec<W>,
+    top_unit: W,
+    high: Vec<bool>,
+    /// The mate of a fixed player.
+    fixed: Vec<usize>,
+    max4: W,
+    /// Position in `local` of each vertex, or `NONE`.
+    local_of: Vec<usize>,
+    local: Vec<usize>,
+    /// Weights among `local`, by rows: the lowest 64 bits, and the rest from `palette` (the rest of
+    /// a weight takes few values, so this keeps the table small).
+    table_low: Vec<u64>,
+    table_high: Vec<u32>,
+    palette: Palette<W>,
+    /// Edges set outside the table (never, as the pairing runs; kept so that nothing is lost).
+    exceptions: HashMap<(usize, usize), W>,
+}
+
+impl<W: Weight> Weights<W> {
+    fn new(setup: &Setup, max: W) -> Self {
+        let n = setup.players.len();
+        let mut played = vec![0u64; (n * n).div_ceil(64)];
+        for a in 0..n {
+            for b in 0..n {
+                if setup.forbidden[a][b] {
+                    let bit = a * n + b;
+                    played[bit / 64] |= 1 << (bit % 64);
+                }
+            }
+        }
+        let colour_code = setup
+            .players
+            .iter()
+            .map(|p| {
+                let exempt = setup.last_round && p.score > setup.topscorer_threshold;
+                match p.preference {
+                    _ if exempt || !p.absolute() => 0,
+                    Some(Colour::White) => 1,
+                    Some(Colour::Black) => 2,
+                    None => 3,
+                }
+            })
+            .collect();
+        Weights {
+            n,
+            played,
+            colour_code,
+            constant: W::zero(),
+            part: vec![W::zero(); n],
+            top_unit: W::zero(),
+            high: vec![false; n],
+            fixed: vec![NONE; n],
+            max4: max.shl(2),
+            local_of: vec![NONE; n],
+            local: Vec::new(),
+            table_low: Vec::new(),
+            table_high: Vec::new(),
+            palette: Palette { values: Vec::new(), index: HashMap::new() },
+            exceptions: HashMap::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        let bit = a * self.n + b;
+        let code = self.colour_code[a];
+        self.played[bit / 64] & (1 << (bit % 64)) == 0 && (code == 0 || code != self.colour_code[b])
+    }
+
+    /// The weight of an edge outside the table.
+    #[inline(always)]
+    fn outside(&self, a: usize, b: usize) -> W {
+        if !self.exceptions.is_empty() {
+            let key = (a.min(b), a.max(b));
+            if let Some(&w) = self.exceptions.get(&key) {
+                return w;
+            }
+        }
+        if self.fixed[a] != NONE || self.fixed[b] != NONE {
+            return if self.fixed[a] == b { self.max4 } else { W::zero() };
+        }
+        self.free(a, b)
+    }
+
+    /// The weight of an edge between two players neither fixed nor in the table.
+    #[inline(always)]
+    fn free(&self, a: usize, b: usize) -> W {
+        if !self.compatible(a, b) {
+            return W::zero();
+        }
+        let w = self.constant.wrapping_add(self.part[a]).wrapping_add(self.part[b]);
+        if self.high[a.max(b)] { w.wrapping_add(self.top_unit) } else { w }
+    }
+
+    /// The per-player parts of the outside weights.
+    fn clone_outside(&self) -> Outside<W> {
+        Outside {
+            constant: self.constant,
+            part: self.part.clone(),
+            top_unit: self.top_unit,
+            high: self.high.clone(),
+        }
+    }
+
+    /// [`Weights::free`] with other parts.
+    fn free_with(&self, parts: &Outside<W>, a: usize, b: usize) -> W {
+        if !self.compatible(a, b) {
+            return W::zero();
+        }
+        let w = parts.constant.wrapping_add(parts.part[a]).wrapping_add(parts.part[b]);
+        if parts.high[a.max(b)] { w.wrapping_add(parts.top_unit) } else { w }
+    }
+
+    #[inline]
+    fn is_local(&self, a: usize, b: usize) -> bool {
+        self.local_of[a] != NONE && self.local_of[b] != NONE
+    }
+
+    /// Fixes the pair `a`–`b`, whose edges have been set in the table or are told by `fixed`.
+    fn fix(&mut self, a: usize, b: usize) {
+        self.fixed[a] = b;
+        self.fixed[b] = a;
+        if !self.exceptions.is_empty() {
+            self.exceptions.retain(|&(p, q), _| p != a && p != b && q != a && q != b);
+        }
+    }
+
+    /// Keeps the edges among `vertices` in the table (the weights themselves do not change).
+    fn localize(&mut self, vertices: &[usize]) {
+        let mut keep = vec![false; self.n];
+        for &v in vertices {
+            keep[v] = true;
+        }
+        // A player leaving the table whose edges differ from what they would be outside stays.
+        let m = self.local.len();
+        for i in 0..m {
+            for j in 0..i {
+                let (x, y) = (self.local[i], self.local[j]);
+                if !(keep[x] && keep[y]) && self.table_get(i * m + j) != self.outside(x, y) {
+                    keep[x] = true;
+                    keep[y] = true;
+                }
+            }
+        }
+        let local: Vec<usize> = (0..self.n).filter(|&v| keep[v]).collect();
+        let k = local.len();
+        let mut table_low = vec![0; k * k];
+        let mut table_high = vec![0; k * k];
+        for (i, &x) in local.iter().enumerate() {
+            for (j, &y) in local.iter().enumerate().take(i) {
+                let w = if self.is_local(x, y) {
+                    self.table_get(self.local_of[x] * m + self.local_of[y])
+                } else {
+                    self.outside(x, y)
+                };
+                let high = self.palette.intern(w);
+                table_low[i * k + j] = w.low();
+                table_low[j * k + i] = w.low();
+                table_high[i * k + j] = high;
+                table_high[j * k + i] = high;
+            }
+        }
+        let zero = self.palette.intern(W::zero());
+        for i in 0..k {
+            table_high[i * k + i] = zero;
+        }
+        for &v in &self.local {
+            self.local_of[v] = NONE;
+        }
+        for (i, &v) in local.iter().enumerate() {
+            self.local_of[v] = i;
+        }
+        self.local = local;
+        self.table_low = table_low;
+        self.table_high = table_high;
+    }
+
+    #[inline(always)]
+    fn table_get(&self, at: usize) -> W {
+        self.palette.values[self.table_high[at] as usize].with_low(self.table_low[at])
+    }
+
+    fn table_set(&mut self, at: usize, w: W) {
+        self.table_high[at] = self.palette.intern(w);
+        self.table_low[at] = w.low();
+    }
+}
+
+/// The distinct values of weights without their lowest 64 bits.
+struct Palette<W> {
+    values: Vec<W>,
+    index: HashMap<W, u32>,
+}
+
+impl<W: Weight> Palette<W> {
+    /// The index of `w` without its lowest 64 bits.
+    fn intern(&mut self, w: W) -> u32 {
+        let high = w.with_low(0);
+        *self.index.entry(high).or_insert_with(|| {
+            self.values.push(high);
+            (self.values.len() - 1) as u32
+        })
+    }
+}
+
+/// The per-player parts of outside weights.
+struct Outside<W> {
+    constant: W,
+    part: Vec<W>,
+    top_unit: W,
+    high: Vec<bool>,
+}
+
+impl<W: Weight> Store<W> for Weights<W> {
+    #[inline(always)]
+    fn get(&self, a: usize, b: usize) -> W {
+        let (la, lb) = (self.local_of[a], self.local_of[b]);
+        if la != NONE && lb != NONE {
+            return self.table_get(la * self.local.len() + lb);
+        }
+        self.outside(a, b)
+    }
+
+    fn put(&mut self, a: usize, b: usize, w: W) {
+        let (la, lb) = (self.local_of[a], self.local_of[b]);
+        if la != NONE && lb != NONE {
+            let m = self.local.len();
+            self.table_set(la * m + lb, w);
+            self.table_set(lb * m + la, w);
+        } else {
+            self.exceptions.insert((a.min(b), a.max(b)), w);
+        }
+    }
+}
+
 /// The edge weights of all vertices and the current optimum, kept between solves.
 struct Graph<W: Weight> {
     n: usize,
-    matcher: Matcher<W>,
+    matcher: Matcher<W, Weights<W>>,
 }
 
 impl<W: Weight> Graph<W> {
@@ -257,18 +507,41 @@ impl<W: Weight> Graph<W> {
     fn solve(&mut self) {
         self.matcher.solve();
     }
+    fn weights(&mut self) -> &mut Weights<W> {
+        self.matcher.store_mut()
+    }
     /// Fixes the pair `a`–`b`: their edge outweighs everything, their other edges go.
-    fn finalize(&mut self, a: usize, b: usize, max: W) {
+    fn finalize(&mut self, a: usize, b: usize) {
+        let max4 = self.matcher.store().max4;
+        let mut pair_done = false;
         for u in 0..self.n {
             if u != a {
-                self.set(a, u, if u == b { max } else { W::zero() });
+                self.change(a, u, b, max4, &mut pair_done);
             }
             if u != b {
-                self.set(b, u, if u == a { max } else { W::zero() });
+                self.change(b, u, a, max4, &mut pair_done);
             }
         }
+        self.weights().fix(a, b);
         self.matcher.retire(a);
         self.matcher.retire(b);
+    }
+    /// One edge of [`Graph::finalize`], as `set` would make it: `x`'s edge to `u`, `x` to be fixed
+    /// with `mate`.
+    fn change(&mut self, x: usize, u: usize, mate: usize, max4: W, pair_done: &mut bool) {
+        let pair = u == mate;
+        let w = if pair { max4 } else { W::zero() };
+        let old = if pair && *pair_done { max4 } else { self.matcher.store().get(x, u) };
+        if old == w {
+            return;
+        }
+        if self.matcher.store().is_local(x, u) {
+            self.weights().put(x, u, w);
+        }
+        if pair {
+            *pair_done = true;
+        }
+        self.matcher.note(x, u, w);
     }
 }
 
@@ -323,7 +596,6 @@ struct Engine<'a, W: Weight> {
     setup: &'a Setup,
     layout: Layout,
     graph: Graph<W>,
-    max: W,
 }
 
 impl<W: Weight> Engine<'_, W> {
@@ -411,6 +683,42 @@ impl<W: Weight> Engine<'_, W> {
         w.shl(3 * g + 1)
     }
 
+    /// The weights of edges outside the bracket (times four), as [`Engine::edge_weight`] makes them.
+    fn outside_weights(&mut self, bye: &ByeState) {
+        let s = self.setup;
+        let (g, gs) = (self.layout.group, self.layout.groups);
+        let rounds = s.played_rounds.min(2) as u32;
+        let bye_at = 4 * g + rounds * (2 * g + 2 * gs) + 3 * g + 1 + 2;
+        let completion_at = bye_at + 4 * g + 2 * gs;
+        let weights = self.graph.weights();
+        weights.constant = W::pow2(completion_at);
+        weights.top_unit = W::zero();
+        for (v, p) in s.players.iter().enumerate() {
+            let candidate = p.eligible_for_bye && p.score <= bye.score;
+            let mut part = if candidate { W::zero() } else { W::pow2(completion_at) };
+            if bye.single_downfloater && p.score == bye.score {
+                part = part.wrapping_add(W::from_u64(bye.unplayed_rank[&p.played_games]).shl(bye_at));
+            }
+            weights.part[v] = part;
+            weights.high[v] = false;
+        }
+    }
+
+    /// Checks the outside weights against the rules' weights (debug builds, small cases).
+    #[cfg(debug_assertions)]
+    fn check_outside(&self, weight: impl Fn(&Self, usize, usize) -> W) {
+        let n = self.setup.players.len();
+        if n > 80 {
+            return;
+        }
+        for l in 1..n {
+            for h in 0..l {
+                let expected = weight(self, h, l).shl(2);
+                assert_eq!(self.graph.matcher.store().free(h, l), expected, "outside weight {h}-{l}");
+            }
+        }
+    }
+
     fn mate(&self, v: usize) -> usize {
         self.graph.matcher.mate(v)
     }
@@ -422,27 +730,35 @@ impl<W: Weight> Engine<'_, W> {
         let top = s.players[0].score;
         let no_bye = ByeState { score: 0, single_downfloater: false, unplayed_rank: HashMap::new() };
         // First a matching that only asks whether a pairing exists, and at which score the bye falls.
-        for l in 1..n {
-            for h in 0..l {
-                let w = if n % 2 == 1 {
-                    if s.compatible(h, l) {
-                        let (ph, pl) = (&s.players[h], &s.players[l]);
-                        let w = W::from_u64(
-                            1 + u64::from(!ph.eligible_for_bye) + u64::from(!pl.eligible_for_bye),
-                        );
-                        w.shl(gs)
-                            .or(W::from_u64(u64::from(self.layout.shift[l] + self.layout.shift[h])))
-                            .shl(g)
-                            .or(W::from_u64(u64::from(pl.score >= top)))
-                    } else {
-                        W::zero()
-                    }
-                } else {
-                    self.edge_weight(h, l, false, false, &no_bye)
-                };
-                self.graph.set(h, l, w);
+        if n % 2 == 1 {
+            let weights = self.graph.weights();
+            weights.constant = W::pow2(gs + g + 2);
+            for v in 0..n {
+                let p = &s.players[v];
+                weights.part[v] = W::from_u64(u64::from(!p.eligible_for_bye))
+                    .shl(gs + g + 2)
+                    .wrapping_add(W::from_u64(u64::from(self.layout.shift[v])).shl(g + 2));
+                weights.high[v] = p.score >= top;
             }
+            weights.top_unit = W::from_u64(4);
+        } else {
+            self.outside_weights(&no_bye);
         }
+        #[cfg(debug_assertions)]
+        self.check_outside(|engine, h, l| {
+            if n.is_multiple_of(2) {
+                return engine.edge_weight(h, l, false, false, &no_bye);
+            }
+            if !s.compatible(h, l) {
+                return W::zero();
+            }
+            let (ph, pl) = (&s.players[h], &s.players[l]);
+            let w = W::from_u64(1 + u64::from(!ph.eligible_for_bye) + u64::from(!pl.eligible_for_bye));
+            w.shl(gs)
+                .or(W::from_u64(u64::from(engine.layout.shift[l] + engine.layout.shift[h])))
+                .shl(g)
+                .or(W::from_u64(u64::from(pl.score >= top)))
+        });
         self.graph.solve();
         let unmatched: Vec<usize> = (0..n).filter(|&v| self.mate(v) == v).collect();
         if unmatched.len() > 1 || unmatched.iter().any(|&v| !s.players[v].eligible_for_bye) {
@@ -461,10 +777,18 @@ impl<W: Weight> Engine<'_, W> {
             for (rank, &played) in games.iter().enumerate() {
                 bye.unplayed_rank.insert(played, rank as u64);
             }
+            let old = self.graph.matcher.store().clone_outside();
+            self.outside_weights(&bye);
+            #[cfg(debug_assertions)]
+            self.check_outside(|engine, h, l| engine.edge_weight(h, l, false, false, &bye));
+            let new = self.graph.matcher.store().clone_outside();
             for l in 1..n {
                 for h in 0..l {
-                    let w = self.edge_weight(h, l, false, false, &bye);
-                    self.graph.set(h, l, w);
+                    let weights = self.graph.matcher.store();
+                    let (before, after) = (weights.free_with(&old, h, l), weights.free_with(&new, h, l));
+                    if before != after {
+                        self.graph.matcher.note(h, l, after);
+                    }
                 }
             }
         }
@@ -488,6 +812,7 @@ impl<W: Weight> Engine<'_, W> {
                 bracket.push(next);
                 next += 1;
             }
+            self.graph.weights().localize(&bracket);
             let mut base: Vec<Vec<W>> = vec![Vec::new(); bracket.len()];
             for larger in mdps..bracket.len() {
                 base[larger] = (0..larger)
@@ -575,7 +900,7 @@ impl<W: Weight> Engine<'_, W> {
                 self.graph.solve();
                 let m = self.mate(v);
                 matched[m] = true;
-                self.graph.finalize(v, m, self.max);
+                self.graph.finalize(v, m);
             }
 
             // The remainder (or the homogeneous bracket): S1 is its first `pairs_in` players.
@@ -708,7 +1033,7 @@ impl<W: Weight> Engine<'_, W> {
                 let m = self.mate(v);
                 matched[v] = true;
                 matched[m] = true;
-                self.graph.finalize(v, m, self.max);
+                self.graph.finalize(v, m);
             }
 
             // Whoever is left moves down.
@@ -799,8 +1124,8 @@ fn solve<const L: usize>(setup: &Setup) -> Result<Vec<usize>, PairError> {
     let layout = Layout::new(setup);
     let n = setup.players.len();
     let max = Wide::<L>::pow2(layout.total + 2).sub_u64(1);
-    let graph = Graph { n, matcher: Matcher::new(n) };
-    let mut engine = Engine { setup, layout, graph, max };
+    let graph = Graph { n, matcher: Matcher::with_store(n, Weights::new(setup, max)) };
+    let mut engine = Engine { setup, layout, graph };
     engine.run()
 }
 

@@ -62,12 +62,49 @@ pub fn max_weight_matching<W: Weight>(vertices: usize, edges: &[(usize, usize, W
     (0..vertices).map(|v| matcher.mate(v)).collect()
 }
 
+/// Where a matcher keeps its edge weights (each times four): a dense table, or anything that can say
+/// the weight of any edge at once.
+pub trait Store<W: Weight> {
+    /// Four times the weight of the edge `a`–`b`.
+    fn get(&self, a: usize, b: usize) -> W;
+    /// Sets four times the weight of the edge `a`–`b`.
+    fn put(&mut self, a: usize, b: usize, w: W);
+}
+
+/// All `n²` weights, by rows.
+#[cfg(test)]
+#[derive(Debug)]
+pub struct Dense<W> {
+    n: usize,
+    weights: Vec<W>,
+}
+
+#[cfg(test)]
+impl<W: Weight> Store<W> for Dense<W> {
+    #[inline]
+    fn get(&self, a: usize, b: usize) -> W {
+        self.weights[a * self.n + b]
+    }
+    fn put(&mut self, a: usize, b: usize, w: W) {
+        self.weights[a * self.n + b] = w;
+        self.weights[b * self.n + a] = w;
+    }
+}
+
+#[cfg(test)]
+impl<W: Weight> Matcher<W, Dense<W>> {
+    /// `n` vertices, no edges.
+    pub fn new(n: usize) -> Self {
+        Self::with_store(n, Dense { n, weights: vec![W::zero(); n * n] })
+    }
+}
+
 /// A weighted complete graph and a maximum weight matching of it, updated as weights change.
 #[derive(Debug)]
-pub struct Matcher<W: Weight> {
+pub struct Matcher<W: Weight, S: Store<W>> {
     n: usize,
-    /// Weights times four, by rows.
-    weights: Vec<W>,
+    /// Weights times four.
+    store: S,
     /// Vertices that may still have edges, in order; the others are retired pairs.
     active: Vec<usize>,
     retired: Vec<bool>,
@@ -100,13 +137,13 @@ pub struct Matcher<W: Weight> {
     scratch: Vec<usize>,
 }
 
-impl<W: Weight> Matcher<W> {
-    /// `n` vertices, no edges.
-    pub fn new(n: usize) -> Self {
+impl<W: Weight, S: Store<W>> Matcher<W, S> {
+    /// `n` vertices with the weights of `store` (all zero for a fresh solve to start from).
+    pub fn with_store(n: usize, store: S) -> Self {
         assert!(n < 1 << 31, "too many vertices");
         Matcher {
             n,
-            weights: vec![W::zero(); n * n],
+            store,
             active: (0..n).collect(),
             retired: vec![false; n],
             to_retire: Vec::new(),
@@ -138,7 +175,18 @@ impl<W: Weight> Matcher<W> {
     /// Four times the weight of the edge `a`–`b`: what its duals must cover.
     #[inline]
     fn w4(&self, a: usize, b: usize) -> W {
-        self.weights[a * self.n + b]
+        self.store.get(a, b)
+    }
+
+    /// The store of the weights.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The store of the weights, to change them behind the matcher's back: every change must then be
+    /// told with [`Matcher::note`].
+    pub fn store_mut(&mut self) -> &mut S {
+        &mut self.store
     }
 
     /// The weight of the edge `a`–`b` as last set.
@@ -159,11 +207,17 @@ impl<W: Weight> Matcher<W> {
             return;
         }
         let w = weight.shl(2);
-        if self.weights[a * self.n + b] == w {
+        let old = self.store.get(a, b);
+        if old == w {
             return;
         }
-        self.weights[a * self.n + b] = w;
-        self.weights[b * self.n + a] = w;
+        self.store.put(a, b, w);
+        self.note(a, b, w);
+    }
+
+    /// Takes note that the edge `a`–`b` (`a != b`) now has four times the weight `w`, a change made in
+    /// the store directly.
+    pub fn note(&mut self, a: usize, b: usize, w: W) {
         if !w.is_zero() {
             for v in [a, b] {
                 if self.retired[v] {
@@ -192,7 +246,7 @@ impl<W: Weight> Matcher<W> {
 
     #[inline]
     fn slack(&self, i: usize, j: usize) -> W {
-        self.dualvar[i].wrapping_add(self.dualvar[j]).wrapping_sub(self.w4(i, j))
+        self.dualvar[i].add_sub(self.dualvar[j], self.w4(i, j))
     }
 
     fn slack_p(&self, p: usize) -> W {
@@ -332,14 +386,14 @@ impl<W: Weight> Matcher<W> {
                     leaves.clear();
                     self.leaves(child, &mut leaves);
                     for &leaf in &leaves {
-                        let (row, y) = (leaf * self.n, self.dualvar[leaf]);
+                        let y = self.dualvar[leaf];
                         for &w in &self.active {
-                            let weight = self.weights[row + w];
-                            if weight.is_zero() {
+                            let bj = self.inblossom[w];
+                            if bj == b || self.label[bj] != 1 || w == leaf {
                                 continue;
                             }
-                            let bj = self.inblossom[w];
-                            if bj != b && self.label[bj] == 1 && w != leaf {
+                            let weight = self.store.get(leaf, w);
+                            if !weight.is_zero() {
                                 let slack = y.wrapping_add(self.dualvar[w]).wrapping_sub(weight);
                                 Self::offer(&mut slot, &mut bestedgeto, bj, ep(w, leaf), slack);
                             }
@@ -740,23 +794,22 @@ impl<W: Weight> Matcher<W> {
             while let Some(v) = self.queue.pop_front() {
                 let bv = self.inblossom[v];
                 let yv = self.dualvar[v];
-                let row = v * n;
                 let mut best_b =
                     if self.bestedge[bv] == NONE { None } else { Some(self.slack_p(self.bestedge[bv])) };
                 let mut idx = 0;
                 while idx < self.active.len() {
                     let w = self.active[idx];
                     idx += 1;
-                    let weight = self.weights[row + w];
-                    if weight.is_zero() || w == v {
-                        continue;
-                    }
                     let bw = self.inblossom[w];
                     if bv == bw || (self.label[bw] == 2 && self.label[w] != 0) {
                         // Inside the blossom, or already in a tree as T: nothing to learn.
                         continue;
                     }
-                    let kslack = yv.wrapping_add(self.dualvar[w]).wrapping_sub(weight);
+                    let weight = self.store.get(v, w);
+                    if weight.is_zero() {
+                        continue;
+                    }
+                    let kslack = yv.add_sub(self.dualvar[w], weight);
                     if kslack.is_zero() {
                         if self.label[bw] == 0 {
                             if self.mate[self.blossombase[bw]] == NONE {
@@ -991,7 +1044,7 @@ mod tests {
         for case in 0..400 {
             let n = (rng.next() % 15 + 2) as usize;
             let spread = [2, 4, 16, 1000][case % 4];
-            let mut matcher = Matcher::<Wide<3>>::new(n);
+            let mut matcher = Matcher::<Wide<3>, Dense<Wide<3>>>::new(n);
             for a in 0..n {
                 for b in 0..a {
                     let w = unique_weight(&mut rng, a, b, spread);
@@ -1040,7 +1093,7 @@ mod tests {
         let mut rng = Rng(4242);
         for case in 0..600 {
             let n = (rng.next() % 11 + 2) as usize;
-            let mut matcher = Matcher::<W>::new(n);
+            let mut matcher = Matcher::<W, Dense<W>>::new(n);
             let mut w = vec![vec![0u64; n]; n];
             for a in 0..n {
                 for b in 0..a {

@@ -8,8 +8,13 @@ use std::cmp::Ordering;
 use std::fmt;
 
 /// What the matching needs from a weight: exact, wrapping unsigned arithmetic and a total order.
-pub trait Weight: Copy + Ord + fmt::Debug {
+pub trait Weight: Copy + Ord + std::hash::Hash + fmt::Debug {
     fn zero() -> Self;
+    /// The lowest 64 bits.
+    fn low(&self) -> u64;
+    /// The same with the lowest 64 bits replaced.
+    #[must_use]
+    fn with_low(self, low: u64) -> Self;
     fn from_u64(value: u64) -> Self;
     fn is_zero(&self) -> bool;
     #[must_use]
@@ -21,6 +26,11 @@ pub trait Weight: Copy + Ord + fmt::Debug {
     fn shl(self, bits: u32) -> Self;
     #[must_use]
     fn half(self) -> Self;
+    /// `self + plus - minus`, wrapping.
+    #[must_use]
+    fn add_sub(self, plus: Self, minus: Self) -> Self {
+        self.wrapping_add(plus).wrapping_sub(minus)
+    }
     #[must_use]
     fn or(self, other: Self) -> Self;
     /// `2^bits`, or zero past the width.
@@ -52,6 +62,7 @@ impl<const L: usize> fmt::Debug for Wide<L> {
 }
 
 impl<const L: usize> Ord for Wide<L> {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         for i in (0..L).rev() {
             match self.0[i].cmp(&other.0[i]) {
@@ -74,36 +85,61 @@ impl<const L: usize> Weight for Wide<L> {
         Wide([0; L])
     }
 
+    #[inline]
+    fn low(&self) -> u64 {
+        self.0[0]
+    }
+
+    #[inline]
+    fn with_low(self, low: u64) -> Self {
+        let mut limbs = self.0;
+        limbs[0] = low;
+        Wide(limbs)
+    }
+
     fn from_u64(value: u64) -> Self {
         let mut limbs = [0; L];
         limbs[0] = value;
         Wide(limbs)
     }
 
+    #[inline]
     fn is_zero(&self) -> bool {
         self.0.iter().all(|&limb| limb == 0)
     }
 
+    #[inline]
     fn wrapping_add(self, other: Self) -> Self {
         let mut out = [0; L];
-        let mut carry = false;
+        let mut carry = 0u128;
         for i in 0..L {
-            let (sum, c1) = self.0[i].overflowing_add(other.0[i]);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            out[i] = sum;
-            carry = c1 || c2;
+            let sum = u128::from(self.0[i]) + u128::from(other.0[i]) + carry;
+            out[i] = sum as u64;
+            carry = sum >> 64;
         }
         Wide(out)
     }
 
+    #[inline]
+    fn add_sub(self, plus: Self, minus: Self) -> Self {
+        let mut out = [0; L];
+        let mut carry = 0i128;
+        for i in 0..L {
+            let t = i128::from(self.0[i]) + i128::from(plus.0[i]) - i128::from(minus.0[i]) + carry;
+            out[i] = t as u64;
+            carry = t >> 64;
+        }
+        Wide(out)
+    }
+
+    #[inline]
     fn wrapping_sub(self, other: Self) -> Self {
         let mut out = [0; L];
-        let mut borrow = false;
+        let mut borrow = 0u128;
         for i in 0..L {
-            let (diff, b1) = self.0[i].overflowing_sub(other.0[i]);
-            let (diff, b2) = diff.overflowing_sub(u64::from(borrow));
-            out[i] = diff;
-            borrow = b1 || b2;
+            let diff = u128::from(self.0[i]).wrapping_sub(u128::from(other.0[i])).wrapping_sub(borrow);
+            out[i] = diff as u64;
+            borrow = (diff >> 64) & 1;
         }
         Wide(out)
     }
@@ -158,5 +194,9 @@ mod tests {
         assert_eq!(Wide::<2>::from_u64(3).shl(63).0, [1 << 63, 1]);
         assert!(Wide::<2>::pow2(64) > Wide::<2>::from_u64(u64::MAX));
         assert_eq!(Wide::<2>::zero().sub_u64(1).add_u64(1), Wide::<2>::zero());
+        let (x, y, z) = (Wide::<2>([u64::MAX, 5]), Wide::<2>([3, 1]), Wide::<2>([7, 9]));
+        assert_eq!(x.add_sub(y, z), x.wrapping_add(y).wrapping_sub(z));
+        assert_eq!(z.add_sub(y, x), z.wrapping_add(y).wrapping_sub(x));
+        assert_eq!(y.add_sub(y, z), y.wrapping_add(y).wrapping_sub(z));
     }
 }
