@@ -119,6 +119,12 @@ pub struct Notice {
 
 const DAY: i64 = 86_400;
 
+/// An unanswered challenge lapses after a week.
+const CHALLENGE_LIFE: i64 = 7 * DAY;
+/// Open challenges one player may have in a channel, and a channel may have in all.
+const MAX_OPEN_CHALLENGES_EACH: usize = 10;
+const MAX_OPEN_CHALLENGES_CHANNEL: usize = 100;
+
 pub struct Service<S: Store> {
     store: S,
     pub render: RenderOptions,
@@ -338,6 +344,19 @@ impl<S: Store> Service<S> {
         }
         let me = self.me(msg)?;
         let them = self.store.player(msg.platform, &opponent.id, &opponent.name).map_err(internal)?;
+        // Open challenges are bounded per player here and per channel (they lapse after a week).
+        let open = self
+            .store
+            .open_challenges_since(msg.platform, msg.channel, msg.now - CHALLENGE_LIFE)
+            .map_err(internal)?;
+        if open.iter().filter(|c| c.challenger == me.id).count() >= MAX_OPEN_CHALLENGES_EACH {
+            return Err(format!(
+                "you have {MAX_OPEN_CHALLENGES_EACH} open challenges here; withdraw one with `!t cancel` first"
+            ));
+        }
+        if open.len() >= MAX_OPEN_CHALLENGES_CHANNEL {
+            return Err("this channel has too many open challenges; try again when some are answered".into());
+        }
         let id = self
             .store
             .create_challenge(&Challenge {
@@ -421,6 +440,9 @@ impl<S: Store> Service<S> {
     ) -> Result<Challenge, String> {
         let open = self.store.open_challenges(msg.platform, msg.channel, me.id).map_err(internal)?;
         let relevant: Vec<Challenge> = open
+            .into_iter()
+            .filter(|c| c.created_at > msg.now - CHALLENGE_LIFE)
+            .collect::<Vec<_>>()
             .into_iter()
             .filter(|c| if mine { c.challenger == me.id } else { c.challenged == me.id })
             .collect();
@@ -843,12 +865,21 @@ impl<S: Store> Service<S> {
         if rows.is_empty() {
             return Ok(vec![Reply::text("No games running. Start one with `!t challenge @someone hans38`.")]);
         }
+        // A bounded answer however many games there are: the newest first.
+        const SHOWN: usize = 30;
+        let total = rows.len();
         let mut lines = Vec::new();
-        for row in rows {
+        for row in rows.into_iter().rev().take(SHOWN) {
             match self.load(row) {
                 Ok(l) => lines.push(format!("{}, {}", l.title(), status_line(&l))),
                 Err(e) => lines.push(e),
             }
+        }
+        if total > SHOWN {
+            lines.push(format!(
+                "… and {} older games; name one with its number, like `!t board #12`",
+                total - SHOWN
+            ));
         }
         Ok(vec![Reply::text(lines.join("\n"))])
     }

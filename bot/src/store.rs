@@ -92,6 +92,8 @@ pub trait Store: Send + Sync + TournamentStore {
     fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>>;
     /// Closes an open challenge; false if it was no longer open.
     fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool>;
+    /// Every open challenge in a channel made after `since`, oldest first.
+    fn open_challenges_since(&self, platform: &str, channel: &str, since: i64) -> Result<Vec<Challenge>>;
 
     fn create_game(&self, g: &NewGame) -> Result<GameId>;
     /// Closes an open challenge as accepted and creates its game, in one transaction; `None`
@@ -298,6 +300,30 @@ impl Store for SqliteStore {
              AND (challenger = ?3 OR challenged = ?3) ORDER BY id",
         )?;
         let rows = stmt.query_map(params![platform, channel, player], |r| {
+            Ok(Challenge {
+                id: r.get(0)?,
+                platform: r.get(1)?,
+                channel: r.get(2)?,
+                challenger: r.get(3)?,
+                challenged: r.get(4)?,
+                variant: r.get(5)?,
+                color: r.get(6)?,
+                days_per_move: r.get(7)?,
+                created_at: r.get(8)?,
+                rated: r.get(9)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn open_challenges_since(&self, platform: &str, channel: &str, since: i64) -> Result<Vec<Challenge>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated
+             FROM challenges WHERE status = 'open' AND platform = ?1 AND channel = ?2 AND created_at > ?3
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![platform, channel, since], |r| {
             Ok(Challenge {
                 id: r.get(0)?,
                 platform: r.get(1)?,

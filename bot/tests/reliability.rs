@@ -192,3 +192,46 @@ fn the_data_directory_and_database_are_private() {
     assert_eq!(mode(&dir.join("data")), 0o700);
     assert_eq!(mode(&db), 0o600);
 }
+
+#[test]
+fn open_challenges_are_bounded_and_lapse() {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    for i in 0..10 {
+        let r = text(&say(&service, "alice", &format!("!t challenge @p{i} chess")));
+        assert!(r.contains("challenges"), "{r}");
+    }
+    let refused = say(&service, "alice", "!t challenge @p10 chess");
+    assert!(refused[0].private && text(&refused).contains("10 open challenges"), "{refused:?}");
+    // A week later the challenges have lapsed: nobody can take them up, and new ones are allowed.
+    let later = |who: &str, text: &str| {
+        let author = User::new(who, who);
+        let mentions: Vec<User> =
+            text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
+        let msg = Incoming {
+            platform: "test",
+            channel: "room",
+            author: &author,
+            is_admin: false,
+            text,
+            mentions: &mentions,
+            now: T0 + 8 * 86_400,
+        };
+        service.handle(&msg)
+    };
+    assert!(text(&later("p0", "!t accept")).contains("nobody has challenged you"));
+    assert!(text(&later("alice", "!t challenge @p10 chess")).contains("challenges p10"));
+}
+
+#[test]
+fn a_channel_with_many_games_lists_a_bounded_page() {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    for i in 0..40 {
+        let p = format!("p{i}");
+        say(&service, "alice", &format!("!t challenge @{p} chess"));
+        say(&service, &p, "!t accept");
+    }
+    let list = text(&say(&service, "bob", "!t games"));
+    assert_eq!(list.lines().count(), 31, "{list}");
+    assert!(list.contains("and 10 older games"), "{list}");
+    assert!(list.contains("#40") && !list.contains("#1 "), "newest first");
+}
