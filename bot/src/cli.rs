@@ -15,7 +15,7 @@ use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::quad;
 use tessera_rules::variant::Reserve;
 use tessera_rules::view::BoardView;
-use tessera_rules::{Color, Position, ReplayError, Variant, notation, perft};
+use tessera_rules::{Color, Position, ReplayError, Variant, notation};
 
 /// Prints a line to standard output; a closed pipe (`tessera ... | head`) ends the command quietly.
 macro_rules! say {
@@ -66,6 +66,9 @@ enum Command {
         divide: bool,
         #[arg(long)]
         json: bool,
+        /// Give up past this many leaf nodes, so a depth too deep ends instead of running for days.
+        #[arg(long, default_value_t = 10_000_000_000)]
+        max_nodes: u64,
         depth: u32,
     },
     /// Replay a game record and print the final position and the result.
@@ -153,8 +156,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Perft { variant, fen, divide, json, depth }) => {
-            run_perft(variant, fen, divide, json, depth)
+        Some(Command::Perft { variant, fen, divide, json, max_nodes, depth }) => {
+            run_perft(variant, fen, divide, json, max_nodes, depth)
         }
         Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
         Some(Command::Render {
@@ -261,6 +264,7 @@ fn run_perft(
     fen: Option<String>,
     divide: bool,
     json: bool,
+    max_nodes: u64,
     depth: u32,
 ) -> Result<ExitCode> {
     if depth > 12 {
@@ -271,15 +275,24 @@ fn run_perft(
         None => Position::start(variant),
     };
     let started = Instant::now();
-    let split: Vec<(String, u64)> = if divide {
-        tessera_rules::perft::divide(&pos, depth)
-            .into_iter()
-            .map(|(mv, n)| (notation::uci(&pos, &mv), n))
-            .collect()
-    } else {
-        Vec::new()
+    let too_many = || {
+        anyhow::anyhow!(
+            "perft {depth} counts more than {max_nodes} nodes here; use a smaller depth or --max-nodes"
+        )
     };
-    let nodes = if divide { split.iter().map(|(_, n)| n).sum() } else { perft(&pos, depth) };
+    let mut split: Vec<(String, u64)> = Vec::new();
+    let nodes = if divide && depth > 0 {
+        let mut left = max_nodes;
+        for mv in pos.legal_moves() {
+            let below = depth - 1;
+            let n = tessera_rules::perft::perft_within(&pos.played(&mv), below, left).ok_or_else(too_many)?;
+            left -= n;
+            split.push((notation::uci(&pos, &mv), n));
+        }
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        tessera_rules::perft::perft_within(&pos, depth, max_nodes).ok_or_else(too_many)?
+    };
     let seconds = started.elapsed().as_secs_f64();
     if json {
         let mut out = json!({

@@ -74,6 +74,17 @@ fn perft_divide_writes_each_shrink_promotion() {
 }
 
 #[test]
+fn perft_and_gif_are_bounded() {
+    // A depth that would run for days ends at the node budget, saying so.
+    let out = tessera(&["perft", "--max-nodes", "100000", "12"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than 100000 nodes"));
+    let out = tessera(&["perft", "--max-nodes", "8902", "--divide", "3"], None);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().last(), Some("8902"));
+}
+
+#[test]
 fn perft_rejects_bad_positions() {
     let out = tessera(&["perft", "--fen", "not a fen", "2"], None);
     assert!(!out.status.success());

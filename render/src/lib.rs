@@ -420,26 +420,38 @@ pub fn render_png(view: &BoardView, opts: &RenderOptions) -> Result<Vec<u8>, Ren
     encode_png(&render(view, opts)?)
 }
 
+/// The most positions an animated GIF shows (a long game's GIF would otherwise run to gigabytes
+/// of work).
+pub const MAX_GIF_FRAMES: usize = 1000;
+
 /// An animated GIF of a game: one frame per position, `delay_cs` hundredths of a second each,
 /// the last shown three times as long.
 pub fn render_gif(views: &[BoardView], opts: &RenderOptions, delay_cs: u16) -> Result<Vec<u8>, RenderError> {
-    let frames: Vec<Pixmap> = views.iter().map(|v| render(v, opts)).collect::<Result<_, _>>()?;
+    if views.len() > MAX_GIF_FRAMES {
+        return Err(RenderError::TooLarge { what: "GIF frames", count: views.len(), max: MAX_GIF_FRAMES });
+    }
     let width = opts.size;
-    let height = frames.iter().map(|f| f.height()).max().unwrap_or(opts.size);
+    // A game's first position has its largest board (boards only shrink), so its height is the
+    // canvas's. Frames are drawn one at a time as they are encoded: memory stays one frame's.
+    let height = match views.first() {
+        Some(v) => render(v, opts)?.height(),
+        None => opts.size,
+    };
     let bg = opts.theme.theme().background;
     let mut out = Vec::new();
     {
         let err = |e: gif::EncodingError| RenderError::Encode(e.to_string());
         let mut enc = gif::Encoder::new(&mut out, width as u16, height as u16, &[]).map_err(err)?;
         enc.set_repeat(gif::Repeat::Infinite).map_err(err)?;
-        for (i, frame) in frames.iter().enumerate() {
+        for (i, view) in views.iter().enumerate() {
+            let frame = &render(view, opts)?;
             // Boards that shrink keep the first frame's canvas.
             let mut canvas = Pixmap::new(width, height).ok_or(RenderError::Size(width))?;
             canvas.fill(tiny_skia::Color::from_rgba8(bg.0, bg.1, bg.2, 255));
             canvas.draw_pixmap(0, 0, frame.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
             let mut rgba = canvas.data().to_vec();
             let mut f = gif::Frame::from_rgba_speed(width as u16, height as u16, &mut rgba, 10);
-            f.delay = if i + 1 == frames.len() { delay_cs.saturating_mul(3) } else { delay_cs };
+            f.delay = if i + 1 == views.len() { delay_cs.saturating_mul(3) } else { delay_cs };
             enc.write_frame(&f).map_err(err)?;
         }
     }
@@ -462,6 +474,20 @@ mod tests {
                 assert_eq!(&png[1..4], b"PNG");
             }
         }
+    }
+
+    #[test]
+    fn a_gif_longer_than_its_cap_is_refused_before_drawing() {
+        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let views = vec![view; MAX_GIF_FRAMES + 1];
+        match render_gif(&views, &RenderOptions::default(), 80) {
+            Err(RenderError::TooLarge { count, max, .. }) => assert_eq!((count, max), (1001, 1000)),
+            other => panic!("{:?}", other.map(|b| b.len())),
+        }
+        // Within the cap, every frame is drawn one after another.
+        let gif =
+            render_gif(&views[..3], &RenderOptions { size: 64, ..RenderOptions::default() }, 80).unwrap();
+        assert_eq!(&gif[..3], b"GIF");
     }
 
     #[test]
