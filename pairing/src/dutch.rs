@@ -273,6 +273,8 @@ struct Weights<W> {
     table_low: Vec<u64>,
     table_high: Vec<u32>,
     palette: Palette<W>,
+    /// The palette index of zero.
+    zero_high: u32,
     /// Edges set outside the table (never, as the pairing runs; kept so that nothing is lost).
     exceptions: HashMap<(usize, usize), W>,
 }
@@ -316,7 +318,8 @@ impl<W: Weight> Weights<W> {
             local: Vec::new(),
             table_low: Vec::new(),
             table_high: Vec::new(),
-            palette: Palette { values: Vec::new(), index: HashMap::new() },
+            palette: Palette { values: vec![W::zero()], index: HashMap::from([(W::zero(), 0)]) },
+            zero_high: 0,
             exceptions: HashMap::new(),
         }
     }
@@ -464,6 +467,20 @@ impl<W: Weight> Palette<W> {
     }
 }
 
+/// A row of [`Weights`]: its vertex, its dual, and the dual less the vertex's outside parts.
+struct WeightsRow<W> {
+    v: usize,
+    yv: W,
+    base: W,
+    /// `local_of[v]`.
+    local: usize,
+    /// Whether an edge of `v` outside the table weighs `constant + part[v] + part[w]` when allowed.
+    fast: bool,
+    code: u8,
+    /// The first bit of `v`'s row in `played`.
+    played: usize,
+}
+
 /// The per-player parts of outside weights.
 struct Outside<W> {
     constant: W,
@@ -480,6 +497,55 @@ impl<W: Weight> Store<W> for Weights<W> {
             return self.table_get(la * self.local.len() + lb);
         }
         self.outside(a, b)
+    }
+
+    type Row = WeightsRow<W>;
+
+    #[inline]
+    fn row(&self, v: usize, yv: W) -> WeightsRow<W> {
+        WeightsRow {
+            v,
+            yv,
+            base: yv.wrapping_sub(self.constant).wrapping_sub(self.part[v]),
+            local: self.local_of[v],
+            fast: self.exceptions.is_empty() && self.fixed[v] == NONE && self.top_unit.is_zero(),
+            code: self.colour_code[v],
+            played: v * self.n,
+        }
+    }
+
+    #[inline(always)]
+    fn slack(&self, row: &WeightsRow<W>, w: usize, yw: W) -> Option<W> {
+        let v = row.v;
+        let (lv, lw) = (row.local, self.local_of[w]);
+        if row.fast && lw == NONE && self.fixed[w] == NONE {
+            let bit = row.played + w;
+            let code = self.colour_code[w];
+            if self.played[bit / 64] & (1 << (bit % 64)) != 0 || (code != 0 && code == row.code) {
+                return None;
+            }
+            return Some(row.base.add_sub(yw, self.part[w]));
+        }
+        let weight = if lv != NONE && lw != NONE {
+            let at = lv * self.local.len() + lw;
+            let (low, high) = (self.table_low[at], self.table_high[at]);
+            if low == 0 && high == self.zero_high {
+                return None;
+            }
+            self.palette.values[high as usize].with_low(low)
+        } else if self.exceptions.is_empty()
+            && self.fixed[v] == NONE
+            && self.fixed[w] == NONE
+            && !self.high[v.max(w)]
+        {
+            if !self.compatible(v, w) {
+                return None;
+            }
+            return Some(row.base.add_sub(yw, self.part[w]));
+        } else {
+            self.outside(v, w)
+        };
+        if weight.is_zero() { None } else { Some(row.yv.add_sub(yw, weight)) }
     }
 
     fn put(&mut self, a: usize, b: usize, w: W) {

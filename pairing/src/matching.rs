@@ -69,6 +69,11 @@ pub trait Store<W: Weight> {
     fn get(&self, a: usize, b: usize) -> W;
     /// Sets four times the weight of the edge `a`–`b`.
     fn put(&mut self, a: usize, b: usize, w: W);
+    /// What [`Store::slack`] needs of a row: `v` and its dual.
+    type Row;
+    fn row(&self, v: usize, yv: W) -> Self::Row;
+    /// `yv + yw - get(v, w)` for the row of `v`, or `None` when the edge `v`–`w` has weight zero.
+    fn slack(&self, row: &Self::Row, w: usize, yw: W) -> Option<W>;
 }
 
 /// All `n²` weights, by rows.
@@ -88,6 +93,14 @@ impl<W: Weight> Store<W> for Dense<W> {
     fn put(&mut self, a: usize, b: usize, w: W) {
         self.weights[a * self.n + b] = w;
         self.weights[b * self.n + a] = w;
+    }
+    type Row = (usize, W);
+    fn row(&self, v: usize, yv: W) -> (usize, W) {
+        (v, yv)
+    }
+    fn slack(&self, &(v, yv): &(usize, W), w: usize, yw: W) -> Option<W> {
+        let weight = self.get(v, w);
+        if weight.is_zero() { None } else { Some(yv.add_sub(yw, weight)) }
     }
 }
 
@@ -793,7 +806,7 @@ impl<W: Weight, S: Store<W>> Matcher<W, S> {
         loop {
             while let Some(v) = self.queue.pop_front() {
                 let bv = self.inblossom[v];
-                let yv = self.dualvar[v];
+                let row = self.store.row(v, self.dualvar[v]);
                 let mut best_b =
                     if self.bestedge[bv] == NONE { None } else { Some(self.slack_p(self.bestedge[bv])) };
                 let mut idx = 0;
@@ -805,11 +818,9 @@ impl<W: Weight, S: Store<W>> Matcher<W, S> {
                         // Inside the blossom, or already in a tree as T: nothing to learn.
                         continue;
                     }
-                    let weight = self.store.get(v, w);
-                    if weight.is_zero() {
+                    let Some(kslack) = self.store.slack(&row, w, self.dualvar[w]) else {
                         continue;
-                    }
-                    let kslack = yv.add_sub(self.dualvar[w], weight);
+                    };
                     if kslack.is_zero() {
                         if self.label[bw] == 0 {
                             if self.mate[self.blossombase[bw]] == NONE {
