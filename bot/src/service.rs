@@ -1033,11 +1033,22 @@ impl<S: Store> Service<S> {
             let deadline = loaded.row.last_move_at + days as i64 * DAY;
             let mover = loaded.player(loaded.game.position().turn());
             let mut notify = vec![mover.user_id.clone()];
-            let text = if let Some(timeout) = self.settle_clock(&loaded, now).map_err(anyhow::Error::msg)? {
+            // One game's failure is logged and skipped: the other games' clocks still run.
+            let settled = match self.settle_clock(&loaded, now) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("the clock of game #{} could not be settled: {e}", loaded.row.id);
+                    continue;
+                }
+            };
+            let text = if let Some(timeout) = settled {
                 notify.push(loaded.player(loaded.game.position().turn().other()).user_id.clone());
                 Some(timeout)
             } else if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
-                self.store.mark_reminded(loaded.row.id)?;
+                if let Err(e) = self.store.mark_reminded(loaded.row.id) {
+                    eprintln!("game #{} could not be marked reminded: {e:#}", loaded.row.id);
+                    continue;
+                }
                 let hours = ((deadline - now) / 3600).max(1);
                 Some(format!(
                     "{}, it is your move in game #{} ({}); about {hours} hours left.",
@@ -1054,7 +1065,10 @@ impl<S: Store> Service<S> {
         }
         // Tournaments: rounds whose games just ended on time, starts that are due, and any round
         // a crash left unpaired.
-        notices.extend(self.tournament_tick(now)?);
+        match self.tournament_tick(now) {
+            Ok(more) => notices.extend(more),
+            Err(e) => eprintln!("the tournaments' tick failed: {e:#}"),
+        }
         Ok(notices)
     }
 }

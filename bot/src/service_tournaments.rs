@@ -623,7 +623,13 @@ impl<S: Store> Service<S> {
                     }
                 }
             } else {
-                self.advance(t.id, now, false).map_err(anyhow::Error::msg)?
+                match self.advance(t.id, now, false) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        eprintln!("tournament t{} could not move on: {e}", t.id);
+                        continue;
+                    }
+                }
             };
             for a in announcements {
                 notices.push(Notice {

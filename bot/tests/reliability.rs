@@ -235,3 +235,26 @@ fn a_channel_with_many_games_lists_a_bounded_page() {
     assert!(list.contains("and 10 older games"), "{list}");
     assert!(list.contains("#40") && !list.contains("#1 "), "newest first");
 }
+
+#[test]
+fn one_games_failure_does_not_stop_the_others_clocks() {
+    let path = temp_db("tick");
+    let service = Service::new(SqliteStore::open(&path).unwrap());
+    for (a, b) in [("alice", "bob"), ("carol", "dave")] {
+        say(&service, a, &format!("!t challenge @{b} chess white 1d"));
+        say(&service, b, "!t accept");
+    }
+    // Game 1 cannot be written (a damaged page, say); game 2's loss on time still happens.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "CREATE TRIGGER stuck BEFORE UPDATE ON games WHEN OLD.id = 1 BEGIN SELECT RAISE(ABORT, 'io'); END;",
+    )
+    .unwrap();
+    let notices = service.tick(T0 + 3 * 86_400).unwrap();
+    assert!(
+        notices.iter().any(|n| n.text.contains("Game #2") && n.text.contains("ran out of time")),
+        "{notices:?}"
+    );
+    assert!(service.store().game(1).unwrap().unwrap().result.is_none());
+    assert!(service.store().game(2).unwrap().unwrap().result.is_some());
+}
