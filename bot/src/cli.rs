@@ -182,8 +182,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 /// The bot: the chat adapters when credentials are configured, else the local terminal mode.
 fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>) -> Result<ExitCode> {
     let cfg = Config::load(config, data_dir)?;
-    // The data directory holds the games, the Matrix keys and maybe secrets: the bot's user only.
-    tessera_bot::private_files::private_dir(&cfg.data_dir)?;
+    // The data directory holds the games, the Matrix keys and maybe secrets: made for the bot's
+    // user only. One that exists (perhaps given by hand) keeps its mode; what is inside is private.
+    if !cfg.data_dir.exists() {
+        tessera_bot::private_files::private_dir(&cfg.data_dir)?;
+    }
     let store = SqliteStore::open(&cfg.database)?;
     let mut service = Service::new(store);
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
