@@ -20,9 +20,8 @@ CREATE TABLE tournaments (
     rated INTEGER NOT NULL,
     starts_at INTEGER,
     max_players INTEGER,
-    -- Points in halves for a pairing-allocated bye and for a win by forfeit.
+    -- Points in halves for a pairing-allocated bye.
     bye_halves INTEGER NOT NULL DEFAULT 2,
-    forfeit_halves INTEGER NOT NULL DEFAULT 2,
     -- open, running, paused, finished, cancelled
     status TEXT NOT NULL,
     -- The last round paired (0 before the start): the guard that pairs each round once.

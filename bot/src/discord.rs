@@ -689,6 +689,33 @@ fn tournament_command() -> CreateCommand {
         .add_option(simple("export", "The tournament as FIDE TRF-16"))
 }
 
+/// The options a slash command was given, read by name.
+struct Given<'a>(&'a [ResolvedOption<'a>]);
+
+impl<'a> Given<'a> {
+    fn find(&self, key: &str) -> Option<&'a ResolvedValue<'a>> {
+        self.0.iter().find(|o| o.name == key).map(|o| &o.value)
+    }
+    fn text(&self, key: &str) -> Option<String> {
+        match self.find(key) {
+            Some(ResolvedValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+    fn number(&self, key: &str) -> Option<i64> {
+        match self.find(key) {
+            Some(ResolvedValue::Integer(n)) => Some(*n),
+            _ => None,
+        }
+    }
+    fn flag(&self, key: &str) -> Option<bool> {
+        match self.find(key) {
+            Some(ResolvedValue::Boolean(b)) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
 /// `/tournament <sub>` as a service command, and the users it names.
 fn tournament_to_command(options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
     let Some((sub, options)) = options.iter().find_map(|o| match &o.value {
@@ -697,24 +724,16 @@ fn tournament_to_command(options: &[ResolvedOption]) -> Result<(Command, Vec<Use
     }) else {
         return Err("say what to do, like `/tournament join`".into());
     };
-    let find = |key: &str| options.iter().find(|o| o.name == key).map(|o| &o.value);
-    let text = |key: &str| match find(key) {
-        Some(ResolvedValue::String(s)) => Some(s.to_string()),
-        _ => None,
-    };
-    let number = |key: &str| match find(key) {
-        Some(ResolvedValue::Integer(n)) => Some(*n),
-        _ => None,
-    };
-    let flag = |key: &str| match find(key) {
-        Some(ResolvedValue::Boolean(b)) => Some(*b),
-        _ => None,
-    };
+    let given = Given(options);
+    let (find, text, number) = (|k| given.find(k), |k| given.text(k), |k| given.number(k));
+    let flag = |k| given.flag(k);
     let t = number("tournament");
     let mut users = Vec::new();
     let cmd = match sub {
         "create" => {
-            let format = text("format").and_then(|f| Format::parse(&f)).ok_or("choose a format")?;
+            let format = text("format")
+                .and_then(|f| Format::parse(&f))
+                .ok_or("choose a format: swiss, round-robin, double-round-robin or knockout")?;
             let variant = match text("variant") {
                 Some(v) => v.trim().parse::<Variant>().map_err(|e| e.to_string())?,
                 None => Variant::Chess,
@@ -756,8 +775,8 @@ fn tournament_to_command(options: &[ResolvedOption]) -> Result<(Command, Vec<Use
         }
         "result" => TournamentCommand::Result {
             tournament: t,
-            game: number("game").ok_or("say which game")?,
-            result: text("result").ok_or("say the result")?,
+            game: number("game").ok_or("say which game, by its number: `game:12`")?,
+            result: text("result").ok_or("say the result: 1-0, 0-1, 1/2-1/2, +-, -+ or --")?,
             reason: text("reason").unwrap_or_else(|| "set by the organiser".into()),
         },
         "pause" => TournamentCommand::Pause(t),
@@ -771,15 +790,8 @@ fn tournament_to_command(options: &[ResolvedOption]) -> Result<(Command, Vec<Use
 
 /// A slash command and its options as a service command, and the users it names.
 fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
-    let find = |key: &str| options.iter().find(|o| o.name == key).map(|o| &o.value);
-    let text = |key: &str| match find(key) {
-        Some(ResolvedValue::String(s)) => Some(s.to_string()),
-        _ => None,
-    };
-    let number = |key: &str| match find(key) {
-        Some(ResolvedValue::Integer(n)) => Some(*n),
-        _ => None,
-    };
+    let given = Given(options);
+    let (find, text, number) = (|k| given.find(k), |k| given.text(k), |k| given.number(k));
     let game: GameRef = number("game").or_else(|| number("challenge"));
     let variant = |required: bool| -> Result<Option<Variant>, String> {
         match text("variant") {

@@ -1126,6 +1126,7 @@ fn reason_word(o: Outcome) -> &'static str {
         Outcome::Win { reason: WinReason::Stalemate, .. } => "stalemate",
         Outcome::Win { reason: WinReason::Resignation, .. } => "resignation",
         Outcome::Win { reason: WinReason::Time, .. } => "time",
+        Outcome::Win { reason: WinReason::Forfeit, .. } => "forfeit",
         Outcome::Draw { reason } => draw_name(reason),
     }
 }
@@ -1146,7 +1147,11 @@ fn draw_name(reason: DrawReason) -> &'static str {
 fn declared_outcome(result: &str, reason: &str) -> Outcome {
     let win = |winner| Outcome::Win {
         winner,
-        reason: if reason == "time" { WinReason::Time } else { WinReason::Resignation },
+        reason: match reason {
+            "time" => WinReason::Time,
+            r if r.starts_with("forfeit") => WinReason::Forfeit,
+            _ => WinReason::Resignation,
+        },
     };
     match result {
         "1-0" => win(Color::White),

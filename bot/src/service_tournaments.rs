@@ -158,31 +158,30 @@ impl<S: Store> Service<S> {
         &self,
         t: &TournamentRow,
     ) -> Result<(Snapshot, HashMap<GameId, PlayerId>), String> {
-        let mut entries = Vec::new();
-        for e in self.store.entrants(t.id).map_err(internal)? {
-            let name = self.store.player_by_id(e.player).map_err(internal)?.map_or("?".into(), |p| p.name);
-            entries.push(Entry {
+        let entries: Vec<Entry> = self
+            .store
+            .entrants(t.id)
+            .map_err(internal)?
+            .into_iter()
+            .map(|e| Entry {
                 player: e.player,
-                name,
+                name: e.name,
                 seed_rating: e.seed_rating,
                 joined_at: e.joined_at,
                 first_round: e.first_round,
                 withdrawn_after: e.withdrawn_after,
-            });
-        }
+            })
+            .collect();
         let pairings = self.store.pairings(t.id).map_err(internal)?;
+        // Results only: replaying or even loading each game's moves would cost a tournament's
+        // every game on each game end.
         let mut results = HashMap::new();
         let mut time_losses = HashMap::new();
-        for p in &pairings {
-            let Some(id) = p.game else { continue };
-            let Some(game) = self.store.game(id).map_err(internal)? else { continue };
-            if let Some(result) = game.result {
-                if game.result_reason.as_deref() == Some("time") {
-                    let loser = if result == "1-0" { game.black } else { game.white };
-                    time_losses.insert(id, loser);
-                }
-                results.insert(id, result);
+        for g in self.store.finished_games(t.id).map_err(internal)? {
+            if g.reason.as_deref() == Some("time") {
+                time_losses.insert(g.game, if g.result == "1-0" { g.black } else { g.white });
             }
+            results.insert(g.game, g.result);
         }
         Ok((Snapshot::new(t.clone(), entries, &pairings, &results), time_losses))
     }
@@ -210,7 +209,6 @@ impl<S: Store> Service<S> {
                 starts_at: s.starts_in.map(|d| msg.now + d),
                 max_players: s.max_players,
                 bye_halves: s.bye_halves,
-                forfeit_halves: 2,
                 now: msg.now,
             })
             .map_err(internal)?;
@@ -1129,7 +1127,7 @@ fn bracket_text(s: &Snapshot) -> String {
                 .legs
                 .iter()
                 .map(|(white, o, _)| {
-                    let for_higher = if *white == m.higher { *o } else { flip(*o) };
+                    let for_higher = if *white == m.higher { *o } else { o.flipped() };
                     match for_higher {
                         crate::tournament::Outcome::Win | crate::tournament::Outcome::ForfeitWin => "1-0",
                         crate::tournament::Outcome::Loss | crate::tournament::Outcome::ForfeitLoss => "0-1",
@@ -1143,17 +1141,6 @@ fn bracket_text(s: &Snapshot) -> String {
         }
     }
     out
-}
-
-fn flip(o: crate::tournament::Outcome) -> crate::tournament::Outcome {
-    use crate::tournament::Outcome as O;
-    match o {
-        O::Win => O::Loss,
-        O::Loss => O::Win,
-        O::ForfeitWin => O::ForfeitLoss,
-        O::ForfeitLoss => O::ForfeitWin,
-        other => other,
-    }
 }
 
 fn duration_text(seconds: i64) -> String {

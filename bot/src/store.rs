@@ -299,20 +299,7 @@ impl Store for SqliteStore {
              FROM challenges WHERE status = 'open' AND platform = ?1 AND channel = ?2
              AND (challenger = ?3 OR challenged = ?3) ORDER BY id",
         )?;
-        let rows = stmt.query_map(params![platform, channel, player], |r| {
-            Ok(Challenge {
-                id: r.get(0)?,
-                platform: r.get(1)?,
-                channel: r.get(2)?,
-                challenger: r.get(3)?,
-                challenged: r.get(4)?,
-                variant: r.get(5)?,
-                color: r.get(6)?,
-                days_per_move: r.get(7)?,
-                created_at: r.get(8)?,
-                rated: r.get(9)?,
-            })
-        })?;
+        let rows = stmt.query_map(params![platform, channel, player], challenge_row)?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
@@ -323,20 +310,7 @@ impl Store for SqliteStore {
              FROM challenges WHERE status = 'open' AND platform = ?1 AND channel = ?2 AND created_at > ?3
              ORDER BY id",
         )?;
-        let rows = stmt.query_map(params![platform, channel, since], |r| {
-            Ok(Challenge {
-                id: r.get(0)?,
-                platform: r.get(1)?,
-                channel: r.get(2)?,
-                challenger: r.get(3)?,
-                challenged: r.get(4)?,
-                variant: r.get(5)?,
-                color: r.get(6)?,
-                days_per_move: r.get(7)?,
-                created_at: r.get(8)?,
-                rated: r.get(9)?,
-            })
-        })?;
+        let rows = stmt.query_map(params![platform, channel, since], challenge_row)?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
@@ -501,6 +475,23 @@ impl Store for SqliteStore {
         self.conn().execute("UPDATE games SET reminded = 1 WHERE id = ?1", [game])?;
         Ok(())
     }
+}
+
+/// A `challenges` row selected as `id, platform, channel, challenger, challenged, variant, color,
+/// days_per_move, created_at, rated`.
+fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
+    Ok(Challenge {
+        id: r.get(0)?,
+        platform: r.get(1)?,
+        channel: r.get(2)?,
+        challenger: r.get(3)?,
+        challenged: r.get(4)?,
+        variant: r.get(5)?,
+        color: r.get(6)?,
+        days_per_move: r.get(7)?,
+        created_at: r.get(8)?,
+        rated: r.get(9)?,
+    })
 }
 
 #[cfg(test)]

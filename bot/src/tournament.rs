@@ -57,7 +57,8 @@ impl Outcome {
         matches!(self, Outcome::Win | Outcome::Draw | Outcome::Loss)
     }
 
-    fn flipped(self) -> Outcome {
+    /// The same game seen from the opponent's side.
+    pub fn flipped(self) -> Outcome {
         match self {
             Outcome::Win => Outcome::Loss,
             Outcome::Loss => Outcome::Win,
@@ -799,7 +800,6 @@ mod tests {
             starts_at: None,
             max_players: None,
             bye_halves: 2,
-            forfeit_halves: 2,
             status: TournamentStatus::Running,
             current_round: current,
             created_at: 0,
@@ -892,6 +892,10 @@ mod tests {
         let r1 = s0.next_round().unwrap();
         let byes: Vec<PlayerId> = r1.iter().filter(|p| p.kind == PairingKind::Bye).map(|p| p.white).collect();
         assert_eq!(byes, [1, 2], "the top seeds get the byes");
+        // The better seed has White in a match's first game (seeds 4-5 and 3-6 here).
+        let games: Vec<(PlayerId, Option<PlayerId>)> =
+            r1.iter().filter(|p| p.kind == PairingKind::Game).map(|p| (p.white, p.black)).collect();
+        assert_eq!(games, [(4, Some(5)), (3, Some(6))]);
         assert_eq!(Snapshot::knockout_rounds(6), 3);
         let mut rows: Vec<PairingRow> = r1
             .iter()

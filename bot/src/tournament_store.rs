@@ -108,9 +108,8 @@ pub struct TournamentRow {
     pub rated: bool,
     pub starts_at: Option<i64>,
     pub max_players: Option<u32>,
-    /// Points in halves for a pairing-allocated bye and for a win by forfeit.
+    /// Points in halves for a pairing-allocated bye.
     pub bye_halves: u32,
-    pub forfeit_halves: u32,
     pub status: TournamentStatus,
     /// The last round paired; 0 before the start.
     pub current_round: u32,
@@ -131,7 +130,6 @@ pub struct NewTournament<'a> {
     pub starts_at: Option<i64>,
     pub max_players: Option<u32>,
     pub bye_halves: u32,
-    pub forfeit_halves: u32,
     pub now: i64,
 }
 
@@ -148,6 +146,8 @@ pub struct Entrant {
     pub withdraw_reason: Option<String>,
     /// The rating they were seeded by, fixed at the start or at a late entry.
     pub seed_rating: i64,
+    /// Their display name.
+    pub name: String,
 }
 
 /// What one pairing row is.
@@ -248,6 +248,16 @@ pub struct RatedResult {
     pub finished_at: i64,
 }
 
+/// A finished tournament game: its result and why, and its players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub game: GameId,
+    pub result: String,
+    pub reason: Option<String>,
+    pub white: PlayerId,
+    pub black: PlayerId,
+}
+
 /// Why an entry was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
@@ -328,6 +338,8 @@ pub trait TournamentStore {
         reason: &str,
         now: i64,
     ) -> Result<bool>;
+    /// The tournament's finished games, by one query: what standings are made of.
+    fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>>;
     /// The tournament a game belongs to, with its round.
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>>;
     /// Finished rated games, in the order they finished.
@@ -335,11 +347,11 @@ pub trait TournamentStore {
 }
 
 const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
-     rated, starts_at, max_players, bye_halves, forfeit_halves, status, current_round, created_at";
+     rated, starts_at, max_players, bye_halves, status, current_round, created_at";
 
 fn tournament_row(r: &rusqlite::Row) -> rusqlite::Result<TournamentRow> {
     let format: String = r.get(6)?;
-    let status: String = r.get(14)?;
+    let status: String = r.get(13)?;
     Ok(TournamentRow {
         id: r.get(0)?,
         platform: r.get(1)?,
@@ -354,10 +366,9 @@ fn tournament_row(r: &rusqlite::Row) -> rusqlite::Result<TournamentRow> {
         starts_at: r.get(10)?,
         max_players: r.get(11)?,
         bye_halves: r.get(12)?,
-        forfeit_halves: r.get(13)?,
         status: TournamentStatus::parse(&status),
-        current_round: r.get(15)?,
-        created_at: r.get(16)?,
+        current_round: r.get(14)?,
+        created_at: r.get(15)?,
     })
 }
 
@@ -429,6 +440,7 @@ fn record_result(
     if let Some(game) = game {
         // The game itself ends too; a forfeit is a win (or loss) that was not played out, and
         // is not rated.
+        let forfeit = matches!(result, "+-" | "-+" | "--");
         let game_result = match result {
             "+-" => "1-0",
             "-+" => "0-1",
@@ -442,9 +454,13 @@ fn record_result(
             params![
                 game,
                 game_result,
-                format!("set by the organiser: {reason}"),
+                if forfeit {
+                    format!("forfeit: {reason}")
+                } else {
+                    format!("set by the organiser: {reason}")
+                },
                 now,
-                matches!(result, "+-" | "-+" | "--")
+                forfeit
             ],
         )?;
     }
@@ -456,8 +472,8 @@ impl TournamentStore for SqliteStore {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds, days_per_move,
-             rated, starts_at, max_players, bye_halves, forfeit_halves, status, current_round, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'open', 0, ?14)",
+             rated, starts_at, max_players, bye_halves, status, current_round, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', 0, ?13)",
             params![
                 t.platform,
                 t.channel,
@@ -471,7 +487,6 @@ impl TournamentStore for SqliteStore {
                 t.starts_at,
                 t.max_players,
                 t.bye_halves,
-                t.forfeit_halves,
                 t.now
             ],
         )?;
@@ -559,8 +574,10 @@ impl TournamentStore for SqliteStore {
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
-            "SELECT player_id, joined_at, first_round, withdrawn_after, withdraw_reason, seed_rating
-             FROM tournament_players WHERE tournament_id = ?1 ORDER BY joined_at, player_id",
+            "SELECT tp.player_id, tp.joined_at, tp.first_round, tp.withdrawn_after, tp.withdraw_reason,
+             tp.seed_rating, p.name
+             FROM tournament_players tp JOIN players p ON p.id = tp.player_id
+             WHERE tp.tournament_id = ?1 ORDER BY tp.joined_at, tp.player_id",
         )?;
         let rows = stmt.query_map([t], |r| {
             Ok(Entrant {
@@ -570,6 +587,7 @@ impl TournamentStore for SqliteStore {
                 withdrawn_after: r.get(3)?,
                 withdraw_reason: r.get(4)?,
                 seed_rating: r.get(5)?,
+                name: r.get(6)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -735,6 +753,24 @@ impl TournamentStore for SqliteStore {
         }
         tx.commit()?;
         Ok(true)
+    }
+
+    fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT g.id, g.result, g.result_reason, g.white, g.black FROM tournament_pairings p
+             JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?1 AND g.result IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([t], |r| {
+            Ok(FinishedGame {
+                game: r.get(0)?,
+                result: r.get(1)?,
+                reason: r.get(2)?,
+                white: r.get(3)?,
+                black: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {

@@ -22,6 +22,8 @@ pub enum WinReason {
     Stalemate,
     Resignation,
     Time,
+    /// A game not played out: a tournament withdrawal or a no-show the organiser recorded.
+    Forfeit,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -59,6 +61,7 @@ impl fmt::Display for Outcome {
                     WinReason::Stalemate => "by stalemate (stalemate loses in this variant)",
                     WinReason::Resignation => "by resignation",
                     WinReason::Time => "on time",
+                    WinReason::Forfeit => "by forfeit",
                 };
                 let name = if winner == Color::White { "White" } else { "Black" };
                 write!(f, "{name} wins {how}")
