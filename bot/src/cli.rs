@@ -196,20 +196,25 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     if matrix.is_some() || cfg.discord_token.is_some() {
         // Chat mode: every configured platform at once, sharing one service and database.
         let service = std::sync::Arc::new(service);
+        // One clock for the process, routing each notice to its platform's adapter.
+        let mut clock = tessera_bot::clock::Clock::new();
+        let matrix = matrix.map(|m| (m, clock.serve(tessera_bot::matrix::PLATFORM)));
+        let discord = cfg.discord_token.as_ref().map(|t| (t, clock.serve(tessera_bot::discord::PLATFORM)));
         let runtime = tokio::runtime::Runtime::new()?;
         runtime.block_on(async {
+            tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));
             let matrix = async {
                 match matrix {
-                    Some(m) => tessera_bot::matrix::run(service.clone(), m).await,
+                    Some((m, inbox)) => tessera_bot::matrix::run(service.clone(), m, inbox).await,
                     None => std::future::pending().await,
                 }
             };
             let discord = async {
-                match &cfg.discord_token {
-                    Some(token) => {
+                match discord {
+                    Some((token, inbox)) => {
                         let options =
                             tessera_bot::discord::DiscordOptions { guild: cfg.discord_guild, api: None };
-                        tessera_bot::discord::run(service.clone(), token.expose(), options).await
+                        tessera_bot::discord::run(service.clone(), token.expose(), options, inbox).await
                     }
                     None => std::future::pending().await,
                 }

@@ -871,22 +871,25 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
     Ok((cmd, Vec::new()))
 }
 
-/// Reminders and losses on time, every few minutes.
-async fn clock(http: Arc<Http>, service: Shared) {
-    loop {
-        tokio::time::sleep(std::time::Duration::from_secs(300)).await;
-        let s = Arc::clone(&service);
-        let notices = tokio::task::spawn_blocking(move || s.tick(unix_now())).await;
-        for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
-            let Ok(id) = notice.channel.parse::<u64>() else { continue };
-            let reply = Reply { text: notice.text, notify: notice.notify, ..Reply::default() };
-            let _ = send(&http, ChannelId::new(id), &reply, None).await;
+/// Posts the clock's notices (reminders, losses on time, tournament rounds) as they come.
+async fn deliver(http: Arc<Http>, mut notices: crate::clock::Inbox) {
+    while let Some(notice) = notices.recv().await {
+        let Ok(id) = notice.channel.parse::<u64>() else { continue };
+        let reply = Reply { text: notice.text, notify: notice.notify, ..Reply::default() };
+        if let Err(e) = send(&http, ChannelId::new(id), &reply, None).await {
+            tracing::warn!(channel = id, "a clock notice could not be posted: {e}");
         }
     }
 }
 
 /// Runs the bot on Discord until the process ends.
-pub async fn run(service: Shared, token: &str, options: DiscordOptions) -> Result<()> {
+/// The process's clock hands it this platform's notices through `notices`.
+pub async fn run(
+    service: Shared,
+    token: &str,
+    options: DiscordOptions,
+    notices: crate::clock::Inbox,
+) -> Result<()> {
     let http = || {
         let http = HttpBuilder::new(token);
         match &options.api {
@@ -895,7 +898,7 @@ pub async fn run(service: Shared, token: &str, options: DiscordOptions) -> Resul
         }
         .build()
     };
-    tokio::spawn(clock(Arc::new(http()), Arc::clone(&service)));
+    tokio::spawn(deliver(Arc::new(http()), notices));
     let connect = |intents| {
         let handler = Handler {
             service: Arc::clone(&service),

@@ -64,7 +64,9 @@ impl Session {
                 (Some("wait"), Some(h)) => match h.parse::<i64>() {
                     Ok(hours) if hours > 0 => {
                         self.clock_offset += hours * 3600;
-                        let notices = service.tick(unix_now() + self.clock_offset).unwrap_or_default();
+                        let notices = service
+                            .tick_for(unix_now() + self.clock_offset, Some(&[PLATFORM]))
+                            .unwrap_or_default();
                         let mut out = format!("({hours} hours pass)");
                         for n in notices {
                             out.push_str(&format!("\n[tessera] {}", n.text));

@@ -138,7 +138,8 @@ async fn login(cfg: &MatrixConfig) -> Result<Client> {
 }
 
 /// Runs the bot on Matrix until the process ends.
-pub async fn run(service: Shared, cfg: MatrixConfig) -> Result<()> {
+/// The process's clock hands it this platform's notices through `notices`.
+pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbox) -> Result<()> {
     let client = login(&cfg).await?;
     let started = StartedAt(now_ms());
     // One sync before the handlers: what was said before the bot started is not answered. Messages
@@ -148,7 +149,7 @@ pub async fn run(service: Shared, cfg: MatrixConfig) -> Result<()> {
     client.add_event_handler_context(started);
     client.add_event_handler(on_invite);
     client.add_event_handler(on_message);
-    tokio::spawn(clock(client.clone(), service));
+    tokio::spawn(deliver(client.clone(), notices));
     eprintln!("Tessera is on Matrix as {}", client.user_id().map_or("?".into(), |u| u.to_string()));
     client
         .sync(SyncSettings::default().token(first.next_batch))
@@ -274,18 +275,17 @@ async fn send(room: &Room, reply: &Reply) -> Result<()> {
     Ok(())
 }
 
-/// Reminders and losses on time, every few minutes.
-async fn clock(client: Client, service: Shared) {
-    loop {
-        tokio::time::sleep(Duration::from_secs(300)).await;
-        let s = Arc::clone(&service);
-        let notices = tokio::task::spawn_blocking(move || s.tick(unix_now())).await;
-        for notice in notices.into_iter().flatten().flatten().filter(|n| n.platform == PLATFORM) {
-            let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
-            if let Some(room) = client.get_room(&room_id) {
-                let content = mentioning(RoomMessageEventContent::text_plain(&notice.text), &notice.notify);
-                let _ = room.send(content).await;
-            }
+/// Posts the clock's notices (reminders, losses on time, tournament rounds) as they come.
+async fn deliver(client: Client, mut notices: crate::clock::Inbox) {
+    while let Some(notice) = notices.recv().await {
+        let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
+        let Some(room) = client.get_room(&room_id) else {
+            tracing::warn!(room = %room_id, "a clock notice for a room the bot is not in");
+            continue;
+        };
+        let content = mentioning(RoomMessageEventContent::text_plain(&notice.text), &notice.notify);
+        if let Err(e) = room.send(content).await {
+            tracing::warn!(room = %room_id, "a clock notice could not be posted: {e}");
         }
     }
 }

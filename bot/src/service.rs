@@ -1023,10 +1023,19 @@ impl<S: Store> Service<S> {
             .collect()
     }
 
-    /// Reminders and losses on time, for the adapters to post. Call it every few minutes.
+    /// Reminders and losses on time on every platform. The bot's process runs one
+    /// [`crate::clock::Clock`], which ticks only the platforms it can announce on.
     pub fn tick(&self, now: i64) -> Result<Vec<Notice>> {
+        self.tick_for(now, None)
+    }
+
+    /// Reminders and losses on time, and tournaments moving on, for the games and tournaments of
+    /// `platforms` (all when `None`). A game on a platform not running here is left for a process
+    /// that can tell its players: its clock is only a deadline in the database until then.
+    pub fn tick_for(&self, now: i64, platforms: Option<&[&str]>) -> Result<Vec<Notice>> {
+        let served = |p: &str| platforms.is_none_or(|ps| ps.contains(&p));
         let mut notices = Vec::new();
-        for row in self.store.clocked_games()? {
+        for row in self.store.clocked_games()?.into_iter().filter(|r| served(&r.platform)) {
             let (platform, channel) = (row.platform.clone(), row.channel.clone());
             let Ok(loaded) = self.load(row) else { continue };
             let Some(days) = loaded.row.days_per_move else { continue };
@@ -1065,7 +1074,7 @@ impl<S: Store> Service<S> {
         }
         // Tournaments: rounds whose games just ended on time, starts that are due, and any round
         // a crash left unpaired.
-        match self.tournament_tick(now) {
+        match self.tournament_tick(now, &served) {
             Ok(more) => notices.extend(more),
             Err(e) => eprintln!("the tournaments' tick failed: {e:#}"),
         }

@@ -596,9 +596,9 @@ impl<S: Store> Service<S> {
     }
 
     /// The tournaments' part of the clock's tick: starts that are due, rounds to pair.
-    pub(super) fn tournament_tick(&self, now: i64) -> Result<Vec<Notice>> {
+    pub(super) fn tournament_tick(&self, now: i64, served: &dyn Fn(&str) -> bool) -> Result<Vec<Notice>> {
         let mut notices = Vec::new();
-        for t in self.store.live_tournaments()? {
+        for t in self.store.live_tournaments()?.into_iter().filter(|t| served(&t.platform)) {
             let announcements = if t.status == TournamentStatus::Open {
                 if t.starts_at.is_none_or(|at| at > now) {
                     continue;

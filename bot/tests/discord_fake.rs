@@ -314,16 +314,52 @@ impl FakeDiscord {
 
 /// A fake Discord and the bot connected to it, on a fresh database in `dir`; returns the IDENTIFY.
 fn bot_on_fake(dir: &std::path::Path, refuse_message_content: bool) -> (FakeDiscord, Value) {
+    let (fake, identify, _, _) = clocked_bot_on_fake(dir, refuse_message_content);
+    (fake, identify)
+}
+
+type Shared = Arc<Service<SqliteStore>>;
+
+/// As [`bot_on_fake`], with the process's clock (serving Discord) and the service, to tick by hand.
+fn clocked_bot_on_fake(
+    dir: &std::path::Path,
+    refuse_message_content: bool,
+) -> (FakeDiscord, Value, tessera_bot::clock::Clock, Shared) {
     let fake = start_fake(refuse_message_content);
     let _ = std::fs::remove_dir_all(dir);
     let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
     let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
+    let mut clock = tessera_bot::clock::Clock::new();
+    let inbox = clock.serve(tessera_bot::discord::PLATFORM);
+    let bot = Arc::clone(&service);
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let _ = rt.block_on(tessera_bot::discord::run(service, "fake-token", options));
+        let _ = rt.block_on(tessera_bot::discord::run(bot, "fake-token", options, inbox));
     });
     let identify = fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot identifies");
-    (fake, identify)
+    (fake, identify, clock, service)
+}
+
+#[test]
+fn the_clock_posts_a_loss_on_time_in_the_games_channel() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-clock-{}", std::process::id()));
+    let (fake, _, clock, service) = clocked_bot_on_fake(&dir, false);
+    let alice = user("1", "alice", false);
+    let bob = user("2", "bob", false);
+    fake.to_gateway
+        .send((
+            "MESSAGE_CREATE",
+            message(201, alice.clone(), "!t challenge <@2> chess white 1d", vec![bob.clone()]),
+        ))
+        .unwrap();
+    fake.wait_for("alice challenges bob");
+    fake.to_gateway.send(("MESSAGE_CREATE", message(202, bob, "!t accept", vec![]))).unwrap();
+    fake.wait_for("begins");
+    // Three days later White has not moved: one tick settles it and Discord is told.
+    assert_eq!(clock.tick(&service, tessera_bot::service::unix_now() + 3 * 86_400), 1);
+    let lost = fake.wait_for("ran out of time");
+    assert_eq!(lost.path, format!("/api/v10/channels/{CHANNEL}/messages"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -258,3 +258,44 @@ fn one_games_failure_does_not_stop_the_others_clocks() {
     assert!(service.store().game(1).unwrap().unwrap().result.is_none());
     assert!(service.store().game(2).unwrap().unwrap().result.is_some());
 }
+
+/// A challenge accepted on `platform`, with one day a move.
+fn clocked_game(service: &Service<SqliteStore>, platform: &'static str, players: (&str, &str)) {
+    for (who, text) in
+        [(players.0, format!("!t challenge @{} chess white 1d", players.1)), (players.1, "!t accept".into())]
+    {
+        let author = User::new(who, who);
+        let mentions = [User::new(players.1, players.1)];
+        let msg = Incoming {
+            platform,
+            channel: "room",
+            author: &author,
+            is_admin: false,
+            text: &text,
+            mentions: &mentions,
+            now: T0,
+        };
+        service.handle(&msg);
+    }
+}
+
+#[test]
+fn one_clock_routes_each_platforms_notices_to_it() {
+    use tessera_bot::clock::Clock;
+    let service = Service::new(SqliteStore::open(&temp_db("clock")).unwrap());
+    clocked_game(&service, "discord", ("alice", "bob"));
+    clocked_game(&service, "matrix", ("carol", "dave"));
+    clocked_game(&service, "irc", ("erin", "frank"));
+    let mut clock = Clock::new();
+    let mut discord = clock.serve("discord");
+    let mut matrix = clock.serve("matrix");
+    assert_eq!(clock.tick(&service, T0 + 3 * 86_400), 2);
+    let d = discord.try_recv().unwrap();
+    let m = matrix.try_recv().unwrap();
+    assert!(d.text.contains("Game #1") && d.text.contains("ran out of time"), "{d:?}");
+    assert!(m.text.contains("Game #2") && m.text.contains("ran out of time"), "{m:?}");
+    assert!(discord.try_recv().is_err() && matrix.try_recv().is_err(), "one notice each");
+    // No adapter here tells game #3's players: its clock is left for a process that can.
+    assert!(service.store().game(3).unwrap().unwrap().result.is_none());
+    assert_eq!(clock.platforms(), ["discord", "matrix"]);
+}
