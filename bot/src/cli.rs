@@ -191,10 +191,11 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     let mut service = Service::new(store);
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
     service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
-    eprintln!("Games are kept in {}", cfg.database.display());
+    tracing::info!(database = %cfg.database.display(), "games are kept here");
     let matrix = cfg.matrix();
     if matrix.is_some() || cfg.discord_token.is_some() {
         // Chat mode: every configured platform at once, sharing one service and database.
+        service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::default());
         let service = std::sync::Arc::new(service);
         // One clock for the process, routing each notice to its platform's adapter.
         let mut clock = tessera_bot::clock::Clock::new();

@@ -137,7 +137,7 @@ impl EventHandler for Handler {
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
             if let Err(e) = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
-                eprintln!("could not answer in channel {}: {e}", msg.channel_id);
+                tracing::warn!(channel = %msg.channel_id, "could not answer: {e}");
             }
             send_direct(&ctx.http, &reply).await;
         }
@@ -151,20 +151,20 @@ impl EventHandler for Handler {
             _ => Ok(()),
         };
         if let Err(e) = outcome {
-            eprintln!("could not answer an interaction: {e}");
+            tracing::warn!("could not answer an interaction: {e}");
         }
     }
 
     async fn ready(&self, ctx: Context, ready: Ready) {
-        eprintln!("Tessera is on Discord as {}", ready.user.name);
+        tracing::info!(user = %ready.user.name, "Tessera is on Discord");
         let _ = self.me.set(ready.user.id);
         let registered = match self.guild {
             Some(guild) => guild.set_commands(&ctx.http, slash_commands()).await,
             None => serenity::all::Command::set_global_commands(&ctx.http, slash_commands()).await,
         };
         match registered {
-            Ok(list) => eprintln!("registered {} slash commands", list.len()),
-            Err(e) => eprintln!("could not register the slash commands: {e}"),
+            Ok(list) => tracing::info!("registered {} slash commands", list.len()),
+            Err(e) => tracing::error!("could not register the slash commands: {e}"),
         }
     }
 }
@@ -253,7 +253,7 @@ impl Handler {
                         .execute(http, (c.id, &c.token))
                         .await;
                     if let Err(e) = &updated {
-                        eprintln!("could not clear the buttons of interaction {}: {e}", c.id);
+                        tracing::warn!(interaction = %c.id, "could not clear the buttons: {e}");
                     }
                     return respond_after(http, to, replies, updated.is_ok()).await;
                 }
@@ -424,7 +424,7 @@ async fn respond_after(http: &Http, to: Answering<'_>, replies: Vec<Reply>, answ
     let mut first = !answered;
     for (n, reply) in replies.iter().enumerate() {
         if let Err(e) = answer(http, &to, reply, &mut first).await {
-            eprintln!("could not answer interaction {}: {e}; posting in the channel instead", to.id);
+            tracing::warn!(interaction = %to.id, "could not answer: {e}; posting in the channel instead");
             for r in replies[n..].iter().filter(|r| !r.private) {
                 send(http, to.channel, r, None).await?;
             }
@@ -446,12 +446,12 @@ async fn send_direct(http: &Http, reply: &Reply) {
         let channel = match UserId::new(id).create_dm_channel(http).await {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("could not open a direct message to {id}: {e}");
+                tracing::warn!(user = %id, "could not open a direct message: {e}");
                 continue;
             }
         };
         if let Err(e) = channel.id.send_message(http, CreateMessage::new().content(text.clone())).await {
-            eprintln!("could not send a direct message to {id}: {e}");
+            tracing::warn!(user = %id, "could not send a direct message: {e}");
         }
     }
 }
@@ -916,7 +916,7 @@ pub async fn run(
         GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
     match connect(all).await {
         Err(serenity::Error::Gateway(serenity::gateway::GatewayError::DisallowedGatewayIntents)) => {
-            eprintln!(
+            tracing::warn!(
                 "Discord refused the Message Content intent (enable it for the bot in the developer \
                  portal): running with slash commands and buttons only; `!t` messages and plain \
                  moves are not read"

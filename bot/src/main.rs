@@ -8,6 +8,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    tessera_bot::logging::init();
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {

@@ -1,8 +1,9 @@
 //! The Matrix adapter: a thin layer between matrix-sdk and the game service. It logs in (or restores
-//! its saved session), joins rooms it is invited to, skips the history it finds at start-up, hands
-//! every new text message to the service and posts the replies, boards as `m.image`. End-to-end
-//! encryption and its keys live in matrix-sdk's SQLite store, so encrypted rooms work and survive
-//! restarts.
+//! its saved session), joins rooms it is invited to, hands every new text message to the service
+//! and posts the replies, boards as `m.image`. At its first start it leaves the rooms' history
+//! alone; after a restart it answers what was said while it was down (within [`CATCH_UP`]).
+//! End-to-end encryption and its keys live in matrix-sdk's SQLite store, so encrypted rooms work
+//! and survive restarts.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -38,9 +39,16 @@ pub struct MatrixConfig {
 
 type Shared = Arc<Service<SqliteStore>>;
 
-/// When this process began listening, in milliseconds since the epoch: older messages are history.
+/// Messages sent before this moment (milliseconds since the epoch) are history, not answered.
 #[derive(Clone, Copy, Debug)]
-struct StartedAt(u64);
+struct AnswerFrom(u64);
+
+/// How far back a restarted bot answers what was said while it was down.
+pub const CATCH_UP: Duration = Duration::from_secs(24 * 3600);
+
+/// Most messages per room the catch-up sync brings (the homeserver's default is 10): the bot's own
+/// replies count too, so a room busy while the bot was down is still answered.
+const CATCH_UP_EVENTS: u32 = 200;
 
 fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
@@ -141,21 +149,52 @@ async fn login(cfg: &MatrixConfig) -> Result<Client> {
 /// The process's clock hands it this platform's notices through `notices`.
 pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbox) -> Result<()> {
     let client = login(&cfg).await?;
-    let started = StartedAt(now_ms());
-    // One sync before the handlers: what was said before the bot started is not answered. Messages
-    // decrypted only later, once their keys arrive, are told apart by their timestamps.
-    let first = client.sync_once(SyncSettings::default()).await.context("first sync with the homeserver")?;
+    // matrix-sdk keeps the position of the last sync in its store. With one, this is a restart:
+    // what arrived while the bot was down (within a day) is answered, oldest first, each in its
+    // room. Without one, the room histories the first sync brings are not the bot's business.
+    let resumed = {
+        use matrix_sdk::store::{StateStoreDataKey, StateStoreDataValue};
+        let saved = client.state_store().get_kv_data(StateStoreDataKey::SyncToken).await;
+        matches!(saved, Ok(Some(StateStoreDataValue::SyncToken(_))))
+    };
+    let answer_from = if resumed { now_ms().saturating_sub(CATCH_UP.as_millis() as u64) } else { now_ms() };
+    let mut catch_up = SyncSettings::default();
+    if !resumed {
+        let first = client.sync_once(catch_up).await.context("first sync with the homeserver")?;
+        catch_up = SyncSettings::default().token(first.next_batch);
+    }
     client.add_event_handler_context(service.clone());
-    client.add_event_handler_context(started);
+    client.add_event_handler_context(AnswerFrom(answer_from));
     client.add_event_handler(on_invite);
     client.add_event_handler(on_message);
+    // Handlers run in order within a sync, so the missed messages are answered as they were sent.
+    let caught_up = client
+        .sync_once(catch_up.filter(catch_up_filter()))
+        .await
+        .context("catching up with the homeserver")?;
     tokio::spawn(deliver(client.clone(), notices));
-    eprintln!("Tessera is on Matrix as {}", client.user_id().map_or("?".into(), |u| u.to_string()));
+    tracing::info!(
+        user = %client.user_id().map_or("?".into(), |u| u.to_string()),
+        resumed,
+        "Tessera is on Matrix"
+    );
     client
-        .sync(SyncSettings::default().token(first.next_batch))
+        .sync(SyncSettings::default().token(caught_up.next_batch))
         .await
         .context("syncing with the homeserver")?;
     Ok(())
+}
+
+/// A sync filter that brings up to [`CATCH_UP_EVENTS`] timeline events per room.
+fn catch_up_filter() -> matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter {
+    use matrix_sdk::ruma::api::client::filter::{FilterDefinition, RoomEventFilter, RoomFilter};
+    let mut timeline = RoomEventFilter::default();
+    timeline.limit = Some(CATCH_UP_EVENTS.into());
+    let mut room = RoomFilter::default();
+    room.timeline = timeline;
+    let mut definition = FilterDefinition::default();
+    definition.room = room;
+    definition.into()
 }
 
 async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client) {
@@ -170,7 +209,7 @@ async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client) {
                 return;
             }
         }
-        eprintln!("could not join {}", room.room_id());
+        tracing::warn!(room = %room.room_id(), "could not join the room after an invite");
     });
 }
 
@@ -179,12 +218,12 @@ async fn on_message(
     room: Room,
     client: Client,
     service: Ctx<Shared>,
-    started: Ctx<StartedAt>,
+    answer_from: Ctx<AnswerFrom>,
 ) {
     if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
         return;
     }
-    if u64::from(event.origin_server_ts.get()) < started.0.0 {
+    if u64::from(event.origin_server_ts.get()) < answer_from.0.0 {
         return;
     }
     let MessageType::Text(text) = event.content.msgtype else { return };
@@ -222,7 +261,7 @@ async fn on_message(
     .unwrap_or_default();
     for reply in replies {
         if let Err(e) = send(&room, &reply).await {
-            eprintln!("could not answer in {}: {e}", room.room_id());
+            tracing::warn!(room = %room.room_id(), "could not answer: {e}");
         }
     }
 }

@@ -105,7 +105,40 @@ impl Reply {
         self.notify.push(player.user_id.clone());
         self
     }
+
+    /// The reply within [`MAX_REPLY_CHARS`]: a longer text keeps its first whole lines and says
+    /// how many were left out.
+    fn capped(mut self) -> Reply {
+        if self.text.chars().count() <= MAX_REPLY_CHARS {
+            return self;
+        }
+        let lines: Vec<&str> = self.text.lines().collect();
+        let mut kept = String::new();
+        let mut shown = 0;
+        for line in &lines {
+            if kept.chars().count() + line.chars().count() + 1 > MAX_REPLY_CHARS - 200 {
+                break;
+            }
+            kept.push_str(line);
+            kept.push('\n');
+            shown += 1;
+        }
+        if shown == 0 {
+            // One enormous line: cut inside it, at a character.
+            kept = self.text.chars().take(MAX_REPLY_CHARS - 200).collect();
+            kept.push_str("…\n");
+        }
+        let left = lines.len().saturating_sub(shown.max(1));
+        kept.push_str(&format!(
+            "… {left} more lines are not shown here; ask for a narrower answer (a game number, a round)."
+        ));
+        self.text = kept;
+        self
+    }
 }
+
+/// Longest reply text the bot sends at once (four Discord messages); longer answers are cut.
+pub const MAX_REPLY_CHARS: usize = 8000;
 
 /// A message the service sends on its own (reminders, losses on time).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +161,8 @@ const MAX_OPEN_CHALLENGES_CHANNEL: usize = 100;
 pub struct Service<S: Store> {
     store: S,
     pub render: RenderOptions,
+    /// Per-user limit on commands; chat mode sets one (the local terminal has a single typist).
+    pub rate_limit: Option<crate::rate_limit::RateLimit>,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -182,7 +217,7 @@ type Replies = Result<Vec<Reply>, String>;
 
 impl<S: Store> Service<S> {
     pub fn new(store: S) -> Service<S> {
-        Service { store, render: RenderOptions::default() }
+        Service { store, render: RenderOptions::default(), rate_limit: None }
     }
 
     pub fn store(&self) -> &S {
@@ -193,7 +228,7 @@ impl<S: Store> Service<S> {
     /// that panics anyway is caught here, logged once, and answered: one message's failure never
     /// takes down the others, and the player is never left without a word.
     pub fn handle(&self, msg: &Incoming) -> Vec<Reply> {
-        guarded(|| self.handle_unguarded(msg))
+        guarded(|| self.handle_unguarded(msg)).into_iter().map(Reply::capped).collect()
     }
 
     fn handle_unguarded(&self, msg: &Incoming) -> Vec<Reply> {
@@ -201,6 +236,14 @@ impl<S: Store> Service<S> {
             Ok(p) => p,
             Err(e) => return vec![Reply::error(e.to_string())],
         };
+        // Only what is meant for the bot counts: commands and texts that read as a move.
+        let for_the_bot = match &parsed {
+            Parsed::Command(_) => true,
+            Parsed::Plain(text) => text.len() <= commands::MAX_PLAIN_MOVE && notation::parse(text).is_ok(),
+        };
+        if for_the_bot && let Some(refused) = self.rate_limited(msg) {
+            return refused;
+        }
         let result = match parsed {
             Parsed::Command(cmd) => self.command(msg, cmd),
             Parsed::Plain(text) => self.plain(msg, &text),
@@ -211,7 +254,28 @@ impl<S: Store> Service<S> {
     /// Runs a command the platform has already parsed (slash commands, buttons); `msg.text` is
     /// not read.
     pub fn run(&self, msg: &Incoming, cmd: Command) -> Vec<Reply> {
-        guarded(|| self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)]))
+        guarded(|| {
+            if let Some(refused) = self.rate_limited(msg) {
+                return refused;
+            }
+            self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)])
+        })
+        .into_iter()
+        .map(Reply::capped)
+        .collect()
+    }
+
+    /// The answer to a user over the rate limit (once per flood; then nothing), or `None` to go on.
+    fn rate_limited(&self, msg: &Incoming) -> Option<Vec<Reply>> {
+        use crate::rate_limit::Verdict;
+        match self.rate_limit.as_ref()?.check(msg.platform, &msg.author.id, msg.now) {
+            Verdict::Answer => None,
+            Verdict::SlowDown(seconds) => Some(vec![Reply::error(format!(
+                "you are sending me commands faster than I answer them; I will listen again in {seconds} s \
+                 (nothing was changed)"
+            ))]),
+            Verdict::Ignore => Some(Vec::new()),
+        }
     }
 
     /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
@@ -1046,7 +1110,7 @@ impl<S: Store> Service<S> {
             let settled = match self.settle_clock(&loaded, now) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("the clock of game #{} could not be settled: {e}", loaded.row.id);
+                    tracing::error!(game = loaded.row.id, "the clock could not be settled: {e:#}");
                     continue;
                 }
             };
@@ -1055,7 +1119,7 @@ impl<S: Store> Service<S> {
                 Some(timeout)
             } else if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
                 if let Err(e) = self.store.mark_reminded(loaded.row.id) {
-                    eprintln!("game #{} could not be marked reminded: {e:#}", loaded.row.id);
+                    tracing::error!(game = loaded.row.id, "could not be marked reminded: {e:#}");
                     continue;
                 }
                 let hours = ((deadline - now) / 3600).max(1);
@@ -1076,7 +1140,7 @@ impl<S: Store> Service<S> {
         // a crash left unpaired.
         match self.tournament_tick(now, &served) {
             Ok(more) => notices.extend(more),
-            Err(e) => eprintln!("the tournaments' tick failed: {e:#}"),
+            Err(e) => tracing::error!("the tournaments' tick failed: {e:#}"),
         }
         Ok(notices)
     }
@@ -1176,30 +1240,22 @@ fn declared_outcome(result: &str, reason: &str) -> Outcome {
 }
 
 /// Runs one message's handling; a panic becomes a short private apology. SQLite rolls back any
-/// transaction the panic interrupted, so nothing half-done is kept.
+/// transaction the panic interrupted, so nothing half-done is kept. The panic itself is logged
+/// once, by the panic hook ([`crate::logging::init`]).
 fn guarded(handle: impl FnOnce() -> Vec<Reply>) -> Vec<Reply> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(handle)) {
-        Ok(replies) => replies,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            eprintln!("a message's handling failed: {what}");
-            vec![Reply::error("something went wrong on my side and nothing was changed; please try again")]
-        }
-    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(handle)).unwrap_or_else(|_| {
+        vec![Reply::error("something went wrong on my side and nothing was changed; please try again")]
+    })
 }
 
 fn internal(e: anyhow::Error) -> String {
     // The details go to the operator's log, not to the channel.
-    eprintln!("storage error: {e:#}");
+    tracing::error!("storage error: {e:#}");
     "something went wrong on my side and nothing was changed; please try again".into()
 }
 
 fn corrupt(row: &GameRow, what: &str) -> String {
-    eprintln!("game #{} cannot be rebuilt: {what}", row.id);
+    tracing::error!(game = row.id, "the stored game cannot be rebuilt: {what}");
     format!("game #{} cannot be loaded (its stored record is damaged); an operator has to look at it", row.id)
 }
 
@@ -1294,6 +1350,25 @@ fn shrink_promotion_note(pos: &Position, mv: &Move, named: &[(Square, Role)]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_reply_is_cut_at_a_line_and_says_so() {
+        let short = Reply::text("a\nb");
+        assert_eq!(short.clone().capped(), short);
+        let long: String = (0..3000).map(|i| format!("board {i}: ann – bob\n")).collect();
+        let capped = Reply { notify: vec!["ann".into()], ..Reply::text(long) }.capped();
+        assert!(capped.text.chars().count() <= MAX_REPLY_CHARS);
+        assert!(capped.text.starts_with("board 0: ann – bob\nboard 1:"));
+        let shown = capped.text.lines().filter(|l| l.starts_with("board ")).count();
+        assert!(capped.text.ends_with(&format!(
+            "… {} more lines are not shown here; ask for a narrower answer (a game number, a round).",
+            3000 - shown
+        )));
+        assert_eq!(capped.notify, ["ann"], "only the text changes");
+        // One unbroken line of any script is cut at a character, never inside one.
+        let wall = Reply::text("ж".repeat(20_000)).capped();
+        assert!(wall.text.chars().count() <= MAX_REPLY_CHARS && wall.text.starts_with("жж"));
+    }
 
     #[test]
     fn the_reply_names_a_shrink_promotion_nobody_chose() {

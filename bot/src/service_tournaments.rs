@@ -624,7 +624,7 @@ impl<S: Store> Service<S> {
                 match self.advance(t.id, now, false) {
                     Ok(a) => a,
                     Err(e) => {
-                        eprintln!("tournament t{} could not move on: {e}", t.id);
+                        tracing::error!(tournament = t.id, "the tournament could not move on: {e:#}");
                         continue;
                     }
                 }
@@ -819,7 +819,7 @@ impl<S: Store> Service<S> {
                 pic::render_bracket_png(&bracket, &opts)
             }
         };
-        result.map_err(|e| eprintln!("standings picture of t{}: {e}", t.id)).ok()
+        result.map_err(|e| tracing::warn!(tournament = t.id, "no standings picture: {e}")).ok()
     }
 
     fn pairings(&self, msg: &Incoming, id: TournamentRef, round: Option<u32>) -> Replies {

@@ -408,3 +408,32 @@ fn tournament_export_writes_trf_from_the_database() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no tournament t9"));
 }
+
+/// The chat bot's log at the most detailed level, with Discord unreachable: it says what it is
+/// doing and why it stops, and never writes the token. (The Synapse test checks the same for
+/// Matrix's password and access token.)
+#[test]
+fn the_log_never_shows_the_discord_token() {
+    let dir = std::env::temp_dir().join(format!("tessera-cli-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let token = "MTE5.very-secret-discord-token.xyz";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["--data-dir", dir.to_str().unwrap()])
+        .env("TESSERA_DISCORD_TOKEN", token)
+        .env("RUST_LOG", "trace")
+        // Nowhere to connect to: every request fails at once.
+        .env("HTTPS_PROXY", "http://127.0.0.1:9")
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("games are kept here"), "{log}");
+    assert!(log.contains("TRACE") || log.contains("DEBUG"), "the level comes from RUST_LOG: {log}");
+    assert!(!log.contains(token) && !log.contains("very-secret"), "the token is in the log");
+    std::fs::remove_dir_all(&dir).ok();
+}

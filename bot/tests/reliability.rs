@@ -299,3 +299,28 @@ fn one_clock_routes_each_platforms_notices_to_it() {
     assert!(service.store().game(3).unwrap().unwrap().result.is_none());
     assert_eq!(clock.platforms(), ["discord", "matrix"]);
 }
+
+#[test]
+fn a_flood_of_commands_is_answered_once_then_ignored() {
+    let mut service = Service::new(SqliteStore::open(&temp_db("flood")).unwrap());
+    service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::new(5, 3));
+    let answers: Vec<Vec<Reply>> = (0..40).map(|_| say(&service, "mallory", "!t variants")).collect();
+    assert!(answers[..5].iter().all(|r| text(r).contains("hans38")), "a burst is answered");
+    assert!(text(&answers[5]).contains("faster than I answer"), "{:?}", answers[5]);
+    assert!(answers[5][0].private, "the slow-down note is for the flooder alone");
+    assert!(answers[6..].iter().all(Vec::is_empty), "then silence, so the bot is not made to spam");
+    // Others are answered meanwhile, and chatter is not counted against anyone.
+    assert!(text(&say(&service, "alice", "!t variants")).contains("hans38"));
+    for _ in 0..50 {
+        assert!(say(&service, "bob", "nice game everyone").is_empty());
+    }
+    assert!(text(&say(&service, "bob", "!t variants")).contains("hans38"));
+    // A flood changes nothing: the challenges beyond the limit were never made.
+    let mut service = Service::new(SqliteStore::open(&temp_db("flood2")).unwrap());
+    service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::new(3, 3));
+    for i in 0..20 {
+        say(&service, "mallory", &format!("!t challenge @victim{i} chess"));
+    }
+    let me = service.store().player("test", "mallory", "mallory").unwrap();
+    assert_eq!(service.store().open_challenges("test", "room", me.id).unwrap().len(), 3);
+}

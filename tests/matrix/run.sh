@@ -47,6 +47,8 @@ done
 : >"$WORK/bot.log"
 export TESSERA_MATRIX_HOMESERVER="http://127.0.0.1:$PORT" TESSERA_MATRIX_USER=tessera TESSERA_MATRIX_PASSWORD=botpass
 export BOT_BIN BOT_DATA="$BOTDIR" BOT_LOG="$WORK/bot.log" HS="http://127.0.0.1:$PORT"
+# Debug-level logs from the bot and matrix-sdk, which e2e.py searches for secrets.
+export RUST_LOG=debug
 # In the background and waited for, so that a signal runs the cleanup at once.
 "$WORK/venv-client/bin/python" tests/matrix/e2e.py 2>"$WORK/client.log" &
 CLIENT=$!
