@@ -4,6 +4,7 @@
 //! Renders only from the board view of `tessera-rules`, never from move generation. Piece art and
 //! glyphs are vector paths built once ([`art::Art::get`]) and scaled per image, so any size is crisp.
 
+mod animation;
 pub mod art;
 pub mod diagram;
 mod font;
@@ -14,8 +15,9 @@ use std::fmt;
 
 use tessera_rules::view::{BoardView, CellKind, Hand};
 use tessera_rules::{Color, Piece};
-use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, PixmapPaint, Rect, Stroke, StrokeDash, Transform};
+use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
 
+pub use animation::{MAX_GIF_FRAMES, render_gif};
 pub use tables::{
     Bracket, BracketMatch, BracketRound, BracketSide, BracketSlot, Crosstable, CrosstablePlayer, GameResult,
     StandingsRow, StandingsTable, TableOptions, format_points, render_bracket, render_bracket_png,
@@ -420,44 +422,6 @@ pub fn render_png(view: &BoardView, opts: &RenderOptions) -> Result<Vec<u8>, Ren
     encode_png(&render(view, opts)?)
 }
 
-/// The most positions an animated GIF shows (a long game's GIF would otherwise run to gigabytes
-/// of work).
-pub const MAX_GIF_FRAMES: usize = 1000;
-
-/// An animated GIF of a game: one frame per position, `delay_cs` hundredths of a second each,
-/// the last shown three times as long.
-pub fn render_gif(views: &[BoardView], opts: &RenderOptions, delay_cs: u16) -> Result<Vec<u8>, RenderError> {
-    if views.len() > MAX_GIF_FRAMES {
-        return Err(RenderError::TooLarge { what: "GIF frames", count: views.len(), max: MAX_GIF_FRAMES });
-    }
-    let width = opts.size;
-    // A game's first position has its largest board (boards only shrink), so its height is the
-    // canvas's. Frames are drawn one at a time as they are encoded: memory stays one frame's.
-    let height = match views.first() {
-        Some(v) => render(v, opts)?.height(),
-        None => opts.size,
-    };
-    let bg = opts.theme.theme().background;
-    let mut out = Vec::new();
-    {
-        let err = |e: gif::EncodingError| RenderError::Encode(e.to_string());
-        let mut enc = gif::Encoder::new(&mut out, width as u16, height as u16, &[]).map_err(err)?;
-        enc.set_repeat(gif::Repeat::Infinite).map_err(err)?;
-        for (i, view) in views.iter().enumerate() {
-            let frame = &render(view, opts)?;
-            // Boards that shrink keep the first frame's canvas.
-            let mut canvas = Pixmap::new(width, height).ok_or(RenderError::Size(width))?;
-            canvas.fill(tiny_skia::Color::from_rgba8(bg.0, bg.1, bg.2, 255));
-            canvas.draw_pixmap(0, 0, frame.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
-            let mut rgba = canvas.data().to_vec();
-            let mut f = gif::Frame::from_rgba_speed(width as u16, height as u16, &mut rgba, 10);
-            f.delay = if i + 1 == views.len() { delay_cs.saturating_mul(3) } else { delay_cs };
-            enc.write_frame(&f).map_err(err)?;
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,20 +438,6 @@ mod tests {
                 assert_eq!(&png[1..4], b"PNG");
             }
         }
-    }
-
-    #[test]
-    fn a_gif_longer_than_its_cap_is_refused_before_drawing() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
-        let views = vec![view; MAX_GIF_FRAMES + 1];
-        match render_gif(&views, &RenderOptions::default(), 80) {
-            Err(RenderError::TooLarge { count, max, .. }) => assert_eq!((count, max), (1001, 1000)),
-            other => panic!("{:?}", other.map(|b| b.len())),
-        }
-        // Within the cap, every frame is drawn one after another.
-        let gif =
-            render_gif(&views[..3], &RenderOptions { size: 64, ..RenderOptions::default() }, 80).unwrap();
-        assert_eq!(&gif[..3], b"GIF");
     }
 
     #[test]
