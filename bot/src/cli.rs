@@ -83,8 +83,9 @@ enum Command {
     },
     /// Draw a position (or a whole game) as a PNG, or an animated GIF.
     Render {
-        #[arg(long, default_value = "chess")]
-        variant: Variant,
+        /// Default: a record's `[Variant]` tag, else chess.
+        #[arg(long)]
+        variant: Option<Variant>,
         /// The position to draw; defaults to the variant's start.
         #[arg(long, conflicts_with = "moves")]
         fen: Option<String>,
@@ -328,7 +329,7 @@ fn run_perft(
 }
 
 fn run_render(
-    variant: Variant,
+    variant: Option<Variant>,
     fen: Option<String>,
     moves: Option<PathBuf>,
     opts: RenderOptions,
@@ -336,6 +337,12 @@ fn run_render(
     json: bool,
     output: &PathBuf,
 ) -> Result<ExitCode> {
+    let record = moves.as_ref().map(read_input).transpose()?;
+    let variant = match (variant, &record) {
+        (Some(v), _) => v,
+        (None, Some(text)) => record_variant(text)?,
+        (None, None) => Variant::Chess,
+    };
     let mut views = Vec::new();
     let final_pos = match (&fen, &moves) {
         (Some(f), _) => {
@@ -343,9 +350,9 @@ fn run_render(
             views.push(BoardView::new(&pos, None));
             pos
         }
-        (None, Some(file)) => {
-            let text = read_input(file)?;
-            let replay = tessera_rules::replay(variant, &text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        (None, Some(_)) => {
+            let text = record.as_deref().unwrap_or_default();
+            let replay = tessera_rules::replay(variant, text).map_err(|e| anyhow::anyhow!("{e}"))?;
             let mut pos = replay.game.start().clone();
             views.push(BoardView::new(&pos, None));
             for mv in replay.game.moves() {
@@ -393,17 +400,20 @@ fn read_input(file: &PathBuf) -> Result<String> {
     Ok(text)
 }
 
+/// The variant a record names in its `[Variant]` tag; chess when it names none.
+fn record_variant(text: &str) -> Result<Variant> {
+    let record = tessera_rules::parse_record(text)?;
+    Ok(match record.header("Variant") {
+        Some(name) => name.parse()?,
+        None => Variant::Chess,
+    })
+}
+
 fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<ExitCode> {
     let text = read_input(file)?;
     let variant = match variant {
         Some(v) => v,
-        None => {
-            let record = tessera_rules::parse_record(&text)?;
-            match record.header("Variant") {
-                Some(name) => name.parse()?,
-                None => Variant::Chess,
-            }
-        }
+        None => record_variant(&text)?,
     };
     match tessera_rules::replay(variant, &text) {
         Ok(replay) => {

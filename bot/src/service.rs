@@ -950,19 +950,14 @@ impl<S: Store> Service<S> {
 
     fn history(&self, msg: &Incoming, id: GameRef) -> Replies {
         let loaded = self.find(msg, id, true)?;
-        let mut text = format!(
-            "[Event \"Tessera game #{}\"]\n[Variant \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n",
-            loaded.row.id,
-            loaded.variant(),
-            loaded.white.name,
-            loaded.black.name
-        );
-        if loaded.game.start() != &Position::start(loaded.variant()) {
-            text.push_str(&format!("[FEN \"{}\"]\n", loaded.game.start().fen()));
-        }
-        let result = loaded.game.outcome().map_or("*", |o| o.result());
-        text.push_str(&format!("[Result \"{result}\"]\n\n{}", loaded.game.record()));
-        Ok(vec![Reply::text(text)])
+        let round = match self.store.tournament_of_game(loaded.row.id).map_err(internal)? {
+            Some((t, round)) => {
+                let name = self.store.tournament(t).map_err(internal)?.map(|t| t.name).unwrap_or_default();
+                (format!("{name} (t{t})"), round.to_string())
+            }
+            None => (format!("Tessera game #{}", loaded.row.id), "-".to_string()),
+        };
+        Ok(vec![Reply::text(pgn(&loaded, &round.0, &round.1))])
     }
 
     /// Legal turns for the author's game (the one named, or their game here), for autocomplete:
@@ -1144,6 +1139,49 @@ impl<S: Store> Service<S> {
         }
         Ok(notices)
     }
+}
+
+/// The game as PGN: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result), then
+/// `Variant`, and `SetUp`/`FEN` for a game that did not begin at the variant's start.
+fn pgn(l: &Loaded, event: &str, round: &str) -> String {
+    let tag = |name: &str, value: &str| {
+        // PGN escapes a quote and a backslash inside a tag value; a line break would end the tag.
+        let value: String = value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ");
+        format!("[{name} \"{value}\"]\n")
+    };
+    let result = l.game.outcome().map_or("*", |o| o.result());
+    let mut text = tag("Event", event);
+    text.push_str(&tag("Site", &format!("Tessera, {}", l.row.platform)));
+    text.push_str(&tag("Date", &pgn_date(l.row.created_at)));
+    text.push_str(&tag("Round", round));
+    text.push_str(&tag("White", &l.white.name));
+    text.push_str(&tag("Black", &l.black.name));
+    text.push_str(&tag("Result", result));
+    text.push_str(&tag("Variant", l.variant().name()));
+    if l.game.start() != &Position::start(l.variant()) {
+        text.push_str(&tag("SetUp", "1"));
+        text.push_str(&tag("FEN", &l.game.start().fen()));
+    }
+    let moves = l.game.record();
+    text.push_str(&format!("\n{moves}"));
+    if !moves.trim_end().ends_with(result) {
+        text.push_str(&format!(" {result}"));
+    }
+    text
+}
+
+/// A Unix time as PGN's `YYYY.MM.DD` (UTC), by the days-from-civil algorithm.
+fn pgn_date(unix: i64) -> String {
+    let days = unix.div_euclid(DAY) + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Whether `color` has made a move in the game (each stored move is one whole turn).
@@ -1350,6 +1388,14 @@ fn shrink_promotion_note(pos: &Position, mv: &Move, named: &[(Square, Role)]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pgn_dates_are_utc_calendar_days() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(pgn_date(1_795_478_399), "2026.11.23");
+        assert_eq!(pgn_date(-86_400), "1969.12.31");
+    }
 
     #[test]
     fn a_long_reply_is_cut_at_a_line_and_says_so() {

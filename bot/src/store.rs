@@ -59,6 +59,7 @@ pub struct GameRow {
     pub draw_offer: Option<PlayerId>,
     pub takeback_offer: Option<PlayerId>,
     pub rated: bool,
+    pub created_at: i64,
 }
 
 /// What happened to a move handed to [`Store::append_move`].
@@ -214,7 +215,7 @@ impl SqliteStore {
 }
 
 const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
-     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated";
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at";
 
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     let id: GameId = row.get(0)?;
@@ -236,6 +237,7 @@ fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow>
         draw_offer: row.get(12)?,
         takeback_offer: row.get(13)?,
         rated: row.get(14)?,
+        created_at: row.get(15)?,
         moves,
     })
 }

@@ -437,3 +437,59 @@ fn the_log_never_shows_the_discord_token() {
     assert!(!log.contains(token) && !log.contains("very-secret"), "the token is in the log");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `!t history` writes PGN with the Seven Tag Roster and the variant, which `replay` and
+/// `render --moves` read back without being told the variant.
+#[test]
+fn the_bots_pgn_reads_back() {
+    use tessera_bot::service::{Incoming, Service, User};
+    use tessera_bot::store::SqliteStore;
+    let dir = std::env::temp_dir().join(format!("tessera-cli-pgn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let service = Service::new(SqliteStore::open(&dir.join("g.sqlite")).unwrap());
+    let say = |who: &str, text: &str| {
+        let author = User::new(who, who);
+        let mentions = [User::new("bob \"the rook\"", "bob \"the rook\"")];
+        let msg = Incoming {
+            platform: "local",
+            channel: "main",
+            author: &author,
+            is_admin: false,
+            text,
+            mentions: &mentions,
+            now: 1_795_400_000,
+        };
+        service.handle(&msg).into_iter().map(|r| r.text).collect::<Vec<_>>().join("\n")
+    };
+    say("ann", "!t challenge @bob hans38 white");
+    say("bob \"the rook\"", "!t accept");
+    for (who, mv) in [("ann", "@@f3"), ("bob \"the rook\"", "@@f6"), ("ann", "Ng1-f3")] {
+        say(who, mv);
+    }
+    let pgn = say("ann", "!t history");
+    let tags: Vec<&str> = pgn.lines().take_while(|l| l.starts_with('[')).collect();
+    assert_eq!(
+        tags,
+        [
+            "[Event \"Tessera game #1\"]",
+            "[Site \"Tessera, local\"]",
+            "[Date \"2026.11.23\"]",
+            "[Round \"-\"]",
+            "[White \"ann\"]",
+            "[Black \"bob \\\"the rook\\\"\"]",
+            "[Result \"*\"]",
+            "[Variant \"hans38\"]",
+        ],
+        "{pgn}"
+    );
+    let out = tessera(&["replay", "--json", "-"], Some(&pgn));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["variant"], "hans38");
+    assert_eq!(json(&out)["ply"], 3);
+    let png = dir.join("b.png");
+    let out = tessera(&["render", "--moves", "-", "--json", "-o", png.to_str().unwrap()], Some(&pgn));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["variant"], "hans38");
+    std::fs::remove_dir_all(&dir).ok();
+}
