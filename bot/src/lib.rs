@@ -2,6 +2,7 @@
 //! local terminal mode. Adapters for Discord and Matrix translate platform events into
 //! [`service::Incoming`] messages and post the replies.
 
+pub mod command_table;
 pub mod commands;
 pub mod config;
 pub mod discord;
