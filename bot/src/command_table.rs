@@ -664,7 +664,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         strays: Strays::Join("move"),
         slash: true,
         section: Section::Playing,
-        example: "e2-e4",
+        example: "e2-e4 #12",
         build: |a| Ok(Command::Move { game: game(a), text: a.word("move").unwrap_or_default().to_string() }),
     },
     CommandSpec {
@@ -935,7 +935,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         strays: Strays::First("round"),
         slash: true,
         section: Section::Tournaments,
-        example: "2",
+        example: "t3 2",
         build: |a| tournament_cmd(TournamentCommand::Pairings(tournament(a), a.small("round"))),
     },
     CommandSpec {
@@ -950,7 +950,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         strays: Strays::Ignore,
         slash: true,
         section: Section::Tournaments,
-        example: "@bob",
+        example: "t3 @bob",
         build: |a| tournament_cmd(TournamentCommand::Withdraw(tournament(a))),
     },
     CommandSpec {
@@ -973,7 +973,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         strays: Strays::Join("reason"),
         slash: true,
         section: Section::Tournaments,
-        example: "#12 +- no show",
+        example: "t3 #12 +- no show",
         build: |a| {
             tournament_cmd(TournamentCommand::Result {
                 tournament: tournament(a),
@@ -1134,7 +1134,11 @@ pub fn from_words(words: &[String], game: GameRef) -> Result<Command, CommandErr
 }
 
 /// A command's words as its [`Args`].
-fn read_text(spec: &'static CommandSpec, words: &[String], game: GameRef) -> Result<Args, CommandError> {
+pub(crate) fn read_text(
+    spec: &'static CommandSpec,
+    words: &[String],
+    game: GameRef,
+) -> Result<Args, CommandError> {
     let mut args = Args::default();
     if let (Some(n), Some(o)) = (game, spec.options.iter().find(|o| matches!(o.kind, Kind::Game))) {
         args.give(spec, o, Raw::Number(n))?;
@@ -1157,7 +1161,10 @@ fn read_text(spec: &'static CommandSpec, words: &[String], game: GameRef) -> Res
             args.give(spec, o, Raw::Word(words.get(i).map_or("", String::as_str)))?;
             i += 1;
         } else if let Some(o) = spec.options.iter().find(|o| o.claims(&lower)) {
-            args.give(spec, o, Raw::Word(&lower))?;
+            // An option read from the first stray word keeps the first value it is given.
+            if spec.strays != Strays::First(o.name) || !args.has(o.name) {
+                args.give(spec, o, Raw::Word(&lower))?;
+            }
         } else {
             match spec.strays {
                 Strays::Ignore => {}
@@ -1210,4 +1217,143 @@ pub fn help() -> String {
          legal moves), with buttons.",
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::{Parsed, parse};
+
+    fn read(text: &str) -> Command {
+        match parse(text) {
+            Ok(Parsed::Command(c)) => c,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn help_lists_every_command_with_its_options() {
+        let help = help();
+        for spec in COMMANDS {
+            assert!(help.contains(&format!("`{}`", spec.usage())), "{} is missing from help", spec.path());
+        }
+        assert!(help.chars().count() <= 2000, "help fits one Discord message: {}", help.chars().count());
+        assert_eq!(read("!t help"), Command::Help);
+    }
+
+    #[test]
+    fn every_example_reads_under_every_name() {
+        for spec in COMMANDS {
+            let command = read(&spec.example_text());
+            let mut names: Vec<String> = Vec::new();
+            for name in std::iter::once(&spec.name).chain(spec.aliases) {
+                match spec.group {
+                    Some(g) => {
+                        names.extend(std::iter::once(&g.name).chain(g.aliases).map(|g| format!("{g} {name}")))
+                    }
+                    None => names.push(name.to_string()),
+                }
+            }
+            for name in names {
+                assert_eq!(read(&format!("!t {name} {}", spec.example)), command, "{name}");
+            }
+        }
+        assert_eq!(read("!t tournament"), read(&format!("!t tournament {}", TOURNAMENT.default)));
+    }
+
+    #[test]
+    fn every_option_can_be_written() {
+        for spec in COMMANDS {
+            let mut keywords = Vec::new();
+            for o in spec.options {
+                if let Kind::Choice { choices, read } = o.kind {
+                    for c in choices {
+                        assert_eq!(read(c.value), Some(c.value), "{} {}", spec.path(), o.name);
+                    }
+                }
+                for k in o.keywords {
+                    assert!(!keywords.contains(k), "{}: keyword {k} twice", spec.path());
+                    assert!(
+                        !spec.options.iter().any(|other| other.claims(k)),
+                        "{}: {k} is a value",
+                        spec.path()
+                    );
+                    keywords.push(k);
+                }
+                // How else would text give it: a word of its own, a keyword, a mention, `#12`, the strays.
+                let by_strays = matches!(spec.strays, Strays::Each(n) | Strays::First(n) | Strays::Join(n) if n == o.name);
+                let own_word = matches!(o.kind, Kind::Tournament | Kind::Flag { .. } | Kind::Days)
+                    || matches!(o.kind, Kind::Choice { .. }) && o.keywords.is_empty();
+                let elsewhere = matches!(o.kind, Kind::Game | Kind::User { .. } | Kind::Opponent);
+                assert!(
+                    by_strays || own_word || elsewhere || !o.keywords.is_empty(),
+                    "{} {}",
+                    spec.path(),
+                    o.name
+                );
+            }
+            if let Strays::Each(n) | Strays::First(n) | Strays::Join(n) = spec.strays {
+                assert!(spec.option(n).is_some(), "{}: strays go to {n}", spec.path());
+            }
+            let required: Vec<bool> = spec.options.iter().map(|o| o.required).collect();
+            assert!(required.windows(2).all(|w| w[0] || !w[1]), "{}: required options first", spec.path());
+        }
+    }
+
+    #[test]
+    fn every_button_runs_what_its_text_form_runs() {
+        for b in BUTTONS {
+            if let Some((yes, _)) = b.confirm {
+                let yes = button_spec(yes).unwrap_or_else(|| panic!("{} confirms with {yes}", b.id));
+                assert!(yes.confirm.is_none() && yes.command == b.command, "{}", b.id);
+                continue;
+            }
+            let spec = by_path(b.command).unwrap();
+            let number = if spec.options.iter().any(|o| matches!(o.kind, Kind::Game)) { "#7" } else { "t7" };
+            let words: Vec<&str> = b.fixed.iter().map(|(_, w)| *w).collect();
+            let text = format!("!t {} {number} {}", b.command, words.join(" "));
+            assert_eq!(button_command(b, 7), Ok(read(&text)), "{}", b.id);
+        }
+    }
+
+    #[test]
+    fn free_order_text_still_reads() {
+        assert_eq!(
+            read("!t tournament create knockout quad-square 2d casual max 8 bye 0 in 30m called Cup t5 #3"),
+            Command::Tournament(TournamentCommand::Create(TournamentSettings {
+                format: Format::Knockout,
+                variant: Variant::QuadSquare,
+                rounds: None,
+                days: Some(2),
+                rated: false,
+                max_players: Some(8),
+                starts_in: Some(1800),
+                bye_halves: 0,
+                // `#3` names a game wherever it stands, so it is not part of the name.
+                name: Some("Cup t5".into()),
+            }))
+        );
+        assert_eq!(
+            read("!t tn t4 result #9 draw agreed after the clock failed"),
+            Command::Tournament(TournamentCommand::Result {
+                tournament: Some(4),
+                game: 9,
+                result: "1/2-1/2".into(),
+                reason: "agreed after the clock failed".into()
+            })
+        );
+        assert_eq!(read("!t draw accept no"), Command::Draw(Offer::Accept, None));
+        assert_eq!(read("!t rules hans38 please"), Command::Rules(Variant::Hans38));
+        let e = |t: &str| parse(t).unwrap_err().to_string();
+        assert!(e("!t tournament create swiss").contains("number of rounds"));
+        assert!(e("!t tournament create rr rounds 3").contains("only a Swiss"));
+        assert!(e("!t tournament create swiss rounds 99").contains("1 to 30"));
+        assert!(e("!t tournament create swiss rounds 3 in 2y").contains("when it starts"));
+        assert!(e("!t tournament create swiss rounds 3 name").contains("name"));
+        assert!(e("!t tournament result #3").contains("result"));
+        assert!(e("!t tournament result 1-0").contains("game"));
+        assert!(e("!t tournament frobnicate").contains("create, list, join"));
+        assert!(e("!t tournament pairings x").contains("round"));
+        assert!(e("!t rules").contains("!t rules hans38"));
+    }
 }

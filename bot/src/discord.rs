@@ -674,10 +674,21 @@ mod tests {
         {
             assert_eq!(button_press(junk), None, "{junk}");
         }
-        // Every button the bot puts up reads back.
-        for actions in
-            [Actions::Challenge(1), Actions::Game(2), Actions::DrawOffer(3), Actions::TakebackOffer(4)]
-        {
+        // Every button the bot puts up is in the table and reads back; every table button is used.
+        let all = [
+            Actions::Challenge(1),
+            Actions::Game(2),
+            Actions::DrawOffer(3),
+            Actions::TakebackOffer(4),
+            Actions::Tournament(5),
+        ];
+        let used: Vec<&str> = all.iter().flat_map(|a| button_ids(*a).1.iter().copied()).collect();
+        for b in command_table::BUTTONS {
+            let confirming =
+                command_table::BUTTONS.iter().any(|o| o.confirm.is_some_and(|(yes, _)| yes == b.id));
+            assert!(used.contains(&b.id) || confirming, "{} is never shown", b.id);
+        }
+        for actions in all {
             let json = serde_json::to_value(buttons(Some(actions))).unwrap();
             let ids: Vec<&str> = json[0]["components"]
                 .as_array()
@@ -687,6 +698,118 @@ mod tests {
                 .collect();
             assert!(!ids.is_empty());
             assert!(ids.iter().all(|id| button_press(id).is_some()), "{ids:?}");
+        }
+    }
+
+    /// The registered form of a command: `challenge`, or `tournament join` inside `tournament`.
+    fn registered(all: &serde_json::Value, path: &str) -> serde_json::Value {
+        let mut parts = path.split(' ');
+        let top = parts.next().unwrap();
+        let mut found = all.as_array().unwrap().iter().find(|c| c["name"] == top).cloned().unwrap();
+        for sub in parts {
+            found = found["options"].as_array().unwrap().iter().find(|o| o["name"] == sub).cloned().unwrap();
+        }
+        found
+    }
+
+    #[test]
+    fn the_registered_slash_commands_are_the_table() {
+        let json = serde_json::to_value(slash_commands()).unwrap();
+        let mut shape = Vec::new();
+        for spec in COMMANDS.iter().filter(|c| c.slash) {
+            let r = registered(&json, &spec.path());
+            assert_eq!(r["description"], spec.summary, "{}", spec.path());
+            let options = r["options"].as_array().cloned().unwrap_or_default();
+            assert_eq!(options.len(), spec.options.len(), "{}", spec.path());
+            for (o, j) in spec.options.iter().zip(&options) {
+                assert_eq!(j["name"], o.name);
+                assert_eq!(j["required"], o.required, "{} {}", spec.path(), o.name);
+                assert_eq!(j["autocomplete"], o.autocomplete, "{} {}", spec.path(), o.name);
+                let values: Vec<&str> = match o.kind {
+                    Kind::Choice { choices, .. } => choices.iter().map(|c| c.value).collect(),
+                    _ => Vec::new(),
+                };
+                let registered: Vec<&str> =
+                    j["choices"].as_array().unwrap().iter().map(|c| c["value"].as_str().unwrap()).collect();
+                assert_eq!(registered, values, "{} {}", spec.path(), o.name);
+            }
+            let names: Vec<&str> = spec.options.iter().map(|o| o.name).collect();
+            shape.push(format!("{}({})", spec.path(), names.join(",")));
+        }
+        // Users' clients cache these names: renaming one is a visible change, not a refactoring.
+        assert_eq!(
+            shape.join(" "),
+            concat!(
+                "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
+                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game) resign(game) ",
+                "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
+                "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
+                "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",
+                "tournament list() tournament join(tournament) tournament leave(tournament) ",
+                "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
+                "tournament withdraw(tournament,player) tournament result(game,result,reason,tournament) ",
+                "tournament pause(tournament) tournament resume(tournament) tournament cancel(tournament) ",
+                "tournament export(tournament)"
+            )
+        );
+        let groups = json.as_array().unwrap().iter().filter(|c| c["options"][0]["type"] == 1).count();
+        assert_eq!(
+            json.as_array().unwrap().len() - groups,
+            COMMANDS.iter().filter(|c| c.slash && c.group.is_none()).count()
+        );
+    }
+
+    #[test]
+    fn examples_read_the_same_by_text_and_by_slash() {
+        let json = serde_json::to_value(slash_commands()).unwrap();
+        for spec in COMMANDS.iter().filter(|c| c.slash) {
+            let by_text = match crate::commands::parse(&spec.example_text()) {
+                Ok(crate::commands::Parsed::Command(c)) => c,
+                other => panic!("{}: {other:?}", spec.example_text()),
+            };
+            let words: Vec<String> = spec
+                .example
+                .split_whitespace()
+                .filter(|w| !w.starts_with(['@', '#']))
+                .map(str::to_string)
+                .collect();
+            let game = spec.example.split_whitespace().find_map(|w| w.strip_prefix('#')?.parse().ok());
+            let args = command_table::read_text(spec, &words, game).unwrap();
+            let r = registered(&json, &spec.path());
+            let options = r["options"].as_array().cloned().unwrap_or_default();
+            let mut given: Vec<(&str, Raw)> = Vec::new();
+            for (name, value) in args.values() {
+                let j = options.iter().find(|o| o["name"] == name).unwrap();
+                let kind = spec.option(name).unwrap().kind;
+                // As Discord would send it: the registered type, within its bounds and choices.
+                let raw = match (value, j["type"].as_u64().unwrap()) {
+                    (command_table::Value::Number(n), 4) => {
+                        let n = if matches!(kind, Kind::Delay) { n / 3600 } else { *n };
+                        assert!(j["min_value"].as_i64().is_none_or(|min| n >= min), "{name}");
+                        assert!(j["max_value"].as_i64().is_none_or(|max| n <= max), "{name}");
+                        Raw::Number(n)
+                    }
+                    (command_table::Value::Word(w), 3) => {
+                        let choices = j["choices"].as_array().unwrap();
+                        assert!(
+                            choices.is_empty() || choices.iter().any(|c| c["value"] == w.as_str()),
+                            "{name}"
+                        );
+                        Raw::Word(w)
+                    }
+                    (command_table::Value::Flag(b), 5) => Raw::Flag(*b),
+                    other => panic!("{}: {name} is {other:?}", spec.path()),
+                };
+                given.push((name, raw));
+            }
+            for o in spec.options.iter().filter(|o| matches!(o.kind, Kind::User { .. })) {
+                given.push((o.name, Raw::User));
+            }
+            // Each example shows every option text can give (users and opponents come as mentions).
+            for o in spec.options.iter().filter(|o| !matches!(o.kind, Kind::User { .. } | Kind::Opponent)) {
+                assert!(args.has(o.name), "the example of {} leaves out {}", spec.path(), o.name);
+            }
+            assert_eq!(command_table::from_slash(&spec.path(), &given), Ok(by_text), "{}", spec.path());
         }
     }
 
