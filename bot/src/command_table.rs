@@ -166,6 +166,9 @@ pub struct CommandSpec {
     pub strays: Strays,
     /// Also a slash command (or subcommand).
     pub slash: bool,
+    /// The organiser or a moderator may run it (for some, on others' behalf): an adapter that has
+    /// to ask its platform whether the author moderates asks only for these.
+    pub moderated: bool,
     pub section: Section,
     /// What may follow the name in text: parsed by the tests, shown by error messages.
     pub example: &'static str,
@@ -534,10 +537,16 @@ const fn game_command(
         options: GAME_ONLY,
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section,
         example: "#12",
         build,
     }
+}
+
+const fn moderated(mut spec: CommandSpec) -> CommandSpec {
+    spec.moderated = true;
+    spec
 }
 
 const fn tournament_command(
@@ -554,6 +563,7 @@ const fn tournament_command(
         options: TOURNAMENT_ONLY,
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Tournaments,
         example: "t3",
         build,
@@ -581,6 +591,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::Each("variant"),
         slash: true,
+        moderated: false,
         section: Section::Challenges,
         example: "@bob hans38 white 3d rated",
         build: |a| {
@@ -605,6 +616,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             .autocomplete()],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Challenges,
         example: "",
         build: |a| Ok(Command::Rematch(a.word("opponent").map(str::to_string))),
@@ -617,6 +629,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[CHALLENGE],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Challenges,
         example: "#12",
         build: |a| Ok(Command::Accept(a.number("challenge"))),
@@ -629,6 +642,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[CHALLENGE],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Challenges,
         example: "#12",
         build: |a| Ok(Command::Decline(a.number("challenge"))),
@@ -641,6 +655,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[CHALLENGE],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Challenges,
         example: "#12",
         build: |a| Ok(Command::Cancel(a.number("challenge"))),
@@ -663,6 +678,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::Join("move"),
         slash: true,
+        moderated: false,
         section: Section::Playing,
         example: "e2-e4 #12",
         build: |a| Ok(Command::Move { game: game(a), text: a.word("move").unwrap_or_default().to_string() }),
@@ -678,6 +694,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Playing,
         example: "flip #12",
         build: |a| Ok(Command::Board { game: game(a), flip: a.flag("flip").unwrap_or(false) }),
@@ -702,6 +719,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::First("action"),
         slash: true,
+        moderated: false,
         section: Section::Playing,
         example: "accept #12",
         build: |a| Ok(Command::Draw(offer(a), game(a))),
@@ -725,6 +743,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::First("action"),
         slash: true,
+        moderated: false,
         section: Section::Playing,
         example: "decline #12",
         build: |a| Ok(Command::Takeback(offer(a), game(a))),
@@ -742,6 +761,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         )],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::LookingUp,
         example: "mine",
         build: |a| {
@@ -759,6 +779,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::LookingUp,
         example: "",
         build: |_| Ok(Command::Variants),
@@ -771,6 +792,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[opt("variant", Kind::Variant, "Which variant", "variant").required().autocomplete()],
         strays: Strays::First("variant"),
         slash: true,
+        moderated: false,
         section: Section::LookingUp,
         example: "hans38",
         build: |a| Ok(Command::Rules(a.variant("variant").unwrap_or(Variant::Chess))),
@@ -783,6 +805,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::LookingUp,
         example: "",
         build: |_| Ok(Command::Help),
@@ -798,6 +821,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::First("variant"),
         slash: true,
+        moderated: false,
         section: Section::Ratings,
         example: "@bob hans38",
         build: |a| Ok(Command::Rating(a.variant("variant"))),
@@ -811,6 +835,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             .autocomplete()],
         strays: Strays::First("variant"),
         slash: true,
+        moderated: false,
         section: Section::Ratings,
         example: "hans38",
         build: |a| Ok(Command::Leaderboard(a.variant("variant"))),
@@ -823,6 +848,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[opt("player", Kind::User { person: false }, "Whose (default: yours)", "@name")],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Ratings,
         example: "@bob",
         build: |_| Ok(Command::Profile),
@@ -865,6 +891,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::Each("variant"),
         slash: true,
+        moderated: false,
         section: Section::Tournaments,
         example: "swiss hans38 rounds 5 3d rated limit 32 bye 1/2 in 2h name Winter Cup",
         build: |a| {
@@ -907,6 +934,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[],
         strays: Strays::Ignore,
         slash: true,
+        moderated: false,
         section: Section::Tournaments,
         example: "",
         build: |_| tournament_cmd(TournamentCommand::List),
@@ -917,9 +945,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     tournament_command("leave", &[], "Leave a tournament before it starts", |a| {
         tournament_cmd(TournamentCommand::Leave(tournament(a)))
     }),
-    tournament_command("start", &["begin"], "Start a tournament (organiser)", |a| {
+    moderated(tournament_command("start", &["begin"], "Start a tournament (organiser)", |a| {
         tournament_cmd(TournamentCommand::Start(tournament(a)))
-    }),
+    })),
     tournament_command("standings", &["table", "results"], "The standings, as text and a picture", |a| {
         tournament_cmd(TournamentCommand::Standings(tournament(a)))
     }),
@@ -934,6 +962,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::First("round"),
         slash: true,
+        moderated: false,
         section: Section::Tournaments,
         example: "t3 2",
         build: |a| tournament_cmd(TournamentCommand::Pairings(tournament(a), a.small("round"))),
@@ -949,6 +978,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::Ignore,
         slash: true,
+        moderated: true,
         section: Section::Tournaments,
         example: "t3 @bob",
         build: |a| tournament_cmd(TournamentCommand::Withdraw(tournament(a))),
@@ -972,6 +1002,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         strays: Strays::Join("reason"),
         slash: true,
+        moderated: true,
         section: Section::Tournaments,
         example: "t3 #12 +- no show",
         build: |a| {
@@ -983,15 +1014,15 @@ pub static COMMANDS: &[CommandSpec] = &[
             })
         },
     },
-    tournament_command("pause", &[], "Pause pairing new rounds (organiser)", |a| {
+    moderated(tournament_command("pause", &[], "Pause pairing new rounds (organiser)", |a| {
         tournament_cmd(TournamentCommand::Pause(tournament(a)))
-    }),
-    tournament_command("resume", &["continue"], "Resume a paused tournament (organiser)", |a| {
+    })),
+    moderated(tournament_command("resume", &["continue"], "Resume a paused tournament (organiser)", |a| {
         tournament_cmd(TournamentCommand::Resume(tournament(a)))
-    }),
-    tournament_command("cancel", &["abort"], "Cancel a tournament (organiser)", |a| {
+    })),
+    moderated(tournament_command("cancel", &["abort"], "Cancel a tournament (organiser)", |a| {
         tournament_cmd(TournamentCommand::Cancel(tournament(a)))
-    }),
+    })),
     tournament_command("export", &["trf"], "The tournament as FIDE TRF-16", |a| {
         tournament_cmd(TournamentCommand::Export(tournament(a)))
     }),
@@ -1003,6 +1034,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[],
         strays: Strays::Ignore,
         slash: false,
+        moderated: false,
         section: Section::Tournaments,
         example: "",
         build: |_| tournament_cmd(TournamentCommand::List),
@@ -1099,38 +1131,44 @@ fn subcommand(group: &GroupSpec, word: &str) -> Option<&'static CommandSpec> {
     })
 }
 
-/// The command in a message's words (mentions and `#12` already taken out; `game` is that number).
-pub fn from_words(words: &[String], game: GameRef) -> Result<Command, CommandError> {
-    let Some(first) = words.first().map(|w| w.to_ascii_lowercase()) else { return Ok(Command::Help) };
-    let (spec, rest): (&CommandSpec, Vec<String>) = if TOURNAMENT.name == first
-        || TOURNAMENT.aliases.contains(&first.as_str())
-    {
-        // The subcommand is the first word that is not a tournament number (`t3 join` reads too).
-        let mut rest = words[1..].to_vec();
-        let at = rest.iter().position(|w| tournament_number(w).is_none());
-        let sub =
-            at.map(|i| rest.remove(i).to_ascii_lowercase()).unwrap_or_else(|| TOURNAMENT.default.to_string());
-        let spec = subcommand(&TOURNAMENT, &sub).ok_or_else(|| {
-            let names: Vec<&str> = COMMANDS.iter().filter(|c| c.group.is_some()).map(|c| c.name).collect();
-            CommandError(format!(
-                "\"{}\" is not a tournament command; say {}",
-                sub.chars().take(24).collect::<String>(),
-                or_list(&names)
-            ))
-        })?;
-        (spec, rest)
-    } else {
+/// The command a message's words name (none: help), and the words after its name.
+fn lookup(words: &[String]) -> Result<(&'static CommandSpec, Vec<String>), CommandError> {
+    let first = words.first().map_or_else(|| "help".to_string(), |w| w.to_ascii_lowercase());
+    if TOURNAMENT.name != first && !TOURNAMENT.aliases.contains(&first.as_str()) {
         let spec = named(&first).ok_or_else(|| {
             CommandError(format!(
                 "I don't know \"{}\". Try `!t help`",
                 first.chars().take(24).collect::<String>()
             ))
         })?;
-        (spec, words[1..].to_vec())
-    };
+        return Ok((spec, words.get(1..).unwrap_or_default().to_vec()));
+    }
+    // The subcommand is the first word that is not a tournament number (`t3 join` reads too).
+    let mut rest = words[1..].to_vec();
+    let at = rest.iter().position(|w| tournament_number(w).is_none());
+    let sub = at.map_or_else(|| TOURNAMENT.default.to_string(), |i| rest.remove(i).to_ascii_lowercase());
+    let spec = subcommand(&TOURNAMENT, &sub).ok_or_else(|| {
+        let names: Vec<&str> = COMMANDS.iter().filter(|c| c.group.is_some()).map(|c| c.name).collect();
+        CommandError(format!(
+            "\"{}\" is not a tournament command; say {}",
+            sub.chars().take(24).collect::<String>(),
+            or_list(&names)
+        ))
+    })?;
+    Ok((spec, rest))
+}
+
+/// The command in a message's words (mentions and `#12` already taken out; `game` is that number).
+pub fn from_words(words: &[String], game: GameRef) -> Result<Command, CommandError> {
+    let (spec, rest) = lookup(words)?;
     let args = read_text(spec, &rest, game)?;
     args.complete(spec, false)?;
     (spec.build)(&args)
+}
+
+/// Which command the words name, before its options are read.
+pub fn spec_of(words: &[String]) -> Option<&'static CommandSpec> {
+    lookup(words).ok().map(|(spec, _)| spec)
 }
 
 /// A command's words as its [`Args`].

@@ -4,6 +4,7 @@ use std::fmt;
 
 use tessera_rules::Variant;
 
+use crate::command_table::{self, CommandSpec};
 use crate::tournament_store::Format;
 
 /// Longest command the bot reads; a longer one is refused unread.
@@ -157,21 +158,31 @@ fn err<T>(msg: impl Into<String>) -> Result<T, CommandError> {
 }
 
 pub fn parse(text: &str) -> Result<Parsed, CommandError> {
-    let trimmed = text.trim();
-    // Only the start decides whether the bot is addressed; long chat is not its business.
-    let head: String = trimmed.chars().take(16).collect::<String>().to_ascii_lowercase();
-    let Some(prefix) = PREFIXES.iter().find(|p| {
-        head.strip_prefix(**p).is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace))
-    }) else {
-        return Ok(Parsed::Plain(trimmed.to_string()));
-    };
+    let Some(command) = addressed(text) else { return Ok(Parsed::Plain(text.trim().to_string())) };
     let chars = text.chars().count();
     if chars > MAX_MESSAGE {
         return err(format!(
             "that message is {chars} characters long; I read at most {MAX_MESSAGE}. Commands are short, like `!t move e4`"
         ));
     }
-    parse_command(trimmed[prefix.len()..].trim()).map(Parsed::Command)
+    parse_command(command).map(Parsed::Command)
+}
+
+/// What follows the prefix of a message addressed to the bot.
+fn addressed(text: &str) -> Option<&str> {
+    let trimmed = text.trim();
+    // Only the start decides whether the bot is addressed; long chat is not its business.
+    let head: String = trimmed.chars().take(16).collect::<String>().to_ascii_lowercase();
+    let prefix = PREFIXES.iter().find(|p| {
+        head.strip_prefix(**p).is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace))
+    })?;
+    Some(trimmed[prefix.len()..].trim())
+}
+
+/// The declaration of the command a message addresses to the bot, before its options are read.
+pub fn addressed_command(text: &str) -> Option<&'static CommandSpec> {
+    let command = addressed(text).filter(|_| text.chars().count() <= MAX_MESSAGE)?;
+    command_table::spec_of(&split(command).0)
 }
 
 /// Whether a word mentions a user (`@bob`, Discord's `<@123>`) rather than writing a square action
@@ -214,7 +225,7 @@ fn split(text: &str) -> (Vec<String>, GameRef, Result<(), CommandError>) {
 fn parse_command(text: &str) -> Result<Command, CommandError> {
     let (words, game, problem) = split(text);
     problem?;
-    crate::command_table::from_words(&words, game)
+    command_table::from_words(&words, game)
 }
 
 #[cfg(test)]

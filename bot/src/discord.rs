@@ -69,10 +69,26 @@ fn user_of(u: &serenity::all::User) -> User {
 }
 
 /// Server administrators and managers count as admins (tournament administration).
+fn administers(p: Permissions) -> bool {
+    p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD)
+}
+
+/// Interactions carry the member's permissions, computed by Discord.
 fn is_admin(member: Option<&Member>) -> bool {
-    member
-        .and_then(|m| m.permissions)
-        .is_some_and(|p| p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD))
+    member.and_then(|m| m.permissions).is_some_and(administers)
+}
+
+/// Whether a message's author administers its server. Messages carry the member's roles but not
+/// their permissions, so the server's roles are fetched; any failure counts as no.
+async fn moderates(http: &Http, msg: &Message) -> bool {
+    let (Some(guild), Some(member)) = (msg.guild_id, msg.member.as_deref()) else { return false };
+    match guild.to_partial_guild(http).await {
+        Ok(g) => administers(g.partial_member_permissions(msg.author.id, member)),
+        Err(e) => {
+            eprintln!("could not read the roles of server {guild}: {e}");
+            false
+        }
+    }
 }
 
 /// Who asked, where, and what: the parts of an [`Incoming`] that outlive the event. `text` is
@@ -126,7 +142,6 @@ impl EventHandler for Handler {
         if msg.author.bot {
             return;
         }
-        // A message carries no computed permissions; admin commands come as slash commands.
         let mut asker = Asker {
             text: addressed_by_mention(&msg.content, self.me.get().copied()),
             // Bots (this one included) cannot play, so they are never an opponent.
@@ -135,6 +150,9 @@ impl EventHandler for Handler {
         };
         if let Some(nick) = msg.member.as_ref().and_then(|m| m.nick.clone()) {
             asker.author.name = nick;
+        }
+        if crate::commands::addressed_command(&asker.text).is_some_and(|c| c.moderated) {
+            asker.is_admin = moderates(&ctx.http, &msg).await;
         }
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
