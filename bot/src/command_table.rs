@@ -304,15 +304,15 @@ impl Args {
             (Kind::Tournament, Raw::Word(w)) => Value::Number(tournament_number(w).ok_or_else(|| {
                 CommandError(format!("\"{w}\" is not a tournament; they are named like t3"))
             })?),
-            (Kind::Number { .. }, Raw::Word(w)) => Value::Number(w.parse().unwrap_or(-1)),
+            (Kind::Number { .. }, Raw::Word(w)) => Value::Number(w.parse().unwrap_or(UNREADABLE)),
             (Kind::Days, Raw::Word(w)) => {
-                Value::Number(w.strip_suffix(['d', 'D']).unwrap_or(w).parse().unwrap_or(-1))
+                Value::Number(w.strip_suffix(['d', 'D']).unwrap_or(w).parse().unwrap_or(UNREADABLE))
             }
             (Kind::Delay, Raw::Number(hours)) => {
-                Value::Number(if (1..=MAX_DELAY_HOURS).contains(&hours) { hours * 3600 } else { -1 })
+                Value::Number(if (1..=MAX_DELAY_HOURS).contains(&hours) { hours * 3600 } else { UNREADABLE })
             }
             (Kind::Delay, Raw::Word(w)) => {
-                Value::Number(delay_seconds(&w.to_ascii_lowercase()).unwrap_or(-1))
+                Value::Number(delay_seconds(&w.to_ascii_lowercase()).unwrap_or(UNREADABLE))
             }
             (Kind::Flag { .. }, Raw::Flag(b)) => Value::Flag(b),
             (Kind::Flag { on, off }, Raw::Word(w)) => {
@@ -376,6 +376,9 @@ impl Args {
         Ok(())
     }
 }
+
+/// A number that did not read: below every option's minimum, so the range check reports it.
+const UNREADABLE: i64 = i64::MIN;
 
 /// Slash form: `/tournament starts_in_hours` goes up to 60 days.
 pub const MAX_DELAY_HOURS: i64 = 24 * 60;
