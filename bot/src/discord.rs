@@ -18,11 +18,13 @@ use serenity::async_trait;
 use serenity::builder::Builder as _;
 use serenity::http::Http;
 
-use crate::commands::{ColorChoice, Command, GameRef, Offer, Scope, TournamentCommand, TournamentSettings};
+use crate::command_table::{
+    self, ButtonSpec, COMMANDS, Kind, MAX_DELAY_HOURS, OptionSpec, Raw, Tone, button_command, button_spec,
+    by_path,
+};
+use crate::commands::{Command, Offer};
 use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants, unix_now};
 use crate::store::SqliteStore;
-use crate::tournament_store::Format;
-use tessera_rules::Variant;
 
 pub const PLATFORM: &str = "discord";
 
@@ -67,10 +69,26 @@ fn user_of(u: &serenity::all::User) -> User {
 }
 
 /// Server administrators and managers count as admins (tournament administration).
+fn administers(p: Permissions) -> bool {
+    p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD)
+}
+
+/// Interactions carry the member's permissions, computed by Discord.
 fn is_admin(member: Option<&Member>) -> bool {
-    member
-        .and_then(|m| m.permissions)
-        .is_some_and(|p| p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD))
+    member.and_then(|m| m.permissions).is_some_and(administers)
+}
+
+/// Whether a message's author administers its server. Messages carry the member's roles but not
+/// their permissions, so the server's roles are fetched; any failure counts as no.
+async fn moderates(http: &Http, msg: &Message) -> bool {
+    let (Some(guild), Some(member)) = (msg.guild_id, msg.member.as_deref()) else { return false };
+    match guild.to_partial_guild(http).await {
+        Ok(g) => administers(g.partial_member_permissions(msg.author.id, member)),
+        Err(e) => {
+            eprintln!("could not read the roles of server {guild}: {e}");
+            false
+        }
+    }
 }
 
 /// Who asked, where, and what: the parts of an [`Incoming`] that outlive the event. `text` is
@@ -124,7 +142,6 @@ impl EventHandler for Handler {
         if msg.author.bot {
             return;
         }
-        // A message carries no computed permissions; admin commands come as slash commands.
         let mut asker = Asker {
             text: addressed_by_mention(&msg.content, self.me.get().copied()),
             // Bots (this one included) cannot play, so they are never an opponent.
@@ -133,6 +150,9 @@ impl EventHandler for Handler {
         };
         if let Some(nick) = msg.member.as_ref().and_then(|m| m.nick.clone()) {
             asker.author.name = nick;
+        }
+        if crate::commands::addressed_command(&asker.text).is_some_and(|c| c.moderated) {
+            asker.is_admin = moderates(&ctx.http, &msg).await;
         }
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
@@ -220,20 +240,18 @@ impl Handler {
     async fn button(&self, http: &Http, c: &ComponentInteraction) -> Result<()> {
         let asker = Asker::new(c.channel_id, &c.user, c.member.as_ref());
         let replies = match button_press(&c.data.custom_id) {
-            Some(Press::ConfirmResign(game)) => {
+            Some(Press::Confirm(game, id)) => {
                 // Only a player is asked to confirm; anyone else hears why not.
                 match asker.ask(&self.service, move |s, m| s.refusal_to_act(m, Some(game))).await {
                     Some(why) => vec![Reply { text: why, private: true, ..Reply::default() }],
                     None => {
-                        let row = CreateActionRow::Buttons(vec![
-                            CreateButton::new(format!("tessera:resign-yes:{game}"))
-                                .label("Yes, resign")
-                                .style(ButtonStyle::Danger),
-                        ]);
+                        let (yes, question) = button_spec(id).and_then(|b| b.confirm).unwrap_or_default();
+                        let row: Vec<CreateButton> =
+                            button_spec(yes).into_iter().map(|b| make_button(b, game)).collect();
                         let message = CreateInteractionResponseMessage::new()
-                            .content(format!("Resign game #{game}? This cannot be undone."))
+                            .content(format!("{question} #{game}? This cannot be undone."))
                             .ephemeral(true)
-                            .components(vec![row]);
+                            .components(vec![CreateActionRow::Buttons(row)]);
                         CreateInteractionResponse::Message(message).execute(http, (c.id, &c.token)).await?;
                         return Ok(());
                     }
@@ -272,8 +290,8 @@ impl Handler {
 /// What a button press asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Press {
-    /// Resigning asks first, privately.
-    ConfirmResign(i64),
+    /// Ask first, privately: the game, and the button whose `confirm` says how.
+    Confirm(i64, &'static str),
     Run(Command),
 }
 
@@ -290,61 +308,45 @@ fn settles(cmd: &Command) -> bool {
     )
 }
 
-/// Reads a button's custom id (`tessera:<action>:<number>`).
+/// Reads a button's custom id (`tessera:<id>:<number>`), by the command table.
 fn button_press(custom_id: &str) -> Option<Press> {
     let mut parts = custom_id.split(':');
     if parts.next()? != "tessera" {
         return None;
     }
-    let action = parts.next()?;
-    let id: i64 = parts.next()?.parse().ok()?;
-    let game = Some(id);
-    Some(match action {
-        "accept" => Press::Run(Command::Accept(game)),
-        "decline" => Press::Run(Command::Decline(game)),
-        "resign" => Press::ConfirmResign(id),
-        "resign-yes" => Press::Run(Command::Resign(game)),
-        "draw" => Press::Run(Command::Draw(Offer::Offer, game)),
-        "draw-yes" => Press::Run(Command::Draw(Offer::Accept, game)),
-        "draw-no" => Press::Run(Command::Draw(Offer::Decline, game)),
-        "takeback-yes" => Press::Run(Command::Takeback(Offer::Accept, game)),
-        "takeback-no" => Press::Run(Command::Takeback(Offer::Decline, game)),
-        "flip" => Press::Run(Command::Board { game, flip: true }),
-        "t-join" => Press::Run(Command::Tournament(TournamentCommand::Join(Some(id)))),
-        "t-leave" => Press::Run(Command::Tournament(TournamentCommand::Leave(Some(id)))),
-        _ => return None,
-    })
+    let spec = button_spec(parts.next()?)?;
+    let number: i64 = parts.next()?.parse().ok()?;
+    if spec.confirm.is_some() {
+        return Some(Press::Confirm(number, spec.id));
+    }
+    button_command(spec, number).ok().map(Press::Run)
+}
+
+/// A button from the table, on game or tournament `number`.
+fn make_button(spec: &ButtonSpec, number: i64) -> CreateButton {
+    let style = match spec.tone {
+        Tone::Go => ButtonStyle::Success,
+        Tone::Neutral => ButtonStyle::Secondary,
+        Tone::Danger => ButtonStyle::Danger,
+    };
+    CreateButton::new(format!("tessera:{}:{number}", spec.id)).label(spec.label).style(style)
+}
+
+/// The buttons a reply's actions put under it, by their ids in the table.
+fn button_ids(actions: Actions) -> (i64, &'static [&'static str]) {
+    match actions {
+        Actions::Challenge(id) => (id, &["accept", "decline"]),
+        Actions::Game(id) => (id, &["resign", "draw", "flip"]),
+        Actions::DrawOffer(id) => (id, &["draw-yes", "draw-no"]),
+        Actions::TakebackOffer(id) => (id, &["takeback-yes", "takeback-no"]),
+        Actions::Tournament(id) => (id, &["t-join", "t-leave"]),
+    }
 }
 
 /// The buttons under a reply.
 fn buttons(actions: Option<Actions>) -> Vec<CreateActionRow> {
-    let button = |action: &str, id: i64, label: &str, style: ButtonStyle| {
-        CreateButton::new(format!("tessera:{action}:{id}")).label(label).style(style)
-    };
-    let row = match actions {
-        None => return Vec::new(),
-        Some(Actions::Challenge(id)) => vec![
-            button("accept", id, "Accept", ButtonStyle::Success),
-            button("decline", id, "Decline", ButtonStyle::Secondary),
-        ],
-        Some(Actions::Game(id)) => vec![
-            button("resign", id, "Resign", ButtonStyle::Danger),
-            button("draw", id, "Offer draw", ButtonStyle::Secondary),
-            button("flip", id, "Flip board", ButtonStyle::Secondary),
-        ],
-        Some(Actions::DrawOffer(id)) => vec![
-            button("draw-yes", id, "Accept draw", ButtonStyle::Success),
-            button("draw-no", id, "Decline", ButtonStyle::Secondary),
-        ],
-        Some(Actions::TakebackOffer(id)) => vec![
-            button("takeback-yes", id, "Allow takeback", ButtonStyle::Success),
-            button("takeback-no", id, "Refuse", ButtonStyle::Secondary),
-        ],
-        Some(Actions::Tournament(id)) => vec![
-            button("t-join", id, "Join", ButtonStyle::Success),
-            button("t-leave", id, "Leave", ButtonStyle::Secondary),
-        ],
-    };
+    let Some((number, ids)) = actions.map(button_ids) else { return Vec::new() };
+    let row = ids.iter().filter_map(|id| button_spec(id)).map(|b| make_button(b, number)).collect();
     vec![CreateActionRow::Buttons(row)]
 }
 
@@ -492,383 +494,105 @@ async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool
     Ok(())
 }
 
-/// The slash commands, with autocomplete where the answer depends on the game.
+/// The slash commands, read off the command table: a group's commands become its subcommands.
 fn slash_commands() -> Vec<CreateCommand> {
-    let opt = |kind, name: &str, description: &str| CreateCommandOption::new(kind, name, description);
-    let game = || {
-        opt(CommandOptionType::Integer, "game", "Which game (when you have several here)")
-            .set_autocomplete(true)
-            .min_int_value(1)
-    };
-    let challenge = |what: &str| {
-        opt(CommandOptionType::Integer, "challenge", what).set_autocomplete(true).min_int_value(1)
-    };
-    let offer = |what: &str| {
-        opt(CommandOptionType::String, "action", what)
-            .add_string_choice("offer", "offer")
-            .add_string_choice("accept", "accept")
-            .add_string_choice("decline", "decline")
-    };
-    let cmd = |name: &str, description: &str| CreateCommand::new(name).description(description);
-    vec![
-        cmd("challenge", "Challenge someone to a game")
-            .add_option(opt(CommandOptionType::User, "opponent", "Who you want to play").required(true))
-            .add_option(
-                opt(CommandOptionType::String, "variant", "Which variant (default: chess)")
-                    .set_autocomplete(true),
-            )
-            .add_option(
-                opt(CommandOptionType::String, "color", "Your colour (default: random)")
-                    .add_string_choice("white", "white")
-                    .add_string_choice("black", "black")
-                    .add_string_choice("random", "random"),
-            )
-            .add_option(
-                opt(CommandOptionType::Integer, "days", "Days per move (default: no clock)")
-                    .min_int_value(1)
-                    .max_int_value(30),
-            )
-            .add_option(opt(CommandOptionType::Boolean, "rated", "Counts for ratings (default: no)")),
-        cmd("rematch", "Challenge someone you played to the same game again, colours swapped").add_option(
-            opt(CommandOptionType::String, "opponent", "Whom (default: your last opponent here)")
-                .set_autocomplete(true),
-        ),
-        cmd("accept", "Accept a challenge").add_option(challenge("Which challenge")),
-        cmd("decline", "Decline a challenge").add_option(challenge("Which challenge")),
-        cmd("cancel", "Withdraw your challenge").add_option(challenge("Which challenge")),
-        cmd("move", "Play a move")
-            .add_option(
-                opt(
-                    CommandOptionType::String,
-                    "move",
-                    "The move, like e4, Nf3 or @@e4 (suggestions are legal)",
-                )
-                .required(true)
-                .set_autocomplete(true)
-                .max_length(200),
-            )
-            .add_option(game()),
-        cmd("board", "Show a game's board").add_option(game()).add_option(opt(
-            CommandOptionType::Boolean,
-            "flip",
-            "Seen from the other side",
-        )),
-        cmd("moves", "List the legal moves").add_option(game()),
-        cmd("resign", "Resign a game").add_option(game()),
-        cmd("draw", "Offer, accept or decline a draw")
-            .add_option(offer("What to do (default: offer)"))
-            .add_option(game()),
-        cmd("claim", "Claim a draw by repetition or the 50-move rule").add_option(game()),
-        cmd("takeback", "Ask to take back your last move, or answer such a request")
-            .add_option(offer("What to do (default: ask)"))
-            .add_option(game()),
-        cmd("games", "List running games").add_option(
-            opt(CommandOptionType::String, "scope", "Whose games (default: this channel's)")
-                .add_string_choice("this channel", "channel")
-                .add_string_choice("mine", "mine"),
-        ),
-        cmd("history", "A game's record").add_option(game()),
-        cmd("variants", "The variants Tessera plays"),
-        cmd("rules", "A variant's rules in brief").add_option(
-            opt(CommandOptionType::String, "variant", "Which variant").required(true).set_autocomplete(true),
-        ),
-        cmd("help", "How to play on Tessera"),
-        cmd("rating", "A player's ratings")
-            .add_option(opt(CommandOptionType::User, "player", "Whose (default: yours)"))
-            .add_option(
-                opt(CommandOptionType::String, "variant", "Which variant (default: all)")
-                    .set_autocomplete(true),
+    let mut list: Vec<CreateCommand> = Vec::new();
+    let mut groups_done: Vec<&str> = Vec::new();
+    for spec in COMMANDS.iter().filter(|c| c.slash) {
+        match spec.group {
+            None => list.push(
+                spec.options.iter().fold(CreateCommand::new(spec.name).description(spec.summary), |c, o| {
+                    c.add_option(slash_option(o))
+                }),
             ),
-        cmd("leaderboard", "The best rated players here").add_option(
-            opt(CommandOptionType::String, "variant", "Which variant (default: the most played here)")
-                .set_autocomplete(true),
-        ),
-        cmd("profile", "A player's ratings, results and recent games").add_option(opt(
-            CommandOptionType::User,
-            "player",
-            "Whose (default: yours)",
-        )),
-        tournament_command(),
-    ]
+            Some(group) if !groups_done.contains(&group.name) => {
+                groups_done.push(group.name);
+                let subs =
+                    COMMANDS.iter().filter(|c| c.slash && c.group.is_some_and(|g| g.name == group.name));
+                list.push(subs.fold(CreateCommand::new(group.name).description(group.summary), |c, sub| {
+                    let start =
+                        CreateCommandOption::new(CommandOptionType::SubCommand, sub.name, sub.summary);
+                    c.add_option(sub.options.iter().fold(start, |s, o| s.add_sub_option(slash_option(o))))
+                }));
+            }
+            Some(_) => {}
+        }
+    }
+    list
 }
 
-/// `/tournament` and its subcommands: one per tournament command.
-fn tournament_command() -> CreateCommand {
-    let opt = |kind, name: &str, description: &str| CreateCommandOption::new(kind, name, description);
-    let tournament = || {
-        opt(CommandOptionType::Integer, "tournament", "Which tournament (default: the one here)")
-            .set_autocomplete(true)
-            .min_int_value(1)
+/// An option as Discord shows it: its type, bounds and choices follow from its kind.
+fn slash_option(o: &OptionSpec) -> CreateCommandOption {
+    let kind = match o.kind {
+        Kind::Game | Kind::Tournament | Kind::Number { .. } | Kind::Days | Kind::Delay => {
+            CommandOptionType::Integer
+        }
+        Kind::User { .. } => CommandOptionType::User,
+        Kind::Flag { .. } => CommandOptionType::Boolean,
+        Kind::Opponent | Kind::Variant | Kind::Choice { .. } | Kind::Text { .. } => CommandOptionType::String,
     };
-    let sub = |name: &str, description: &str| opt(CommandOptionType::SubCommand, name, description);
-    let simple = |name: &str, description: &str| sub(name, description).add_sub_option(tournament());
-    let create = sub("create", "Create a tournament in this channel")
-        .add_sub_option(
-            opt(CommandOptionType::String, "format", "How it is paired")
-                .required(true)
-                .add_string_choice("Swiss (FIDE Dutch)", "swiss")
-                .add_string_choice("Round robin", "round-robin")
-                .add_string_choice("Double round robin", "double-round-robin")
-                .add_string_choice("Knockout", "knockout"),
-        )
-        .add_sub_option(
-            opt(CommandOptionType::String, "variant", "Which variant (default: chess)")
-                .set_autocomplete(true),
-        )
-        .add_sub_option(
-            opt(CommandOptionType::Integer, "rounds", "Swiss: how many rounds")
-                .min_int_value(1)
-                .max_int_value(30),
-        )
-        .add_sub_option(
-            opt(CommandOptionType::Integer, "days", "Days per move (default: no clock)")
-                .min_int_value(1)
-                .max_int_value(30),
-        )
-        .add_sub_option(opt(CommandOptionType::Boolean, "rated", "Counts for ratings (default: yes)"))
-        .add_sub_option(
-            opt(CommandOptionType::Integer, "limit", "Most players (default: no limit)")
-                .min_int_value(2)
-                .max_int_value(4000),
-        )
-        .add_sub_option(
-            opt(CommandOptionType::Integer, "starts_in_hours", "Starts by itself after this many hours")
-                .min_int_value(1)
-                .max_int_value(24 * 60),
-        )
-        .add_sub_option(
-            opt(CommandOptionType::String, "bye", "Points for a bye (default: 1)")
-                .add_string_choice("1", "1")
-                .add_string_choice("½", "1/2")
-                .add_string_choice("0", "0"),
-        )
-        .add_sub_option(opt(CommandOptionType::String, "name", "Its name").max_length(80));
-    CreateCommand::new("tournament")
-        .description("Community tournaments: Swiss, round robin, knockout")
-        .add_option(create)
-        .add_option(sub("list", "The tournaments in this channel"))
-        .add_option(simple("join", "Enter a tournament"))
-        .add_option(simple("leave", "Leave a tournament before it starts"))
-        .add_option(simple("start", "Start a tournament (organiser)"))
-        .add_option(simple("standings", "The standings, as text and a picture"))
-        .add_option(
-            simple("pairings", "A round's pairings (default: the current round)")
-                .add_sub_option(opt(CommandOptionType::Integer, "round", "Which round").min_int_value(1)),
-        )
-        .add_option(
-            simple("withdraw", "Withdraw from a tournament (organiser: withdraw a player)").add_sub_option(
-                opt(CommandOptionType::User, "player", "Whom (organiser only; default: you)"),
-            ),
-        )
-        .add_option(
-            sub("result", "Set a game's result (organiser)")
-                .add_sub_option(
-                    opt(CommandOptionType::Integer, "game", "Which game")
-                        .required(true)
-                        .set_autocomplete(true)
-                        .min_int_value(1),
-                )
-                .add_sub_option(
-                    opt(CommandOptionType::String, "result", "The result")
-                        .required(true)
-                        .add_string_choice("1-0", "1-0")
-                        .add_string_choice("0-1", "0-1")
-                        .add_string_choice("½-½", "1/2-1/2")
-                        .add_string_choice("White wins by forfeit (+-)", "+-")
-                        .add_string_choice("Black wins by forfeit (-+)", "-+")
-                        .add_string_choice("Both lose by forfeit (--)", "--"),
-                )
-                .add_sub_option(
-                    opt(CommandOptionType::String, "reason", "Why (kept with the result)").max_length(200),
-                )
-                .add_sub_option(tournament()),
-        )
-        .add_option(simple("pause", "Pause pairing new rounds (organiser)"))
-        .add_option(simple("resume", "Resume a paused tournament (organiser)"))
-        .add_option(simple("cancel", "Cancel a tournament (organiser)"))
-        .add_option(simple("export", "The tournament as FIDE TRF-16"))
-}
-
-/// The options a slash command was given, read by name.
-struct Given<'a>(&'a [ResolvedOption<'a>]);
-
-impl<'a> Given<'a> {
-    fn find(&self, key: &str) -> Option<&'a ResolvedValue<'a>> {
-        self.0.iter().find(|o| o.name == key).map(|o| &o.value)
+    let mut option = CreateCommandOption::new(kind, o.name, o.about).required(o.required);
+    if o.autocomplete {
+        option = option.set_autocomplete(true);
     }
-    fn text(&self, key: &str) -> Option<String> {
-        match self.find(key) {
-            Some(ResolvedValue::String(s)) => Some(s.to_string()),
-            _ => None,
-        }
+    let (min, max) = match o.kind {
+        Kind::Game | Kind::Tournament => (Some(1), None),
+        Kind::Number { min, max } => (Some(min), max),
+        Kind::Days => (Some(1), Some(30)),
+        Kind::Delay => (Some(1), Some(MAX_DELAY_HOURS)),
+        _ => (None, None),
+    };
+    if let Some(min) = min {
+        option = option.min_int_value(min as u64);
     }
-    fn number(&self, key: &str) -> Option<i64> {
-        match self.find(key) {
-            Some(ResolvedValue::Integer(n)) => Some(*n),
-            _ => None,
-        }
+    if let Some(max) = max {
+        option = option.max_int_value(max as u64);
     }
-    fn flag(&self, key: &str) -> Option<bool> {
-        match self.find(key) {
-            Some(ResolvedValue::Boolean(b)) => Some(*b),
-            _ => None,
+    match o.kind {
+        Kind::Choice { choices, .. } => {
+            choices.iter().fold(option, |opt, c| opt.add_string_choice(c.label, c.value))
         }
+        Kind::Text { max } => option.max_length(max as u16),
+        _ => option,
     }
 }
 
-/// `/tournament <sub>` as a service command, and the users it names.
-fn tournament_to_command(options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
-    let Some((sub, options)) = options.iter().find_map(|o| match &o.value {
+/// A slash command as a service command, and the users it names. Users are kept aside (the
+/// service reads them as mentions); the other options are decoded by the command table.
+fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
+    let (path, options) = match options.iter().find_map(|o| match &o.value {
         ResolvedValue::SubCommand(inner) => Some((o.name, inner.as_slice())),
         _ => None,
-    }) else {
-        return Err("say what to do, like `/tournament join`".into());
+    }) {
+        Some((sub, inner)) => (format!("{name} {sub}"), inner),
+        None if COMMANDS.iter().any(|c| c.group.is_some_and(|g| g.name == name)) => {
+            return Err(format!("say what to do, like `/{name} join`"));
+        }
+        None => (name.to_string(), options),
     };
-    let given = Given(options);
-    let (find, text, number) = (|k| given.find(k), |k| given.text(k), |k| given.number(k));
-    let flag = |k| given.flag(k);
-    let t = number("tournament");
     let mut users = Vec::new();
-    let cmd = match sub {
-        "create" => {
-            let format = text("format")
-                .and_then(|f| Format::parse(&f))
-                .ok_or("choose a format: swiss, round-robin, double-round-robin or knockout")?;
-            let variant = match text("variant") {
-                Some(v) => v.trim().parse::<Variant>().map_err(|e| e.to_string())?,
-                None => Variant::Chess,
-            };
-            let rounds = number("rounds").map(|r| r as u32);
-            if format == Format::Swiss && rounds.is_none() {
-                return Err("a Swiss needs its number of rounds: add the `rounds` option".into());
-            }
-            if format != Format::Swiss && rounds.is_some() {
-                return Err("only a Swiss takes a number of rounds".into());
-            }
-            TournamentCommand::Create(TournamentSettings {
-                format,
-                variant,
-                rounds,
-                days: number("days").map(|d| d as u32),
-                rated: flag("rated").unwrap_or(true),
-                max_players: number("limit").map(|l| l as u32),
-                starts_in: number("starts_in_hours").map(|h| h * 3600),
-                bye_halves: match text("bye").as_deref() {
-                    Some("1/2") => 1,
-                    Some("0") => 0,
-                    _ => 2,
-                },
-                name: text("name").filter(|n| !n.trim().is_empty()),
-            })
-        }
-        "list" => TournamentCommand::List,
-        "join" => TournamentCommand::Join(t),
-        "leave" => TournamentCommand::Leave(t),
-        "start" => TournamentCommand::Start(t),
-        "standings" => TournamentCommand::Standings(t),
-        "pairings" => TournamentCommand::Pairings(t, number("round").map(|r| r as u32)),
-        "withdraw" => {
-            if let Some(ResolvedValue::User(u, _)) = find("player") {
+    let mut given: Vec<(&str, Raw)> = Vec::new();
+    for o in options {
+        let raw = match &o.value {
+            ResolvedValue::Integer(n) => Raw::Number(*n),
+            ResolvedValue::String(s) => Raw::Word(s),
+            ResolvedValue::Boolean(b) => Raw::Flag(*b),
+            ResolvedValue::User(u, _) => {
+                let person = by_path(&path)
+                    .and_then(|c| c.option(o.name))
+                    .is_some_and(|spec| matches!(spec.kind, Kind::User { person: true }));
+                if person && u.bot {
+                    return Err(format!("{} is a bot and cannot play; challenge a person", u.name));
+                }
                 users.push(user_of(u));
+                Raw::User
             }
-            TournamentCommand::Withdraw(t)
-        }
-        "result" => TournamentCommand::Result {
-            tournament: t,
-            game: number("game").ok_or("say which game, by its number: `game:12`")?,
-            result: text("result").ok_or("say the result: 1-0, 0-1, 1/2-1/2, +-, -+ or --")?,
-            reason: text("reason").unwrap_or_else(|| "set by the organiser".into()),
-        },
-        "pause" => TournamentCommand::Pause(t),
-        "resume" => TournamentCommand::Resume(t),
-        "cancel" => TournamentCommand::Cancel(t),
-        "export" => TournamentCommand::Export(t),
-        other => return Err(format!("I have no `/tournament {other}`")),
-    };
-    Ok((Command::Tournament(cmd), users))
-}
-
-/// A slash command and its options as a service command, and the users it names.
-fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
-    let given = Given(options);
-    let (find, text, number) = (|k| given.find(k), |k| given.text(k), |k| given.number(k));
-    let game: GameRef = number("game").or_else(|| number("challenge"));
-    let variant = |required: bool| -> Result<Option<Variant>, String> {
-        match text("variant") {
-            Some(v) => v.trim().parse::<Variant>().map(Some).map_err(|e| e.to_string()),
-            None if required => Err("say which variant; `/variants` lists them".into()),
-            None => Ok(None),
-        }
-    };
-    let offer = || match text("action").as_deref() {
-        None | Some("offer") => Ok(Offer::Offer),
-        Some("accept") => Ok(Offer::Accept),
-        Some("decline") => Ok(Offer::Decline),
-        Some(other) => Err(format!("\"{other}\": choose offer, accept or decline")),
-    };
-    let cmd = match name {
-        "challenge" => {
-            let Some(ResolvedValue::User(opponent, _)) = find("opponent") else {
-                return Err(
-                    "name your opponent in the `opponent` option, like `/challenge opponent:@bob`".into()
-                );
-            };
-            if opponent.bot {
-                return Err(format!("{} is a bot and cannot play; challenge a person", opponent.name));
-            }
-            let color = match text("color").as_deref() {
-                Some("white") => ColorChoice::White,
-                Some("black") => ColorChoice::Black,
-                _ => ColorChoice::Random,
-            };
-            let days = match number("days") {
-                Some(d @ 1..=30) => Some(d as u32),
-                Some(_) => return Err("days per move is a number from 1 to 30".into()),
-                None => None,
-            };
-            let variant = variant(false)?.unwrap_or(Variant::Chess);
-            let rated = matches!(find("rated"), Some(ResolvedValue::Boolean(true)));
-            return Ok((Command::Challenge { variant, color, days, rated }, vec![user_of(opponent)]));
-        }
-        "tournament" => return tournament_to_command(options),
-        "rating" | "profile" => {
-            let users = match find("player") {
-                Some(ResolvedValue::User(u, _)) => vec![user_of(u)],
-                _ => Vec::new(),
-            };
-            let cmd = if name == "rating" { Command::Rating(variant(false)?) } else { Command::Profile };
-            return Ok((cmd, users));
-        }
-        "leaderboard" => Command::Leaderboard(variant(false)?),
-        "rematch" => Command::Rematch(text("opponent").map(|o| o.trim().to_string())),
-        "accept" => Command::Accept(game),
-        "decline" => Command::Decline(game),
-        "cancel" => Command::Cancel(game),
-        "move" => {
-            let mv = text("move").unwrap_or_default();
-            if mv.trim().is_empty() {
-                return Err("say which move, like `e4` or `Ng1-f3`".into());
-            }
-            Command::Move { game, text: mv.trim().to_string() }
-        }
-        "board" => Command::Board { game, flip: matches!(find("flip"), Some(ResolvedValue::Boolean(true))) },
-        "moves" => Command::Moves(game),
-        "resign" => Command::Resign(game),
-        "draw" => Command::Draw(offer()?, game),
-        "claim" => Command::Claim(game),
-        "takeback" => Command::Takeback(offer()?, game),
-        "games" => Command::Games(if text("scope").as_deref() == Some("mine") {
-            Scope::Mine
-        } else {
-            Scope::Channel
-        }),
-        "history" => Command::History(game),
-        "variants" => Command::Variants,
-        "rules" => Command::Rules(variant(true)?),
-        "help" => Command::Help,
-        other => return Err(format!("I have no command /{other} any more; `/help` lists mine")),
-    };
-    Ok((cmd, Vec::new()))
+            _ => continue,
+        };
+        given.push((o.name, raw));
+    }
+    let cmd = command_table::from_slash(&path, &given).map_err(|e| e.0)?;
+    Ok((cmd, users))
 }
 
 /// Posts the clock's notices (reminders, losses on time, tournament rounds) as they come.
@@ -961,7 +685,7 @@ mod tests {
     #[test]
     fn buttons_read_back_as_the_commands_they_stand_for() {
         assert_eq!(button_press("tessera:accept:3"), Some(Press::Run(Command::Accept(Some(3)))));
-        assert_eq!(button_press("tessera:resign:7"), Some(Press::ConfirmResign(7)));
+        assert_eq!(button_press("tessera:resign:7"), Some(Press::Confirm(7, "resign")));
         assert_eq!(button_press("tessera:resign-yes:7"), Some(Press::Run(Command::Resign(Some(7)))));
         assert_eq!(
             button_press("tessera:flip:7"),
@@ -971,10 +695,21 @@ mod tests {
         {
             assert_eq!(button_press(junk), None, "{junk}");
         }
-        // Every button the bot puts up reads back.
-        for actions in
-            [Actions::Challenge(1), Actions::Game(2), Actions::DrawOffer(3), Actions::TakebackOffer(4)]
-        {
+        // Every button the bot puts up is in the table and reads back; every table button is used.
+        let all = [
+            Actions::Challenge(1),
+            Actions::Game(2),
+            Actions::DrawOffer(3),
+            Actions::TakebackOffer(4),
+            Actions::Tournament(5),
+        ];
+        let used: Vec<&str> = all.iter().flat_map(|a| button_ids(*a).1.iter().copied()).collect();
+        for b in command_table::BUTTONS {
+            let confirming =
+                command_table::BUTTONS.iter().any(|o| o.confirm.is_some_and(|(yes, _)| yes == b.id));
+            assert!(used.contains(&b.id) || confirming, "{} is never shown", b.id);
+        }
+        for actions in all {
             let json = serde_json::to_value(buttons(Some(actions))).unwrap();
             let ids: Vec<&str> = json[0]["components"]
                 .as_array()
@@ -984,6 +719,118 @@ mod tests {
                 .collect();
             assert!(!ids.is_empty());
             assert!(ids.iter().all(|id| button_press(id).is_some()), "{ids:?}");
+        }
+    }
+
+    /// The registered form of a command: `challenge`, or `tournament join` inside `tournament`.
+    fn registered(all: &serde_json::Value, path: &str) -> serde_json::Value {
+        let mut parts = path.split(' ');
+        let top = parts.next().unwrap();
+        let mut found = all.as_array().unwrap().iter().find(|c| c["name"] == top).cloned().unwrap();
+        for sub in parts {
+            found = found["options"].as_array().unwrap().iter().find(|o| o["name"] == sub).cloned().unwrap();
+        }
+        found
+    }
+
+    #[test]
+    fn the_registered_slash_commands_are_the_table() {
+        let json = serde_json::to_value(slash_commands()).unwrap();
+        let mut shape = Vec::new();
+        for spec in COMMANDS.iter().filter(|c| c.slash) {
+            let r = registered(&json, &spec.path());
+            assert_eq!(r["description"], spec.summary, "{}", spec.path());
+            let options = r["options"].as_array().cloned().unwrap_or_default();
+            assert_eq!(options.len(), spec.options.len(), "{}", spec.path());
+            for (o, j) in spec.options.iter().zip(&options) {
+                assert_eq!(j["name"], o.name);
+                assert_eq!(j["required"], o.required, "{} {}", spec.path(), o.name);
+                assert_eq!(j["autocomplete"], o.autocomplete, "{} {}", spec.path(), o.name);
+                let values: Vec<&str> = match o.kind {
+                    Kind::Choice { choices, .. } => choices.iter().map(|c| c.value).collect(),
+                    _ => Vec::new(),
+                };
+                let registered: Vec<&str> =
+                    j["choices"].as_array().unwrap().iter().map(|c| c["value"].as_str().unwrap()).collect();
+                assert_eq!(registered, values, "{} {}", spec.path(), o.name);
+            }
+            let names: Vec<&str> = spec.options.iter().map(|o| o.name).collect();
+            shape.push(format!("{}({})", spec.path(), names.join(",")));
+        }
+        // Users' clients cache these names: renaming one is a visible change, not a refactoring.
+        assert_eq!(
+            shape.join(" "),
+            concat!(
+                "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
+                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game) resign(game) ",
+                "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
+                "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
+                "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",
+                "tournament list() tournament join(tournament) tournament leave(tournament) ",
+                "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
+                "tournament withdraw(tournament,player) tournament result(game,result,reason,tournament) ",
+                "tournament pause(tournament) tournament resume(tournament) tournament cancel(tournament) ",
+                "tournament export(tournament)"
+            )
+        );
+        let groups = json.as_array().unwrap().iter().filter(|c| c["options"][0]["type"] == 1).count();
+        assert_eq!(
+            json.as_array().unwrap().len() - groups,
+            COMMANDS.iter().filter(|c| c.slash && c.group.is_none()).count()
+        );
+    }
+
+    #[test]
+    fn examples_read_the_same_by_text_and_by_slash() {
+        let json = serde_json::to_value(slash_commands()).unwrap();
+        for spec in COMMANDS.iter().filter(|c| c.slash) {
+            let by_text = match crate::commands::parse(&spec.example_text()) {
+                Ok(crate::commands::Parsed::Command(c)) => c,
+                other => panic!("{}: {other:?}", spec.example_text()),
+            };
+            let words: Vec<String> = spec
+                .example
+                .split_whitespace()
+                .filter(|w| !w.starts_with(['@', '#']))
+                .map(str::to_string)
+                .collect();
+            let game = spec.example.split_whitespace().find_map(|w| w.strip_prefix('#')?.parse().ok());
+            let args = command_table::read_text(spec, &words, game).unwrap();
+            let r = registered(&json, &spec.path());
+            let options = r["options"].as_array().cloned().unwrap_or_default();
+            let mut given: Vec<(&str, Raw)> = Vec::new();
+            for (name, value) in args.values() {
+                let j = options.iter().find(|o| o["name"] == name).unwrap();
+                let kind = spec.option(name).unwrap().kind;
+                // As Discord would send it: the registered type, within its bounds and choices.
+                let raw = match (value, j["type"].as_u64().unwrap()) {
+                    (command_table::Value::Number(n), 4) => {
+                        let n = if matches!(kind, Kind::Delay) { n / 3600 } else { *n };
+                        assert!(j["min_value"].as_i64().is_none_or(|min| n >= min), "{name}");
+                        assert!(j["max_value"].as_i64().is_none_or(|max| n <= max), "{name}");
+                        Raw::Number(n)
+                    }
+                    (command_table::Value::Word(w), 3) => {
+                        let choices = j["choices"].as_array().unwrap();
+                        assert!(
+                            choices.is_empty() || choices.iter().any(|c| c["value"] == w.as_str()),
+                            "{name}"
+                        );
+                        Raw::Word(w)
+                    }
+                    (command_table::Value::Flag(b), 5) => Raw::Flag(*b),
+                    other => panic!("{}: {name} is {other:?}", spec.path()),
+                };
+                given.push((name, raw));
+            }
+            for o in spec.options.iter().filter(|o| matches!(o.kind, Kind::User { .. })) {
+                given.push((o.name, Raw::User));
+            }
+            // Each example shows every option text can give (users and opponents come as mentions).
+            for o in spec.options.iter().filter(|o| !matches!(o.kind, Kind::User { .. } | Kind::Opponent)) {
+                assert!(args.has(o.name), "the example of {} leaves out {}", spec.path(), o.name);
+            }
+            assert_eq!(command_table::from_slash(&spec.path(), &given), Ok(by_text), "{}", spec.path());
         }
     }
 

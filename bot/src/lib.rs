@@ -3,6 +3,7 @@
 //! [`service::Incoming`] messages and post the replies.
 
 pub mod clock;
+pub mod command_table;
 pub mod commands;
 pub mod config;
 pub mod discord;

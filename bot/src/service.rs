@@ -300,7 +300,7 @@ impl<S: Store> Service<S> {
 
     fn command(&self, msg: &Incoming, cmd: Command) -> Replies {
         match cmd {
-            Command::Help => Ok(vec![Reply::text(HELP)]),
+            Command::Help => Ok(vec![Reply::text(crate::command_table::help())]),
             Command::Variants => Ok(vec![Reply::text(variants_text())]),
             Command::Rules(v) => Ok(vec![Reply::text(rules_text(v))]),
             Command::Challenge { variant, color, days, rated } => {
@@ -1297,16 +1297,6 @@ fn corrupt(row: &GameRow, what: &str) -> String {
     format!("game #{} cannot be loaded (its stored record is damaged); an operator has to look at it", row.id)
 }
 
-const HELP: &str = "Tessera plays chess variants whose board changes. Commands start with `!t`:
-`!t challenge @name [variant] [white|black] [3d]` · `!t accept` · `!t decline` · `!t cancel` · `!t rematch [@name]`
-`!t move e2-e4` (or just write the move in the game's channel) · `!t board [flip]` · `!t moves`
-`!t resign` · `!t draw [accept|decline]` · `!t claim` · `!t takeback [accept|decline]`
-`!t games [mine]` · `!t history` · `!t variants` · `!t rules [variant]`. Name a game with #12 when you have several.
-Ratings: add `rated` to a challenge · `!t rating [@name] [variant]` · `!t leaderboard [variant]` · `!t profile [@name]`
-Tournaments: `!t tournament create swiss|round-robin|double-round-robin|knockout [variant] [rounds 5] [3d] [rated|casual] [limit 32] [bye 1|1/2|0] [in 2h] [name ...]`
-`!t tournament join|leave|start|standings|pairings [round]|withdraw [@name]|pause|resume|cancel|export` · `!t tournament result #12 1-0|0-1|1/2|+-|-+|-- [reason]` · `!t tournaments`. Name a tournament with t3.
-On Discord each is also a slash command (`/challenge`, `/move` suggests your legal moves), with buttons.";
-
 /// Variants whose name or description contains what is typed, for autocomplete.
 pub fn suggest_variants(typed: &str, limit: usize) -> Vec<Suggestion> {
     let typed = typed.trim().to_lowercase();
@@ -1332,10 +1322,7 @@ fn variants_text() -> String {
     out
 }
 
-fn rules_text(v: Option<Variant>) -> String {
-    let Some(v) = v else {
-        return "Say which variant, like `!t rules hans38`; `!t variants` lists them.".into();
-    };
+fn rules_text(v: Variant) -> String {
     let notes = match v {
         Variant::Chess => "FIDE rules.",
         Variant::Hans38

@@ -35,6 +35,37 @@ fn message(id: u64, author: Value, content: &str, mentions: Vec<Value>) -> Value
     })
 }
 
+/// A message in the server's channel, from a member with these roles (message events carry the
+/// member's roles, not their permissions).
+fn server_message(id: u64, author: Value, content: &str, roles: &[&str]) -> Value {
+    let mut m = message(id, author, content, vec![]);
+    m["guild_id"] = json!(GUILD);
+    m["member"] = json!({"roles": roles, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                         "deaf": false, "mute": false, "flags": 0});
+    m
+}
+
+/// The server: everyone has no special permission; role 600 may manage the server.
+fn guild() -> Value {
+    let role = |id: &str, permissions: &str| {
+        json!({"id": id, "name": id, "color": 0, "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+               "hoist": false, "managed": false, "mentionable": false,
+               "permissions": permissions, "position": 0, "icon": null, "unicode_emoji": null, "flags": 0})
+    };
+    json!({
+        "id": GUILD, "name": "club", "icon": null, "icon_hash": null, "splash": null, "discovery_splash": null,
+        "owner_id": "1", "afk_channel_id": null, "afk_timeout": 300, "widget_enabled": false,
+        "widget_channel_id": null, "verification_level": 0, "default_message_notifications": 0,
+        "explicit_content_filter": 0, "roles": [role(GUILD, "0"), role("600", "32")], "emojis": [],
+        "features": [], "mfa_level": 0, "application_id": null, "system_channel_id": null,
+        "system_channel_flags": 0, "rules_channel_id": null, "max_presences": null, "max_members": 100,
+        "vanity_url_code": null, "description": null, "banner": null, "premium_tier": 0,
+        "premium_subscription_count": 0, "preferred_locale": "en-US", "public_updates_channel_id": null,
+        "max_video_channel_users": 25, "max_stage_video_channel_users": 25, "nsfw_level": 0,
+        "stickers": [], "premium_progress_bar_enabled": false, "safety_alerts_channel_id": null
+    })
+}
+
 /// A request the bot made to the fake REST API.
 #[derive(Debug, Clone)]
 struct Posted {
@@ -147,6 +178,8 @@ fn start_fake(refuse_message_content: bool) -> FakeDiscord {
             let reply = if path.contains("/gateway") {
                 json!({"url": format!("ws://127.0.0.1:{ws_port}"), "shards": 1,
                        "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+            } else if path.ends_with(&format!("/guilds/{GUILD}")) {
+                guild()
             } else if path.ends_with("/users/@me") {
                 user(BOT_ID, "tessera", true)
             } else if path.ends_with("/users/@me/channels") {
@@ -672,5 +705,17 @@ fn a_round_robin_through_a_fake_discord() {
     let standings = fake.interact(id(), &players[2], 2, tournament_slash("standings", &[]), None);
     assert!(standings.has_png(), "the crosstable is uploaded");
     assert!(standings.text().contains("Discord Robin"));
+    // A server manager administers by message too: the bot reads their roles' permissions.
+    let in_channel = |needle: &str| {
+        let channel = format!("/channels/{CHANNEL}/messages");
+        fake.wait_until(needle, |p| p.path.ends_with(&channel) && p.text().contains(needle))
+    };
+    let text = "!t tournament cancel t1";
+    fake.to_gateway.send(("MESSAGE_CREATE", server_message(id(), players[1].clone(), text, &[]))).unwrap();
+    in_channel("only the organiser");
+    fake.to_gateway
+        .send(("MESSAGE_CREATE", server_message(id(), players[2].clone(), text, &["600"])))
+        .unwrap();
+    in_channel("t1 is already over");
     std::fs::remove_dir_all(&dir).ok();
 }
