@@ -37,12 +37,22 @@ pub fn mentions(text: &str) -> Vec<User> {
 
 impl Session {
     pub fn new(boards_dir: PathBuf) -> Session {
+        // Numbering goes on from an earlier run's pictures rather than overwriting them.
+        let images_written = std::fs::read_dir(&boards_dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.ok()?.file_name().into_string().ok()?;
+                name.strip_prefix("board-")?.strip_suffix(".png")?.parse::<u32>().ok()
+            })
+            .max()
+            .unwrap_or(0);
         Session {
             user: User::new("alice", "alice"),
             channel: "main".into(),
             clock_offset: 0,
             boards_dir,
-            images_written: 0,
+            images_written,
         }
     }
 
@@ -159,6 +169,10 @@ mod tests {
         assert!(s.line(&service, "/wait x").unwrap().contains("how many hours"));
         assert!(s.line(&service, "/quit").is_none());
         assert_eq!(mentions("!t challenge @Bob @@e4 <@1>").len(), 1);
+        // A second run goes on numbering where the first stopped, overwriting nothing.
+        let mut again = Session::new(dir.join("boards"));
+        assert!(again.line(&service, "!t board").unwrap().contains("board-0004.png"));
+        assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 4);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

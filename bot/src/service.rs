@@ -239,7 +239,12 @@ impl<S: Store> Service<S> {
         // Only what is meant for the bot counts: commands and texts that read as a move.
         let for_the_bot = match &parsed {
             Parsed::Command(_) => true,
-            Parsed::Plain(text) => text.len() <= commands::MAX_PLAIN_MOVE && notation::parse(text).is_ok(),
+            Parsed::Plain(text) => {
+                text.len() <= commands::MAX_PLAIN_MOVE && {
+                    let (_, move_text) = game_tag(text);
+                    notation::parse(&move_text).is_ok() || looks_like_a_move(&move_text)
+                }
+            }
         };
         if for_the_bot && let Some(refused) = self.rate_limited(msg) {
             return refused;
@@ -281,7 +286,12 @@ impl<S: Store> Service<S> {
     /// Text not addressed to the bot: a move if it reads as one and the author has a game here;
     /// anything else is people talking, and gets no reply.
     fn plain(&self, msg: &Incoming, text: &str) -> Replies {
-        if text.is_empty() || text.len() > commands::MAX_PLAIN_MOVE || notation::parse(text).is_err() {
+        if text.is_empty() || text.len() > commands::MAX_PLAIN_MOVE {
+            return Ok(Vec::new());
+        }
+        let (game, move_text) = game_tag(text);
+        let parsed = notation::parse(&move_text);
+        if parsed.is_err() && !looks_like_a_move(&move_text) {
             return Ok(Vec::new());
         }
         let me = self.me(msg)?;
@@ -291,11 +301,36 @@ impl<S: Store> Service<S> {
             .map_err(internal)?
             .into_iter()
             .filter(|g| g.white == me.id || g.black == me.id)
+            .filter(|g| game.is_none_or(|id| g.id == id))
             .collect();
         if mine.is_empty() {
             return Ok(Vec::new());
         }
-        self.make_move(msg, None, text)
+        // Games here where the author has the move, each with its position.
+        let to_move: Vec<Loaded> = mine
+            .iter()
+            .filter_map(|row| self.load(row.clone()).ok())
+            .filter(|l| l.game.outcome().is_none() && l.color_of(&me) == Some(l.game.position().turn()))
+            .collect();
+        let parsed = match parsed {
+            Ok(p) => p,
+            // Almost a move, from a player who has the move: a hint rather than silence.
+            Err(e) if !to_move.is_empty() => return Err(near_miss_hint(&move_text, &e)),
+            Err(_) => return Ok(Vec::new()),
+        };
+        if game.is_none() && mine.len() > 1 && to_move.is_empty() {
+            let list: Vec<String> = mine.iter().map(|g| format!("#{}", g.id)).collect();
+            return Err(format!("it is not your move in any of your games here ({})", list.join(", ")));
+        }
+        // With several games here, a move that fits only one of them goes to that one.
+        let game = game.or_else(|| {
+            match to_move.iter().filter(|l| parsed.resolve(l.game.position()).is_ok()).collect::<Vec<_>>()[..]
+            {
+                [only] if mine.len() > 1 => Some(only.row.id),
+                _ => None,
+            }
+        });
+        self.make_move_as(msg, game, &move_text, &move_text)
     }
 
     fn command(&self, msg: &Incoming, cmd: Command) -> Replies {
@@ -310,7 +345,7 @@ impl<S: Store> Service<S> {
             Command::Accept(id) => self.accept(msg, id),
             Command::Decline(id) => self.close_challenge(msg, id, false),
             Command::Cancel(id) => self.close_challenge(msg, id, true),
-            Command::Move { game, text } => self.make_move(msg, game, &text),
+            Command::Move { game, text } => self.make_move_as(msg, game, &text, &format!("!t move {text}")),
             Command::Board { game, flip } => self.board(msg, game, flip),
             Command::Moves(game) => self.legal_moves(msg, game),
             Command::Resign(game) => self.resign(msg, game),
@@ -354,6 +389,12 @@ impl<S: Store> Service<S> {
     /// The game a command is about: the one named, or the author's only game in this channel,
     /// or (for looking only) the channel's only game.
     fn find(&self, msg: &Incoming, id: GameRef, looking: bool) -> Result<Loaded, String> {
+        self.find_as(msg, id, looking, "!t board")
+    }
+
+    /// As [`Self::find`]; when the author has several games here, the example of naming one is
+    /// `usage #N`.
+    fn find_as(&self, msg: &Incoming, id: GameRef, looking: bool, usage: &str) -> Result<Loaded, String> {
         if let Some(id) = id {
             let row = self.store.game(id).map_err(internal)?.filter(|g| g.platform == msg.platform);
             let Some(row) = row else { return Err(format!("there is no game #{id}")) };
@@ -377,7 +418,7 @@ impl<S: Store> Service<S> {
             (many, _) => {
                 let list: Vec<String> = many.iter().map(|g| format!("#{} ({})", g.id, g.variant)).collect();
                 return Err(format!(
-                    "you have {} games in this channel: {}. Add the number, like `!t board #{}`",
+                    "you have {} games in this channel: {}. Add the number, like `{usage} #{}`",
                     many.len(),
                     list.join(", "),
                     many[0].id
@@ -622,9 +663,11 @@ impl<S: Store> Service<S> {
         )))
     }
 
-    fn make_move(&self, msg: &Incoming, id: GameRef, text: &str) -> Replies {
+    /// Plays `text` in the author's game; `usage` is how they wrote it, for an example that
+    /// names the game (`e5 #12`, `!t move e5 #12`).
+    fn make_move_as(&self, msg: &Incoming, id: GameRef, text: &str, usage: &str) -> Replies {
         let me = self.me(msg)?;
-        let loaded = self.find(msg, id, false)?;
+        let loaded = self.find_as(msg, id, false, usage)?;
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
             let mut replies = vec![Reply::text(timeout)];
             replies.extend(self.after_game(loaded.row.id, msg.now));
@@ -668,6 +711,11 @@ impl<S: Store> Service<S> {
         // Committed: now it may be acknowledged.
         let after = self.find(msg, Some(loaded.row.id), true)?;
         let mut text = format!("{} played {}.", me.name, notation::san(&pos, &mv));
+        // With several games of theirs here, say which one it went to.
+        let mine_here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
+        if mine_here.iter().filter(|g| g.white == me.id || g.black == me.id).count() > 1 {
+            text = format!("Game #{}: {text}", loaded.row.id);
+        }
         text.push_str(&shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions));
         match outcome {
             Some(o) => text.push_str(&format!(" {o} ({}).", o.result())),
@@ -1139,6 +1187,65 @@ impl<S: Store> Service<S> {
         }
         Ok(notices)
     }
+}
+
+/// A plain message's game number, written before or after the move (`e5 #2`, `#2 e5`), and the
+/// move without it.
+fn game_tag(text: &str) -> (GameRef, String) {
+    let mut game = None;
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| match w.strip_prefix('#').and_then(|n| n.parse::<i64>().ok()).filter(|n| *n > 0) {
+            Some(n) if game.is_none() => {
+                game = Some(n);
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    (game, words.join(" "))
+}
+
+/// Chat that is almost a move: a first word that is a move (`Be7 good luck!`), or squares written
+/// with a lower-case piece letter (`ng1f3`), or a square action (`@f3`). Everyday chat (`ok`,
+/// `I think e4 was a mistake`) is not.
+fn looks_like_a_move(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(first) = words.first().filter(|_| words.len() <= 4) else { return false };
+    let first = first.trim_end_matches(['!', '?', '.', ',']);
+    let bytes = first.as_bytes();
+    let squares_from = |i: usize| {
+        bytes.len() > i + 1 && (b'a'..=b'h').contains(&bytes[i]) && (b'1'..=b'8').contains(&bytes[i + 1])
+    };
+    let piece_then_square = bytes.first().is_some_and(|c| b"kqrbnpKQRBNP".contains(c))
+        && (squares_from(1) || (bytes.get(1) == Some(&b'x') && squares_from(2)));
+    first.starts_with('@')
+        || piece_then_square
+        || (squares_from(0) && first.len() >= 4)
+        || notation::parse(first).is_ok()
+}
+
+/// What to tell a player whose message almost reads as a move.
+fn near_miss_hint(text: &str, error: &notation::ParseError) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let first = words.first().copied().unwrap_or_default().trim_end_matches(['!', '?', '.', ',']);
+    // `Be7 good luck!`: a move, then chat (words that are no part of a turn).
+    let chat_after = words.len() > 1 && words[1..].iter().all(|w| !w.starts_with('@') && !w.starts_with('['));
+    if chat_after && notation::parse(first).is_ok() {
+        return format!(
+            "to play {first}, send it on its own (or `!t move {first}`); a move with other words is read as chat, \
+             so nothing was played"
+        );
+    }
+    // `ng1f3`: piece letters are capitals (a lower-case b is the b-file).
+    let mut chars = text.chars();
+    if let Some(c) = chars.next().filter(|c| "kqrn".contains(*c)) {
+        let capital = format!("{}{}", c.to_ascii_uppercase(), chars.as_str());
+        if notation::parse(&capital).is_ok() {
+            return format!("piece letters are capitals: `{capital}`; nothing was played");
+        }
+    }
+    format!("{error}; nothing was played")
 }
 
 /// The game as PGN: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result), then

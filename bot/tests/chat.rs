@@ -1,0 +1,85 @@
+//! Playing in a chat channel (issue 14): near-misses get a hint, ordinary chat gets nothing, and a
+//! move finds its game among several.
+
+use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::store::SqliteStore;
+
+const T0: i64 = 1_800_000_000;
+
+fn say(service: &Service<SqliteStore>, who: &str, text: &str) -> Vec<Reply> {
+    let author = User::new(who, who);
+    let mentions: Vec<User> =
+        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
+    let msg = Incoming {
+        platform: "test",
+        channel: "room",
+        author: &author,
+        is_admin: false,
+        text,
+        mentions: &mentions,
+        now: T0,
+    };
+    service.handle(&msg)
+}
+
+fn text(replies: &[Reply]) -> String {
+    replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+fn game(variant: &str) -> Service<SqliteStore> {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    say(&service, "alice", &format!("!t challenge @bob {variant} white"));
+    say(&service, "bob", "!t accept");
+    service
+}
+
+#[test]
+fn near_misses_get_a_hint_and_chat_gets_nothing() {
+    let service = game("chess");
+    let hint = say(&service, "alice", "ng1f3");
+    assert!(text(&hint).contains("piece letters are capitals: `Ng1f3`"), "{hint:?}");
+    assert!(hint[0].private, "a hint is for the player alone");
+    let hint = text(&say(&service, "alice", "Be7 good luck!"));
+    assert!(hint.contains("to play Be7, send it on its own"), "{hint}");
+    let hint = text(&say(&service, "alice", "nf3"));
+    assert!(hint.contains("piece letters are capitals: `Nf3`"), "{hint}");
+    for chat in ["ok", "hi bob", "I think e4 was a mistake", "good game everyone", "brb"] {
+        assert!(say(&service, "alice", chat).is_empty(), "{chat:?} is chat");
+    }
+    // Whoever does not have the move gets no hint: they are chatting.
+    assert!(say(&service, "bob", "ng8f6").is_empty());
+    // Nothing was played by any of it.
+    assert!(text(&say(&service, "alice", "!t history")).contains("\n\n*"));
+    // In Hans38, a square action written wrongly after a move is explained, not taken as chat.
+    let service = game("hans38");
+    let hint = text(&say(&service, "alice", "e4 @f3"));
+    assert!(hint.contains("nothing was played") && !hint.contains("send it on its own"), "{hint}");
+}
+
+#[test]
+fn a_move_finds_its_game_among_several() {
+    let service = game("chess");
+    say(&service, "bob", "!t challenge @alice hans38 black");
+    say(&service, "alice", "!t accept");
+    say(&service, "bob", "!t challenge @alice chess black");
+    say(&service, "alice", "!t accept");
+    // Alice has the move in all three: `@@e3 #2`, `#1 d4` and `e4 #3` name the game.
+    let played = text(&say(&service, "alice", "@@e3 #2"));
+    assert!(played.contains("alice played @@e3"), "{played}");
+    assert!(text(&say(&service, "alice", "#1 d4")).contains("alice played d4"));
+    assert!(text(&say(&service, "alice", "e4 #3")).contains("alice played e4"));
+    // Bob has the move in all three. e5 fits both chess games (e5 is a hole in Hans38), so he is
+    // asked which, in his own way of writing it.
+    let asked = text(&say(&service, "bob", "e5"));
+    assert!(asked.contains("Add the number, like `e5 #1`"), "{asked}");
+    let asked = text(&say(&service, "bob", "!t move e5"));
+    assert!(asked.contains("like `!t move e5 #1`"), "{asked}");
+    // Placing a square fits only the Hans38 game, and goes there.
+    let played = text(&say(&service, "bob", "@@f6"));
+    assert!(played.contains("bob played @@f6") && played.contains("#2"), "{played}");
+    assert!(text(&say(&service, "bob", "d5 #1")).contains("bob played d5"));
+    // Only game #3 is left where he has the move: a plain move goes there.
+    assert!(text(&say(&service, "bob", "Nf6")).contains("bob played Nf6"));
+    let told = text(&say(&service, "bob", "Nc6"));
+    assert!(told.contains("it is not your move in any of your games here (#1, #2, #3)"), "{told}");
+}
