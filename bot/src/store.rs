@@ -169,7 +169,20 @@ impl SqliteStore {
     fn with_connection(mut conn: Connection) -> Result<SqliteStore> {
         // Before anything else: processes starting together on a new file wait for each other.
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Switching a new file to WAL takes an exclusive lock, and SQLite may answer "locked" at
+        // once instead of waiting (the busy handler is not asked there): try again for a while.
+        let mut tries = 0;
+        while let Err(e) = conn.pragma_update(None, "journal_mode", "WAL") {
+            let busy = matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            );
+            tries += 1;
+            if !busy || tries >= 250 {
+                return Err(e.into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         // Every commit reaches the disk before a move is acknowledged, power cut included.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;

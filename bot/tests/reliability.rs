@@ -115,8 +115,8 @@ fn only_your_own_last_move_is_taken_back_and_asked_for_once() {
 fn databases_open_safely_and_foreign_ones_are_refused() {
     // Many processes starting at once on a new data directory all get the same, current schema.
     let path = temp_db("first-start");
-    let barrier = Arc::new(Barrier::new(8));
-    let handles: Vec<_> = (0..8)
+    let barrier = Arc::new(Barrier::new(24));
+    let handles: Vec<_> = (0..24)
         .map(|_| {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
