@@ -753,10 +753,72 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
             return format!("a pawn's double step needs a square at {middle} too");
         }
     }
+    // A piece that would reach the square along its line but for something in the way: name it.
+    let blocked = |from: Square| {
+        (!rules.quad_squares && (pawn_push_line(pos, role, us, from, p.to) || slides_to(role, from, p.to)))
+            .then(|| path_obstacle(pos, from, p.to))
+            .flatten()
+    };
     match p.origin() {
-        Some(from) => format!("the {} on {from} cannot move to {}", role.name(), p.to),
-        None => format!("no {} of yours can move to {}", role.name(), p.to),
+        Some(from) => match blocked(from) {
+            Some(obstacle) => format!("the {} on {from} cannot move to {}: {obstacle}", role.name(), p.to),
+            None => format!("the {} on {from} cannot move to {}", role.name(), p.to),
+        },
+        None => match pos.pieces(us, role).into_iter().find_map(|from| blocked(from).map(|o| (from, o))) {
+            Some((from, obstacle)) => {
+                format!(
+                    "no {} of yours can move to {}: for the {} on {from}, {obstacle}",
+                    role.name(),
+                    p.to,
+                    role.name()
+                )
+            }
+            None => format!("no {} of yours can move to {}", role.name(), p.to),
+        },
     }
+}
+
+/// Whether a rook, bishop or queen on `from` moves along a line that passes `to`.
+fn slides_to(role: Role, from: Square, to: Square) -> bool {
+    let (df, dr) = (from.file().abs_diff(to.file()), from.rank().abs_diff(to.rank()));
+    let straight = (df == 0) != (dr == 0);
+    let diagonal = df == dr && df > 0;
+    match role {
+        Role::Rook => straight,
+        Role::Bishop => diagonal,
+        Role::Queen => straight || diagonal,
+        _ => false,
+    }
+}
+
+/// Whether a pawn on `from` would push straight to `to` (one step, or two from its start rank).
+fn pawn_push_line(pos: &Position, role: Role, us: crate::Color, from: Square, to: Square) -> bool {
+    let steps = (to.rank() as i8 - from.rank() as i8) * us.forward();
+    role == Role::Pawn
+        && from.file() == to.file()
+        && pos.piece_at(to).is_none()
+        && (steps == 1 || (steps == 2 && pos.double_step_rank(us) == Some(from.rank())))
+}
+
+/// The first thing between `from` and `to` (both excluded) that stops a move along the line: a
+/// hole, an anti-tile, or a piece; or what stands on `to` for a pawn's push.
+fn path_obstacle(pos: &Position, from: Square, to: Square) -> Option<String> {
+    let step = |a: u8, b: u8| (b as i8 - a as i8).signum();
+    let (sf, sr) = (step(from.file(), to.file()), step(from.rank(), to.rank()));
+    let mut sq = from.offset(sf, sr)?;
+    while sq != to {
+        if pos.rules().tiles && pos.anti_tiles().contains(sq) {
+            return Some(format!("the anti-tile on {sq} is in the way"));
+        }
+        if !pos.rules().tiles && !pos.squares().contains(sq) {
+            return Some(format!("the hole at {sq} is in the way"));
+        }
+        if let Some(piece) = pos.piece_at(sq) {
+            return Some(format!("the {} on {sq} is in the way", piece.role.name()));
+        }
+        sq = sq.offset(sf, sr)?;
+    }
+    None
 }
 
 /// Quad-Square Chess: what is wrong about the locations of a move (Q4, Q6).
@@ -883,10 +945,56 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
     } else if pos.is_check() {
         "you cannot castle out of check".into()
     } else {
-        "every location between king and rook must be an empty square, and the king may not pass or land on an \
-         attacked square"
-            .into()
+        castling_obstacle(pos, king, long).unwrap_or_else(|| {
+            let word = pos.square_word();
+            format!(
+                "castling needs every {word} between king and rook there and empty, and the king may not pass or \
+                 land on an attacked {word}"
+            )
+        })
     }
+}
+
+/// What stops castling on one side, as the move generator checks it: a hole or a piece where king
+/// or rook pass or land, or an attack on the king's way.
+fn castling_obstacle(pos: &Position, king: Square, long: bool) -> Option<String> {
+    let us = pos.turn();
+    let rook = pos
+        .castling_rooks()
+        .into_iter()
+        .find(|r| pos.by_color(us).contains(*r) && (r.file() < king.file()) == long)?;
+    if pos.rules().shrink && !(3..=4).contains(&king.file().abs_diff(rook.file())) {
+        return Some("castling here needs two or three empty squares between king and rook".into());
+    }
+    let (king_to, rook_to) = pos.castling_targets(king, rook);
+    let mut span: Vec<Square> = (crate::attacks::between(king, king_to)
+        | crate::attacks::between(rook, rook_to)
+        | king_to.bb()
+        | rook_to.bb())
+    .into_iter()
+    .filter(|&sq| sq != king && sq != rook)
+    .collect();
+    span.sort_by_key(|sq| sq.file().abs_diff(king.file()));
+    for &sq in &span {
+        if let Some(piece) = pos.piece_at(sq) {
+            return Some(format!("the {} on {sq} stands in the way of castling", piece.role.name()));
+        }
+        if !pos.squares().contains(sq) {
+            return Some(format!("castling needs a {} at {sq}, and there is none", pos.square_word()));
+        }
+    }
+    let blockers = (pos.occupied() & !king.bb() & !rook.bb()) | pos.walls();
+    let mut king_path: Vec<Square> =
+        (crate::attacks::between(king, king_to) | king_to.bb()).into_iter().collect();
+    king_path.sort_by_key(|sq| sq.file().abs_diff(king.file()));
+    for sq in king_path {
+        if let Some(from) = pos.attackers(sq, us.other(), blockers).into_iter().next() {
+            let attacker = pos.piece_at(from).map_or("piece", |p| p.role.name());
+            let verb = if sq == king_to { "land on" } else { "pass" };
+            return Some(format!("your king would {verb} {sq}, which the {attacker} on {from} attacks"));
+        }
+    }
+    None
 }
 
 fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool {
@@ -1267,17 +1375,37 @@ mod tests {
         assert!(why(&start, "e3-e4").contains("there is no piece on e3"));
         assert!(why(&start, "e7-e5").contains("black's"));
         assert!(why(&start, "Nd2").contains("your own piece stands on d2"));
-        assert!(why(&start, "O-O").contains("every location between king and rook"));
-        assert!(why(&start, "e2-e4 e7-e5").contains("write one move"));
-        assert!(why(&start, "@@e4").contains("chess has no square moves or placements"));
-        assert!(why(&start, "Bg1-f3").contains("the piece on g1 is a knight"));
-        let pinned = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
-        assert!(why(&pinned, "Nc3").contains("your king would be in check"));
-        let checked = pos("4k3/8/8/8/8/8/4r3/R3K3 w Q - 0 1");
-        assert!(why(&checked, "a1-a2").contains("you are in check"));
-        assert!(why(&checked, "O-O-O").contains("out of check"));
-        let no_rights = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-        assert!(why(&no_rights, "O-O-O").contains("no longer castle on the queen side"));
+        assert!(
+            why(&start, "O-O").contains("the bishop on f1 stands in the way of castling"),
+            "{}",
+            why(&start, "O-O")
+        );
+        let attacked = pos("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1");
+        assert_eq!(
+            why(&attacked, "O-O"),
+            "O-O is illegal: your king would pass f1, which the rook on f2 attacks"
+        );
+        // Something in a piece's way is named.
+        assert!(
+            why(&start, "Bc4").contains(
+                "no bishop of yours can move to c4: for the bishop on f1, the pawn on e2 is in the way"
+            ),
+            "{}",
+            why(&start, "Bc4")
+        );
+        assert!(
+            why(&start, "Ra1-a4").contains("the rook on a1 cannot move to a4: the pawn on a2 is in the way")
+        );
+        let start = Position::start(Variant::Hans38);
+        let placed = start.played(&play(&start, "@@e4").unwrap());
+        let hans = placed.played(&play(&placed, "@@d5").unwrap());
+        let told = why(&hans, "e4");
+        assert!(
+            told.contains(
+                "no pawn of yours can move to e4: for the pawn on e2, the hole at e3 is in the way"
+            ),
+            "{told}"
+        );
     }
 
     #[test]

@@ -717,7 +717,7 @@ impl Position {
     }
 
     /// The rank from which a pawn of `color` may make a double step.
-    fn double_step_rank(&self, color: Color) -> Option<u8> {
+    pub(crate) fn double_step_rank(&self, color: Color) -> Option<u8> {
         // S5: only while all eight ranks remain.
         if self.rules().shrink && self.height != 8 {
             return None;
