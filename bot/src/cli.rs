@@ -152,8 +152,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Some(Command::Variants) => {
+            let width = Variant::ALL.iter().map(|v| v.name().len()).max().unwrap_or(0);
             for v in Variant::ALL {
-                say!("{:<24} {}", v.name(), v.summary());
+                say!("{:<width$}  {}", v.name(), v.summary());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -793,7 +793,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         group: None,
         summary: "A variant's rules in brief",
         options: &[opt("variant", Kind::Variant, "Which variant", "variant").required().autocomplete()],
-        strays: Strays::First("variant"),
+        strays: Strays::Join("variant"),
         slash: true,
         moderated: false,
         section: Section::LookingUp,
@@ -822,7 +822,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("player", Kind::User { person: false }, "Whose (default: yours)", "@name"),
             opt("variant", Kind::Variant, "Which variant (default: all)", "variant").autocomplete(),
         ],
-        strays: Strays::First("variant"),
+        strays: Strays::Join("variant"),
         slash: true,
         moderated: false,
         section: Section::Ratings,
@@ -836,7 +836,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         summary: "The best rated players here",
         options: &[opt("variant", Kind::Variant, "Which variant (default: the most played here)", "variant")
             .autocomplete()],
-        strays: Strays::First("variant"),
+        strays: Strays::Join("variant"),
         slash: true,
         moderated: false,
         section: Section::Ratings,
@@ -1209,7 +1209,22 @@ pub(crate) fn read_text(
         } else {
             match spec.strays {
                 Strays::Ignore => {}
-                Strays::Each(name) => args.give(spec, option(spec, name), Raw::Word(word))?,
+                Strays::Each(name) => {
+                    let o = option(spec, name);
+                    let names_someone = spec.options.iter().any(|o| matches!(o.kind, Kind::User { .. }));
+                    args.give(spec, o, Raw::Word(word)).map_err(|e| match o.kind {
+                        // `!t challenge bob`: a name without its @ is not a variant.
+                        Kind::Variant if names_someone && word.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c)) => {
+                            CommandError(format!(
+                                "\"{}\" is not a variant; to name a player, mention them with @, like `!t {} @{} chess`",
+                                word.chars().take(24).collect::<String>(),
+                                spec.path(),
+                                word.chars().take(24).collect::<String>()
+                            ))
+                        }
+                        _ => e,
+                    })?
+                }
                 Strays::First(name) if !args.has(name) => {
                     args.give(spec, option(spec, name), Raw::Word(word))?
                 }

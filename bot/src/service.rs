@@ -983,7 +983,15 @@ impl<S: Store> Service<S> {
         let mut lines = Vec::new();
         for row in rows.into_iter().rev().take(SHOWN) {
             match self.load(row) {
-                Ok(l) => lines.push(format!("{}, {}", l.title(), status_line(&l))),
+                Ok(l) => {
+                    // A player's own list says where each game is played (it is acted on there).
+                    let place = if scope == Scope::Mine {
+                        format!(", in {}", channel_name(&l.row.platform, &l.row.channel))
+                    } else {
+                        String::new()
+                    };
+                    lines.push(format!("{}, {}{place}", l.title(), status_line(&l)))
+                }
                 Err(e) => lines.push(e),
             }
         }
@@ -1186,6 +1194,16 @@ impl<S: Store> Service<S> {
             Err(e) => tracing::error!("the tournaments' tick failed: {e:#}"),
         }
         Ok(notices)
+    }
+}
+
+/// A channel as its platform shows a link to it: Discord's `<#id>` becomes the channel's name, a
+/// Matrix room is a matrix.to link; elsewhere the channel's own name.
+fn channel_name(platform: &str, channel: &str) -> String {
+    match platform {
+        "discord" if channel.bytes().all(|b| b.is_ascii_digit()) => format!("<#{channel}>"),
+        "matrix" => format!("https://matrix.to/#/{channel}"),
+        _ => format!("#{channel}"),
     }
 }
 

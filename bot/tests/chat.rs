@@ -83,3 +83,22 @@ fn a_move_finds_its_game_among_several() {
     let told = text(&say(&service, "bob", "Nc6"));
     assert!(told.contains("it is not your move in any of your games here (#1, #2, #3)"), "{told}");
 }
+
+#[test]
+fn small_things() {
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    // Variant names with spaces, as the docs write them.
+    let rules = text(&say(&service, "ann", "!t rules neutral squares"));
+    assert!(rules.to_lowercase().contains("neutral"), "{rules}");
+    assert!(!rules.contains("unknown"), "{rules}");
+    // A player named without @ is explained as such, not as an unknown variant.
+    let told = text(&say(&service, "ann", "!t challenge bob"));
+    assert!(told.contains("mention them with @, like `!t challenge @bob chess`"), "{told}");
+    assert!(!told.contains("choose one of"), "{told}");
+    // A player's own list of games says where each one is.
+    say(&service, "ann", "!t challenge @bob chess white");
+    say(&service, "bob", "!t accept");
+    let mine = text(&say(&service, "ann", "!t games mine"));
+    assert!(mine.contains("ann (white) vs bob (black)") && mine.contains(", in #room"), "{mine}");
+    assert!(!text(&say(&service, "ann", "!t games")).contains(", in #room"), "the channel's own list");
+}

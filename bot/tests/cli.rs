@@ -36,6 +36,15 @@ fn variants_one_a_line_name_first() {
     let text = stdout(&out);
     let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
     assert!(names.contains(&"chess"), "{text}");
+    // The summaries start in one column, two spaces after the longest name.
+    let column: Vec<usize> = text
+        .lines()
+        .map(|l| {
+            l.find(|c: char| c.is_whitespace()).unwrap()
+                + l[l.find(' ').unwrap()..].find(|c: char| !c.is_whitespace()).unwrap()
+        })
+        .collect();
+    assert!(column.windows(2).all(|w| w[0] == w[1]), "{text}");
 }
 
 #[test]

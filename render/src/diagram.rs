@@ -15,6 +15,7 @@ pub fn text_diagram(pos: &Position, side: Color) -> String {
         Color::Black => (0..width).rev().collect(),
     };
     let mut out = String::new();
+    let mut seen = [false; 5];
     for &rank in &ranks {
         out.push_str(&format!("{} ", rank + 1));
         for &file in &files {
@@ -30,6 +31,9 @@ pub fn text_diagram(pos: &Position, side: Color) -> String {
                 },
                 None => ' ',
             };
+            if let Some(i) = "+- xo".find(c).filter(|_| pos.board_mask().contains(sq)) {
+                seen[i] = true;
+            }
             out.push(' ');
             out.push(c);
         }
@@ -41,6 +45,13 @@ pub fn text_diagram(pos: &Position, side: Color) -> String {
         out.push((b'a' + file) as char);
     }
     out.push('\n');
+    // The marks that are not pieces, explained where they appear.
+    const MEANING: [&str; 5] =
+        ["+ White's empty square", "- Black's empty square", "blank: no square", "x anti-tile", "o the chip"];
+    let legend: Vec<&str> = MEANING.iter().zip(seen).filter(|(_, s)| *s).map(|(m, _)| *m).collect();
+    if !legend.is_empty() {
+        out.push_str(&format!("   ({})\n", legend.join(" · ")));
+    }
     out
 }
 
@@ -73,5 +84,12 @@ mod tests {
         assert!(text_diagram(&tiled, Color::White).lines().nth(4).unwrap().contains('x'));
         let chip = Position::from_fen(Variant::BlueChip, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 chip:e4").unwrap();
         assert_eq!(text_diagram(&chip, Color::White).lines().nth(4), Some("4  . . . . o . . ."));
+        // The marks are explained below the board, only those that appear.
+        assert_eq!(
+            d.lines().last(),
+            Some("   (+ White's empty square · - Black's empty square · blank: no square)")
+        );
+        assert_eq!(text_diagram(&chip, Color::White).lines().last(), Some("   (o the chip)"));
+        assert!(text_diagram(&Position::start(Variant::Chess), Color::White).ends_with("a b c d e f g h\n"));
     }
 }
