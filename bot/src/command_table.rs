@@ -1162,9 +1162,21 @@ fn lookup(words: &[String]) -> Result<(&'static CommandSpec, Vec<String>), Comma
 }
 
 /// The command in a message's words (mentions and `#12` already taken out; `game` is that number).
-pub fn from_words(words: &[String], game: GameRef) -> Result<Command, CommandError> {
+/// `mentioned`: the message named someone with a mention.
+pub fn from_words(words: &[String], game: GameRef, mentioned: bool) -> Result<Command, CommandError> {
     let (spec, rest) = lookup(words)?;
-    let args = read_text(spec, &rest, game)?;
+    let args = read_text(spec, &rest, game).map_err(|e| {
+        // `!t challenge bob`: a name without its @ is not an unknown variant.
+        let names_someone = spec.options.iter().any(|o| matches!(o.kind, Kind::User { .. }));
+        let word = e.0.strip_prefix("unknown variant \"").and_then(|r| r.split('"').next());
+        match word.filter(|w| names_someone && !mentioned && !w.contains(' ')) {
+            Some(word) => CommandError(format!(
+                "\"{word}\" is not a variant; to name a player, mention them with @, like `!t {} @{word} chess`",
+                spec.path()
+            )),
+            None => e,
+        }
+    })?;
     args.complete(spec, false)?;
     (spec.build)(&args)
 }
@@ -1209,22 +1221,7 @@ pub(crate) fn read_text(
         } else {
             match spec.strays {
                 Strays::Ignore => {}
-                Strays::Each(name) => {
-                    let o = option(spec, name);
-                    let names_someone = spec.options.iter().any(|o| matches!(o.kind, Kind::User { .. }));
-                    args.give(spec, o, Raw::Word(word)).map_err(|e| match o.kind {
-                        // `!t challenge bob`: a name without its @ is not a variant.
-                        Kind::Variant if names_someone && word.chars().all(|c| c.is_alphanumeric() || "_.-".contains(c)) => {
-                            CommandError(format!(
-                                "\"{}\" is not a variant; to name a player, mention them with @, like `!t {} @{} chess`",
-                                word.chars().take(24).collect::<String>(),
-                                spec.path(),
-                                word.chars().take(24).collect::<String>()
-                            ))
-                        }
-                        _ => e,
-                    })?
-                }
+                Strays::Each(name) => args.give(spec, option(spec, name), Raw::Word(word))?,
                 Strays::First(name) if !args.has(name) => {
                     args.give(spec, option(spec, name), Raw::Word(word))?
                 }
@@ -1234,7 +1231,18 @@ pub(crate) fn read_text(
         }
     }
     if let (Strays::Join(name), false) = (spec.strays, joined.is_empty()) {
-        args.give(spec, option(spec, name), Raw::Word(&joined.join(" ")))?;
+        let o = option(spec, name);
+        let whole = joined.join(" ");
+        // A variant's name may have spaces (`neutral squares`); failing that, its first word is
+        // the variant and the rest is talk (`rules hans38 please`).
+        if matches!(o.kind, Kind::Variant)
+            && whole.parse::<Variant>().is_err()
+            && joined[0].parse::<Variant>().is_ok()
+        {
+            args.give(spec, o, Raw::Word(joined[0]))?;
+        } else {
+            args.give(spec, o, Raw::Word(&whole))?;
+        }
     }
     Ok(args)
 }

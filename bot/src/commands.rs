@@ -225,7 +225,7 @@ fn split(text: &str) -> (Vec<String>, GameRef, Result<(), CommandError>) {
 fn parse_command(text: &str) -> Result<Command, CommandError> {
     let (words, game, problem) = split(text);
     problem?;
-    command_table::from_words(&words, game)
+    command_table::from_words(&words, game, text.split_whitespace().any(is_mention))
 }
 
 #[cfg(test)]
