@@ -716,6 +716,7 @@ impl<S: Store> Service<S> {
         if mine_here.iter().filter(|g| g.white == me.id || g.black == me.id).count() > 1 {
             text = format!("Game #{}: {text}", loaded.row.id);
         }
+        text.push_str(&shrink_note(&pos, &mv, after.game.position()));
         text.push_str(&shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions));
         match outcome {
             Some(o) => text.push_str(&format!(" {o} ({}).", o.result())),
@@ -1197,6 +1198,40 @@ impl<S: Store> Service<S> {
     }
 }
 
+/// Shrink Chess: which ranks and files the move made vanish, the board's new size, and where the
+/// moved piece now stands, since every square beyond a vanished line is renamed towards a1.
+fn shrink_note(before: &Position, mv: &tessera_rules::Move, after: &Position) -> String {
+    let (files, ranks) = before.vanishing_lines(mv);
+    if files.is_empty() && ranks.is_empty() {
+        return String::new();
+    }
+    let ordinal = |n: u8| match n {
+        1 => "1st".to_string(),
+        2 => "2nd".to_string(),
+        3 => "3rd".to_string(),
+        n => format!("{n}th"),
+    };
+    let mut gone: Vec<String> = files.iter().map(|&f| format!("the {}-file", (b'a' + f) as char)).collect();
+    gone.extend(ranks.iter().map(|&r| format!("the {} rank", ordinal(r + 1))));
+    let verb = if gone.len() == 1 { "vanished" } else { "vanish" };
+    let (w, h) = after.size();
+    let mut note =
+        format!(" {} {verb}: the board is now {w}×{h}; squares are renamed towards a1", gone.join(" and "));
+    if let tessera_rules::Action::Normal { to, .. } = mv.first() {
+        let shift = |n: u8, gone: &[u8]| n - gone.iter().filter(|&&x| x < n).count() as u8;
+        if !files.contains(&to.file()) && !ranks.contains(&to.rank()) {
+            let now = tessera_rules::Square::from_coords(shift(to.file(), &files), shift(to.rank(), &ranks));
+            if now != to
+                && let Some(piece) = after.piece_at(now)
+            {
+                note.push_str(&format!(", so the {} on {to} is now on {now}", piece.role.name()));
+            }
+        }
+    }
+    note.push('.');
+    note
+}
+
 /// A channel as its platform shows a link to it: Discord's `<#id>` becomes the channel's name, a
 /// Matrix room is a matrix.to link; elsewhere the channel's own name.
 fn channel_name(platform: &str, channel: &str) -> String {
@@ -1500,6 +1535,24 @@ fn shrink_promotion_note(pos: &Position, mv: &Move, named: &[(Square, Role)]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shrink_says_what_vanished_and_where_the_piece_went() {
+        let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/1K6/7R w - - 0 1").unwrap();
+        let mv = notation::parse_move(&pos, "Rh1-h5").unwrap();
+        assert_eq!(
+            shrink_note(&pos, &mv, &pos.played(&mv)),
+            " the 1st rank vanished: the board is now 8×7; squares are renamed towards a1, so the rook on h5 is now on h4."
+        );
+        // A file and a rank at once.
+        let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/7K/R7 w - - 0 1").unwrap();
+        let mv = notation::parse_move(&pos, "Ra1-h1").unwrap();
+        let note = shrink_note(&pos, &mv, &pos.played(&mv));
+        assert!(note.starts_with(" the a-file vanish"), "{note}");
+        let start = Position::start(Variant::Shrink);
+        let quiet = notation::parse_move(&start, "Nc3").unwrap();
+        assert_eq!(shrink_note(&start, &quiet, &start.played(&quiet)), "");
+    }
 
     #[test]
     fn pgn_dates_are_utc_calendar_days() {

@@ -825,10 +825,7 @@ impl Position {
     /// Shrink Chess (S1, S2, S6): removes every rank and file the move emptied, closes the board up
     /// towards a1, and promotes the pawns now on their last rank as the move says.
     fn shrink(&mut self, before: Bitboard, mv: &Move, fx: &mut TurnEffects) -> Vec<Square> {
-        let after = self.occupied();
-        let emptied = |line: Bitboard| (before & line).any() && (after & line).is_empty();
-        let keep_files: Vec<u8> = (0..self.width).filter(|&f| !emptied(Bitboard::file(f))).collect();
-        let keep_ranks: Vec<u8> = (0..self.height).filter(|&r| !emptied(Bitboard::rank(r))).collect();
+        let (keep_files, keep_ranks) = self.lines_kept(before);
         if keep_files.len() as u8 != self.width || keep_ranks.len() as u8 != self.height {
             let place = |sq: Square| -> Option<Square> {
                 let f = keep_files.iter().position(|&f| f == sq.file())?;
@@ -860,6 +857,35 @@ impl Position {
             }
         }
         promoted
+    }
+
+    /// The files and ranks that keep a piece, or never had one, now that the pieces stood on
+    /// `before` (S1: a line the move emptied vanishes).
+    fn lines_kept(&self, before: Bitboard) -> (Vec<u8>, Vec<u8>) {
+        let after = self.occupied();
+        let emptied = |line: Bitboard| (before & line).any() && (after & line).is_empty();
+        let keep_files = (0..self.width).filter(|&f| !emptied(Bitboard::file(f))).collect();
+        let keep_ranks = (0..self.height).filter(|&r| !emptied(Bitboard::rank(r))).collect();
+        (keep_files, keep_ranks)
+    }
+
+    /// Shrink Chess: the files and ranks (0-based, on this board) that `mv` empties and so makes
+    /// vanish. Empty for other variants.
+    pub fn vanishing_lines(&self, mv: &Move) -> (Vec<u8>, Vec<u8>) {
+        if !self.rules().shrink {
+            return (Vec::new(), Vec::new());
+        }
+        let before = self.occupied();
+        let mut moved = self.clone();
+        let mut effects = TurnEffects::default();
+        for action in mv.actions() {
+            moved.apply(action, &mut effects);
+        }
+        let (files, ranks) = moved.lines_kept(before);
+        (
+            (0..self.width).filter(|f| !files.contains(f)).collect(),
+            (0..self.height).filter(|r| !ranks.contains(r)).collect(),
+        )
     }
 
     /// Shrink Chess: where the pawns this move promotes by shrinking stand afterwards, with the

@@ -114,9 +114,22 @@ impl BoardView {
         let coords = |sq: Square| (sq.file(), sq.rank());
         let check = pos.king(pos.turn()).filter(|_| pos.is_check()).map(|k| coords(pos.location(k)));
         let last_move = match last {
-            // After a shrink the old coordinates no longer fit the board.
             Some((before, mv)) if before.size() == pos.size() => touched_cells(before, mv),
-            _ => Vec::new(),
+            // After a shrink the touched cells are renamed towards a1; those on a vanished line
+            // are gone.
+            Some((before, mv)) => {
+                let (files, ranks) = before.vanishing_lines(mv);
+                let renamed = |(f, r): (u8, u8)| {
+                    (!files.contains(&f) && !ranks.contains(&r)).then(|| {
+                        (
+                            f - files.iter().filter(|&&x| x < f).count() as u8,
+                            r - ranks.iter().filter(|&&x| x < r).count() as u8,
+                        )
+                    })
+                };
+                touched_cells(before, mv).into_iter().filter_map(renamed).collect()
+            }
+            None => Vec::new(),
         };
         BoardView {
             variant: pos.variant(),
@@ -195,6 +208,17 @@ mod tests {
         assert_eq!(view.check, None);
         let check = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4RK2 b - - 0 1").unwrap();
         assert_eq!(BoardView::new(&check, None).check, Some((4, 7)));
+    }
+
+    #[test]
+    fn the_last_move_is_marked_where_a_shrink_renamed_it() {
+        // Rh1-h5 empties the first rank: it vanishes and h5 is renamed h4; h1 is gone.
+        let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/1K6/7R w - - 0 1").unwrap();
+        let mv = notation::parse_move(&pos, "Rh1-h5").unwrap();
+        assert_eq!(pos.vanishing_lines(&mv), (vec![], vec![0]));
+        let after = pos.played(&mv);
+        assert_eq!(after.size(), (8, 7));
+        assert_eq!(BoardView::new(&after, Some((&pos, &mv))).last_move, [(7, 3)]);
     }
 
     #[test]
