@@ -702,9 +702,22 @@ pub static COMMANDS: &[CommandSpec] = &[
         example: "flip #12",
         build: |a| Ok(Command::Board { game: game(a), flip: a.flag("flip").unwrap_or(false) }),
     },
-    game_command("moves", &["legal"], Section::Playing, "List the legal moves", |a| {
-        Ok(Command::Moves(game(a)))
-    }),
+    CommandSpec {
+        name: "moves",
+        aliases: &["legal"],
+        group: None,
+        summary: "List your legal turns, by piece; narrow them by how they begin",
+        options: &[
+            GAME,
+            opt("start", Kind::Text { max: 40 }, "Only turns beginning like this, e.g. Be2 or @", "Be2"),
+        ],
+        strays: Strays::Join("start"),
+        slash: true,
+        moderated: false,
+        section: Section::Playing,
+        example: "Be2 #12",
+        build: |a| Ok(Command::Moves { game: game(a), start: a.word("start").map(str::to_string) }),
+    },
     game_command("resign", &[], Section::Playing, "Resign a game", |a| Ok(Command::Resign(game(a)))),
     CommandSpec {
         name: "draw",

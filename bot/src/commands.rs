@@ -121,7 +121,11 @@ pub enum Command {
         game: GameRef,
         flip: bool,
     },
-    Moves(GameRef),
+    /// Legal turns, only those beginning like `start` when given (`Be2`, `@`).
+    Moves {
+        game: GameRef,
+        start: Option<String>,
+    },
     Resign(GameRef),
     Draw(Offer, GameRef),
     Claim(GameRef),

@@ -762,7 +762,7 @@ mod tests {
             shape.join(" "),
             concat!(
                 "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
-                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game) resign(game) ",
+                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) resign(game) ",
                 "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
                 "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
                 "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",

@@ -347,7 +347,7 @@ impl<S: Store> Service<S> {
             Command::Cancel(id) => self.close_challenge(msg, id, true),
             Command::Move { game, text } => self.make_move_as(msg, game, &text, &format!("!t move {text}")),
             Command::Board { game, flip } => self.board(msg, game, flip),
-            Command::Moves(game) => self.legal_moves(msg, game),
+            Command::Moves { game, start } => self.legal_moves(msg, game, start.as_deref()),
             Command::Resign(game) => self.resign(msg, game),
             Command::Draw(offer, game) => self.draw(msg, offer, game),
             Command::Claim(game) => self.claim(msg, game),
@@ -784,32 +784,76 @@ impl<S: Store> Service<S> {
         Ok(replies)
     }
 
-    fn legal_moves(&self, msg: &Incoming, id: GameRef) -> Replies {
+    /// The legal turns, grouped by the piece (or square, chip, tile) that begins them, within one
+    /// screen: beyond that, how many each beginning has, and how to narrow them.
+    fn legal_moves(&self, msg: &Incoming, id: GameRef, start: Option<&str>) -> Replies {
         let loaded = self.find(msg, id, true)?;
         if let Some(o) = loaded.game.outcome() {
             return Err(format!("game #{} is over: {o}", loaded.row.id));
         }
         let pos = loaded.game.position();
+        let wanted = start.map(move_key).unwrap_or_default();
+        let mut turns: Vec<(String, &'static str, String)> = Vec::new();
         let moves = pos.legal_moves();
-        const SHOWN: usize = 120;
-        if moves.len() > SHOWN && moves.iter().any(|m| m.actions().count() > 1) {
-            return Ok(vec![Reply::text(compound_turns_summary(pos, &moves, loaded.row.id))]);
+        for mv in &moves {
+            let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
+            if begins_like(&san, &lan, &wanted) {
+                let (order, group) = turn_group(pos, mv.first());
+                turns.push((format!("{order}{group}"), group_kind(order), san));
+            }
         }
-        let mut list: Vec<String> = moves.iter().take(SHOWN).map(|m| notation::san(pos, m)).collect();
-        list.sort();
-        let more = if moves.len() > SHOWN {
-            format!(" … and {} more", moves.len() - SHOWN)
-        } else {
-            String::new()
-        };
-        Ok(vec![Reply::text(format!(
-            "{} legal move{} for {} in game #{}: {}{more}",
-            moves.len(),
-            if moves.len() == 1 { "" } else { "s" },
-            pos.turn(),
-            loaded.row.id,
-            list.join(" ")
-        ))])
+        let id = loaded.row.id;
+        let narrowed = start.map_or(String::new(), |s| format!(" beginning {}", s.trim()));
+        if turns.is_empty() {
+            return Err(format!("no legal turn in game #{id}{narrowed}; `!t moves` lists them all"));
+        }
+        turns.sort();
+        let n = turns.len();
+        let mut out = format!(
+            "{n} legal turn{} for {} in game #{id}{narrowed}:",
+            if n == 1 { "" } else { "s" },
+            pos.turn()
+        );
+        // One screen: a few hundred turns are listed by group; more are counted by how they begin.
+        const ONE_SCREEN: usize = 1500;
+        let mut lines: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < turns.len() {
+            let group = &turns[i].0;
+            let same: Vec<&str> =
+                turns[i..].iter().take_while(|t| &t.0 == group).map(|t| t.2.as_str()).collect();
+            let label = format!("{}{}", turns[i].1, &group[1..]);
+            // Whole turns of several actions are told apart by a dot.
+            let gap = if same.iter().any(|t| t.contains(' ')) { " · " } else { " " };
+            lines.push(format!("{label}: {}", same.join(gap)));
+            i += same.len();
+        }
+        let counted = lines.iter().map(|l| l.len() + 1).sum::<usize>() > ONE_SCREEN;
+        if counted {
+            out.push_str(" how they begin, with how many turns begin so in brackets");
+            lines = counted_by_beginning(pos, &moves, &wanted);
+        }
+        let mut shown = 0;
+        for line in &lines {
+            if out.len() + line.len() > ONE_SCREEN {
+                break;
+            }
+            out.push('\n');
+            out.push_str(line);
+            shown += 1;
+        }
+        if counted && let Some((_, _, example)) = turns.iter().find(|t| t.2.contains(' ')) {
+            out.push_str(&format!("\nA whole turn, for example: `{example}`"));
+        }
+        if shown < lines.len() {
+            out.push_str(&format!(
+                "\n… and {} more; narrow them, like `!t moves Nf` or `!t moves @`",
+                lines.len() - shown
+            ));
+        } else if lines.len() > 1 && start.is_none() && n > 40 {
+            out.push_str("\nNarrow them by how they begin, like `!t moves Nf3` or `!t moves @`.");
+        }
+        Ok(vec![Reply::text(out)])
     }
 
     fn participant(&self, msg: &Incoming, id: GameRef) -> Result<(Player, Loaded, Color), String> {
@@ -1232,6 +1276,69 @@ fn shrink_note(before: &Position, mv: &tessera_rules::Move, after: &Position) ->
     note
 }
 
+/// Move text compared loosely: no capture or check marks, dashes or spaces, any case.
+fn move_key(s: &str) -> String {
+    s.chars().filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ')).collect::<String>().to_lowercase()
+}
+
+/// Whether a turn, written short or long, begins like `wanted` (a [`move_key`]); the long form
+/// also without its piece letter (`g1` finds Ng1-f3).
+fn begins_like(san: &str, lan: &str, wanted: &str) -> bool {
+    let long = move_key(lan);
+    let from_square = if lan.starts_with(|c: char| c.is_ascii_uppercase()) { &long[1..] } else { &long[..] };
+    move_key(san).starts_with(wanted) || long.starts_with(wanted) || from_square.starts_with(wanted)
+}
+
+/// What a turn is listed under: an order (pieces, then pawns, then squares, chip, tiles) and the
+/// piece and its square (`Ng1`), or the kind of action.
+fn turn_group(pos: &Position, first: tessera_rules::Action) -> (char, String) {
+    use tessera_rules::Action as A;
+    match first {
+        A::Normal { role: Role::Pawn, .. } | A::EnPassant { .. } => ('2', String::new()),
+        A::Normal { role, from, .. } | A::Sacrifice { from, victim: role, .. } => {
+            let role = pos.piece_at(from).map_or(role, |p| p.role);
+            ('1', format!("{}{from}", role.upper()))
+        }
+        A::Castle { king, .. } => ('1', format!("K{king}")),
+        A::Place { .. } => ('3', String::new()),
+        A::Shift { .. } => ('4', String::new()),
+        A::Chip { .. } => ('5', String::new()),
+        A::DropAnti { .. } | A::RemoveTile { .. } => ('6', String::new()),
+    }
+}
+
+fn group_kind(order: char) -> &'static str {
+    match order {
+        '2' => "pawns",
+        '3' => "placing a square",
+        '4' => "moving a square",
+        '5' => "the chip",
+        '6' => "tiles",
+        _ => "",
+    }
+}
+
+/// Too many turns for one screen: each way a turn begins, with how many turns begin so.
+fn counted_by_beginning(pos: &Position, moves: &[tessera_rules::Move], wanted: &str) -> Vec<String> {
+    let mut counts: std::collections::BTreeMap<(char, String), std::collections::BTreeMap<String, usize>> =
+        Default::default();
+    for mv in moves {
+        let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
+        if !begins_like(&san, &lan, wanted) {
+            continue;
+        }
+        let first = notation::san_and_lan_unmarked(pos, &tessera_rules::Move::single(mv.first())).0;
+        *counts.entry(turn_group(pos, mv.first())).or_default().entry(first).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((order, group), firsts)| {
+            let items: Vec<String> = firsts.into_iter().map(|(first, n)| format!("{first} ({n})")).collect();
+            format!("{}{group}: {}", group_kind(order), items.join(" "))
+        })
+        .collect()
+}
+
 /// A channel as its platform shows a link to it: Discord's `<#id>` becomes the channel's name, a
 /// Matrix room is a matrix.to link; elsewhere the channel's own name.
 fn channel_name(platform: &str, channel: &str) -> String {
@@ -1349,36 +1456,6 @@ fn has_moved(loaded: &Loaded, color: Color) -> bool {
     let first = loaded.game.start().turn();
     let plies = loaded.game.moves().len();
     if color == first { plies >= 1 } else { plies >= 2 }
-}
-
-/// Turns of several actions run to tens of thousands: list how they begin, with how many turns
-/// each beginning has, and one whole turn as an example.
-fn compound_turns_summary(pos: &Position, moves: &[tessera_rules::Move], game: i64) -> String {
-    // Counted by first action; only the distinct beginnings are written out.
-    let mut counts: std::collections::HashMap<tessera_rules::Action, usize> =
-        std::collections::HashMap::new();
-    for mv in moves {
-        *counts.entry(mv.first()).or_default() += 1;
-    }
-    let mut starts: Vec<(String, usize)> = counts
-        .into_iter()
-        .map(|(first, n)| (notation::san_and_lan_unmarked(pos, &tessera_rules::Move::single(first)).0, n))
-        .collect();
-    starts.sort();
-    let example = moves.iter().find(|m| m.actions().count() > 1).unwrap_or(&moves[0]);
-    const SHOWN: usize = 80;
-    let mut list: Vec<String> =
-        starts.iter().take(SHOWN).map(|(first, n)| format!("{first} ({n})")).collect();
-    if starts.len() > SHOWN {
-        list.push(format!("… and {} more", starts.len() - SHOWN));
-    }
-    format!(
-        "{} legal turns for {} in game #{game}. They begin with: {}. Write the whole turn, like `{}`.",
-        moves.len(),
-        pos.turn(),
-        list.join(" "),
-        notation::san_and_lan_unmarked(pos, example).0
-    )
 }
 
 fn status_line(l: &Loaded) -> String {

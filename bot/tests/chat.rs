@@ -102,3 +102,30 @@ fn small_things() {
     assert!(mine.contains("ann (white) vs bob (black)") && mine.contains(", in #room"), "{mine}");
     assert!(!text(&say(&service, "ann", "!t games")).contains(", in #room"), "the channel's own list");
 }
+
+#[test]
+fn moves_are_grouped_by_piece_and_narrowed_by_how_they_begin() {
+    let service = game("chess");
+    let all = text(&say(&service, "alice", "!t moves"));
+    assert!(all.starts_with("20 legal turns for white in game #1:"), "{all}");
+    assert!(all.contains("\nNb1: Na3 Nc3\nNg1: Nf3 Nh3\npawns: a3 a4 b3"), "{all}");
+    assert_eq!(
+        text(&say(&service, "alice", "!t moves Nf")),
+        "1 legal turn for white in game #1 beginning Nf:\nNg1: Nf3"
+    );
+    assert_eq!(
+        text(&say(&service, "alice", "!t moves g1f")),
+        "1 legal turn for white in game #1 beginning g1f:\nNg1: Nf3",
+        "the long form too"
+    );
+    let none = text(&say(&service, "alice", "!t moves Q"));
+    assert!(none.contains("no legal turn in game #1 beginning Q"), "{none}");
+    // Thousands of compound turns: counted by how they begin, within one screen, and narrowed.
+    let service = game("moving-occupied-squares");
+    let all = text(&say(&service, "alice", "!t moves"));
+    assert!(all.starts_with("1862 legal turns for white in game #1: how they begin"), "{all}");
+    assert!(all.contains("@@e4 (42)") && all.chars().count() < 2000, "{all}");
+    let narrow = text(&say(&service, "alice", "!t moves @@e4 @e4"));
+    assert!(narrow.starts_with("19 legal turns for white in game #1 beginning @@e4 @e4:"), "{narrow}");
+    assert!(narrow.contains("placing a square: @@e4 @e4-c3 · @@e4 @e4-c4 · "), "{narrow}");
+}

@@ -485,14 +485,14 @@ fn compound_turns_are_listed_by_how_they_begin() {
     let t = table(&temp_db("moves"), "room");
     t.start("infinite-reserves");
     let listed = t.says("alice", "!t moves");
-    assert!(listed.starts_with("476 legal turns for white in game #1. They begin with: "), "{listed}");
+    assert!(listed.starts_with("476 legal turns for white in game #1: how they begin"), "{listed}");
     let counts: usize =
         listed.split(['(', ')']).skip(1).step_by(2).filter_map(|n| n.parse::<usize>().ok()).sum();
     assert_eq!(counts, 476, "every turn is counted under its first action: {listed}");
-    let example = listed.rsplit_once("like `").unwrap().1.trim_end_matches("`.");
+    let example = listed.rsplit_once("for example: `").unwrap().1.split('`').next().unwrap();
     assert!(t.says("alice", example).contains("alice played"), "the example is a legal turn: {example}");
     // Plain chess still lists every move.
     let t = table(&temp_db("moves-chess"), "room");
     t.start("chess");
-    assert!(t.says("alice", "!t moves").starts_with("20 legal moves for white in game #1: Na3 Nc3"));
+    assert!(t.says("alice", "!t moves").starts_with("20 legal turns for white in game #1:\nNb1: Na3 Nc3"));
 }
