@@ -718,6 +718,27 @@ pub static COMMANDS: &[CommandSpec] = &[
         example: "Be2 #12",
         build: |a| Ok(Command::Moves { game: game(a), start: a.word("start").map(str::to_string) }),
     },
+    game_command("confirm", &[], Section::Playing, "Play the turn I asked you to confirm", |a| {
+        Ok(Command::Confirm(game(a)))
+    }),
+    CommandSpec {
+        name: "settings",
+        aliases: &["setting", "prefs"],
+        group: None,
+        summary: "Your settings: confirm risky turns (on/off), boards facing you, the side to move or white",
+        options: &[opt(
+            "change",
+            Kind::Text { max: 40 },
+            "A setting and its value, like confirm off or board mine",
+            "board mine",
+        )],
+        strays: Strays::Join("change"),
+        slash: true,
+        moderated: false,
+        section: Section::Playing,
+        example: "confirm off",
+        build: |a| Ok(Command::Settings(a.word("change").map(str::to_string))),
+    },
     game_command("resign", &[], Section::Playing, "Resign a game", |a| Ok(Command::Resign(game(a)))),
     CommandSpec {
         name: "draw",
@@ -1104,6 +1125,7 @@ pub static BUTTONS: &[ButtonSpec] = &[
         ..button("takeback-no", "Refuse", Tone::Neutral, "takeback")
     },
     ButtonSpec { fixed: &[("flip", "flip")], ..button("flip", "Flip board", Tone::Neutral, "board") },
+    button("confirm", "Play it anyway", Tone::Danger, "confirm"),
     button("t-join", "Join", Tone::Go, "tournament join"),
     button("t-leave", "Leave", Tone::Neutral, "tournament leave"),
 ];

@@ -126,6 +126,10 @@ pub enum Command {
         game: GameRef,
         start: Option<String>,
     },
+    /// Play the turn the bot asked the author to confirm.
+    Confirm(GameRef),
+    /// Show the author's settings, or change one (`confirm off`, `board mine`).
+    Settings(Option<String>),
     Resign(GameRef),
     Draw(Offer, GameRef),
     Claim(GameRef),

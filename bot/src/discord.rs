@@ -337,6 +337,7 @@ fn button_ids(actions: Actions) -> (i64, &'static [&'static str]) {
     match actions {
         Actions::Challenge(id) => (id, &["accept", "decline"]),
         Actions::Game(id) => (id, &["resign", "draw", "flip"]),
+        Actions::Confirm(id) => (id, &["confirm"]),
         Actions::DrawOffer(id) => (id, &["draw-yes", "draw-no"]),
         Actions::TakebackOffer(id) => (id, &["takeback-yes", "takeback-no"]),
         Actions::Tournament(id) => (id, &["t-join", "t-leave"]),
@@ -699,6 +700,7 @@ mod tests {
         let all = [
             Actions::Challenge(1),
             Actions::Game(2),
+            Actions::Confirm(2),
             Actions::DrawOffer(3),
             Actions::TakebackOffer(4),
             Actions::Tournament(5),
@@ -762,7 +764,7 @@ mod tests {
             shape.join(" "),
             concat!(
                 "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
-                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) resign(game) ",
+                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) resign(game) ",
                 "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
                 "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
                 "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",

@@ -77,6 +77,8 @@ pub enum Actions {
     Challenge(i64),
     /// A game in play: resign, offer a draw, flip the board.
     Game(i64),
+    /// A turn in this game waits for its player's confirmation.
+    Confirm(i64),
     /// A draw offer in this game waits for an answer.
     DrawOffer(i64),
     /// A takeback request in this game waits for an answer.
@@ -242,7 +244,8 @@ impl<S: Store> Service<S> {
             Parsed::Plain(text) => {
                 text.len() <= commands::MAX_PLAIN_MOVE && {
                     let (_, move_text) = game_tag(text);
-                    notation::parse(&move_text).is_ok() || looks_like_a_move(&move_text)
+                    let bare = move_text.trim_end().strip_suffix(" !").unwrap_or(&move_text);
+                    notation::parse(bare).is_ok() || looks_like_a_move(bare)
                 }
             }
         };
@@ -290,8 +293,10 @@ impl<S: Store> Service<S> {
             return Ok(Vec::new());
         }
         let (game, move_text) = game_tag(text);
-        let parsed = notation::parse(&move_text);
-        if parsed.is_err() && !looks_like_a_move(&move_text) {
+        // `@@e4 !`: the turn, confirmed in advance.
+        let bare = move_text.trim_end().strip_suffix(" !").unwrap_or(&move_text).to_string();
+        let parsed = notation::parse(&bare);
+        if parsed.is_err() && !looks_like_a_move(&bare) {
             return Ok(Vec::new());
         }
         let me = self.me(msg)?;
@@ -315,7 +320,7 @@ impl<S: Store> Service<S> {
         let parsed = match parsed {
             Ok(p) => p,
             // Almost a move, from a player who has the move: a hint rather than silence.
-            Err(e) if !to_move.is_empty() => return Err(near_miss_hint(&move_text, &e)),
+            Err(e) if !to_move.is_empty() => return Err(near_miss_hint(&bare, &e)),
             Err(_) => return Ok(Vec::new()),
         };
         if game.is_none() && mine.len() > 1 && to_move.is_empty() {
@@ -348,6 +353,8 @@ impl<S: Store> Service<S> {
             Command::Move { game, text } => self.make_move_as(msg, game, &text, &format!("!t move {text}")),
             Command::Board { game, flip } => self.board(msg, game, flip),
             Command::Moves { game, start } => self.legal_moves(msg, game, start.as_deref()),
+            Command::Confirm(game) => self.confirm(msg, game),
+            Command::Settings(change) => self.settings(msg, change.as_deref()),
             Command::Resign(game) => self.resign(msg, game),
             Command::Draw(offer, game) => self.draw(msg, offer, game),
             Command::Claim(game) => self.claim(msg, game),
@@ -687,15 +694,37 @@ impl<S: Store> Service<S> {
                 pos.turn()
             ));
         }
+        // A separate `!` at the end: the player confirms the turn in advance.
+        let (text, confirmed) = match text.trim_end().strip_suffix(" !") {
+            Some(t) => (t.trim_end(), true),
+            None => (text, false),
+        };
         let parsed = notation::parse(text).map_err(|e| e.to_string())?;
         let mv = parsed.resolve(&pos).map_err(|e| e.to_string())?;
         let mut game = loaded.game.clone();
         game.play(mv).map_err(|e| e.to_string())?;
+        let ply = loaded.row.moves.len() + 1;
+        if !confirmed
+            && self.setting(&me, "confirm").as_deref() != Some("off")
+            && let Some(danger) = turn_danger(&pos, &mv)
+        {
+            let id = loaded.row.id;
+            self.store.set_pending_turn(me.id, id, Some((ply - 1, text))).map_err(internal)?;
+            return Ok(vec![Reply {
+                text: format!(
+                    "Not played yet: {danger}. To play {} anyway: `!t confirm` (or send it again with ` !` at the \
+                     end); `!t settings confirm off` stops these questions.",
+                    notation::san(&pos, &mv)
+                ),
+                private: true,
+                actions: Some(Actions::Confirm(id)),
+                ..Reply::default()
+            }]);
+        }
         let written = notation::lan(&pos, &mv);
         let stored_text = written.trim_end_matches(['+', '#']).to_string();
         let outcome = game.outcome();
         let result = outcome.map(|o| (o.result(), reason_word(o)));
-        let ply = loaded.row.moves.len() + 1;
         match self.store.append_move(loaded.row.id, ply, &stored_text, result, msg.now).map_err(internal)? {
             Append::Stored => {}
             Append::Conflict => {
@@ -854,6 +883,54 @@ impl<S: Store> Service<S> {
             out.push_str("\nNarrow them by how they begin, like `!t moves Nf3` or `!t moves @`.");
         }
         Ok(vec![Reply::text(out)])
+    }
+
+    fn setting(&self, player: &Player, key: &str) -> Option<String> {
+        self.store.setting(player.id, key).ok().flatten()
+    }
+
+    /// Plays the turn the author was asked to confirm, if the game has not moved on since.
+    fn confirm(&self, msg: &Incoming, id: GameRef) -> Replies {
+        let me = self.me(msg)?;
+        let loaded = self.find(msg, id, false)?;
+        let game = loaded.row.id;
+        let Some((ply, text)) = self.store.pending_turn(me.id, game).map_err(internal)? else {
+            return Err(format!("there is no turn of yours waiting for confirmation in game #{game}"));
+        };
+        self.store.set_pending_turn(me.id, game, None).map_err(internal)?;
+        if ply != loaded.row.moves.len() {
+            return Err(format!("game #{game} has moved on since; send your turn again"));
+        }
+        self.make_move_as(msg, Some(game), &format!("{text} !"), &format!("!t move {text}"))
+    }
+
+    /// Shows the author's settings, or changes one.
+    fn settings(&self, msg: &Incoming, change: Option<&str>) -> Replies {
+        let me = self.me(msg)?;
+        let words: Vec<String> =
+            change.unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
+        let (key, value) = match words.as_slice() {
+            [] => {
+                let confirm = self.setting(&me, "confirm").unwrap_or_else(|| "on".into());
+                let board = self.setting(&me, "board").unwrap_or_else(|| "turn".into());
+                return Ok(vec![Reply::text(format!(
+                    "Your settings: confirm {confirm} (ask before a turn that loses by rule or leaves out an \
+                     action); board {board} (mine: from your side; turn: from the side to move; white: always \
+                     from White). Change one like `!t settings board mine`."
+                ))]);
+            }
+            [k, v] if k == "confirm" && ["on", "off"].contains(&v.as_str()) => ("confirm", v.clone()),
+            [k, v] if k == "board" && ["mine", "turn", "white"].contains(&v.as_str()) => ("board", v.clone()),
+            [k, ..] if k == "confirm" => {
+                return Err("say `!t settings confirm on` or `!t settings confirm off`".into());
+            }
+            [k, ..] if k == "board" => {
+                return Err("say `!t settings board mine`, `board turn` or `board white`".into());
+            }
+            _ => return Err("the settings are `confirm on|off` and `board mine|turn|white`".into()),
+        };
+        self.store.set_setting(me.id, key, &value).map_err(internal)?;
+        Ok(vec![Reply::text(format!("Saved: {key} {value}."))])
     }
 
     fn participant(&self, msg: &Incoming, id: GameRef) -> Result<(Player, Loaded, Color), String> {
@@ -1337,6 +1414,39 @@ fn counted_by_beginning(pos: &Position, moves: &[tessera_rules::Move], wanted: &
             format!("{}{group}: {}", group_kind(order), items.join(" "))
         })
         .collect()
+}
+
+/// Why a turn deserves a second thought before it is played, if it does: it leaves out an action
+/// the turn could still take, or the opponent can answer it so that the mover has no legal turn,
+/// which loses where stalemate does (L8).
+fn turn_danger(pos: &Position, mv: &Move) -> Option<String> {
+    let actions: Vec<tessera_rules::Action> = mv.actions().collect();
+    if pos.rules().turn != tessera_rules::variant::TurnRule::Single {
+        let longer = pos.legal_moves().into_iter().find(|m| {
+            m.actions().count() > actions.len() && actions.iter().all(|a| m.actions().any(|b| b == *a))
+        });
+        if let Some(longer) = longer {
+            return Some(format!(
+                "this turn could take one more action, as `{}` does",
+                notation::san(pos, &longer)
+            ));
+        }
+    }
+    if pos.variant().stalemate() == tessera_rules::StalemateRule::Loss {
+        let after = pos.played(mv);
+        // Bounded: the replies of the busiest positions are a few thousand.
+        for reply in after.legal_moves().into_iter().take(5000) {
+            let next = after.played(&reply);
+            if !next.has_legal_moves() && !next.is_check() {
+                return Some(format!(
+                    "{} can answer {} and leave you no legal turn, which loses",
+                    pos.turn().other(),
+                    notation::san(&after, &reply)
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// A channel as its platform shows a link to it: Discord's `<#id>` becomes the channel's name, a

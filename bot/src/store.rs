@@ -88,6 +88,14 @@ pub trait Store: Send + Sync + TournamentStore {
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player>;
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>>;
 
+    /// A player's setting, if they made one.
+    fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>>;
+    fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()>;
+    /// The turn a player was asked to confirm in a game, with the ply it was asked at.
+    fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>>;
+    /// Replaces the player's pending turn in the game (`None` clears it).
+    fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()>;
+
     fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId>;
     /// Open challenges in a channel that involve the player, oldest first.
     fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>>;
@@ -138,6 +146,7 @@ pub trait Store: Send + Sync + TournamentStore {
 const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("../migrations/001_init.sql")),
     (2, include_str!("../migrations/002_tournaments_ratings.sql")),
+    (3, include_str!("../migrations/003_settings.sql")),
 ];
 
 pub struct SqliteStore {
@@ -285,6 +294,53 @@ impl Store for SqliteStore {
                 Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id: r.get(2)?, name: r.get(3)? })
             })
             .optional()?)
+    }
+
+    fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT value FROM player_settings WHERE player_id = ?1 AND key = ?2",
+                params![player, key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()> {
+        self.conn().execute(
+            "INSERT INTO player_settings (player_id, key, value) VALUES (?1, ?2, ?3)
+             ON CONFLICT (player_id, key) DO UPDATE SET value = excluded.value",
+            params![player, key, value],
+        )?;
+        Ok(())
+    }
+
+    fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT ply, text FROM pending_turns WHERE player_id = ?1 AND game_id = ?2",
+                params![player, game],
+                |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()> {
+        let conn = self.conn();
+        match turn {
+            Some((ply, text)) => conn.execute(
+                "INSERT INTO pending_turns (player_id, game_id, ply, text) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, text = excluded.text",
+                params![player, game, ply as i64, text],
+            )?,
+            None => conn.execute(
+                "DELETE FROM pending_turns WHERE player_id = ?1 AND game_id = ?2",
+                params![player, game],
+            )?,
+        };
+        Ok(())
     }
 
     fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId> {

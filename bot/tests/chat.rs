@@ -129,3 +129,42 @@ fn moves_are_grouped_by_piece_and_narrowed_by_how_they_begin() {
     assert!(narrow.starts_with("19 legal turns for white in game #1 beginning @@e4 @e4:"), "{narrow}");
     assert!(narrow.contains("placing a square: @@e4 @e4-c3 · @@e4 @e4-c4 · "), "{narrow}");
 }
+
+#[test]
+fn a_turn_that_loses_by_rule_is_confirmed_first() {
+    let service = game("hans38-postal");
+    // 1. @@e4 leaves White no piece move after Black's answer: asked, not played.
+    let asked = say(&service, "alice", "@@e4");
+    assert!(text(&asked).starts_with("Not played yet: black can answer"), "{asked:?}");
+    assert!(asked[0].private && asked[0].actions.is_some(), "a private question with a button");
+    assert!(text(&say(&service, "alice", "!t history")).contains("\n\n*"), "nothing was played");
+    assert!(text(&say(&service, "alice", "!t confirm")).contains("alice played @@e4"));
+    assert!(text(&say(&service, "alice", "!t confirm")).contains("no turn of yours waiting"));
+    // Confirmed in advance with a separate `!`, or never asked once turned off.
+    let service = game("hans38-postal");
+    assert!(text(&say(&service, "alice", "@@e4 !")).contains("alice played @@e4"));
+    let service = game("hans38-postal");
+    assert!(text(&say(&service, "alice", "!t settings confirm off")).contains("Saved: confirm off"));
+    assert!(text(&say(&service, "alice", "!t move @@e4")).contains("alice played @@e4"));
+    assert!(text(&say(&service, "alice", "!t settings")).contains("confirm off"));
+    // A stale confirmation is refused: the game moved on.
+    let service = game("hans38-postal");
+    say(&service, "alice", "@@e4");
+    assert!(text(&say(&service, "alice", "@@d4 !")).contains("alice played @@d4"));
+    let stale = text(&say(&service, "alice", "!t confirm"));
+    assert!(stale.contains("has moved on"), "{stale}");
+}
+
+#[test]
+fn a_turn_that_leaves_out_an_action_is_confirmed_first() {
+    let service = game("hans38-postal-plus");
+    let asked = text(&say(&service, "alice", "@@a3"));
+    assert!(asked.contains("this turn could take one more action, as `@@a3 @a3-"), "{asked}");
+    let full = text(&say(&service, "alice", "@@a3 @a3-a4"));
+    assert!(!full.contains("one more action"), "a full turn is not asked to be longer: {full}");
+    // Plain chess never asks.
+    let service = game("chess");
+    assert!(text(&say(&service, "alice", "e4")).contains("alice played e4"));
+    let bad = text(&say(&service, "alice", "!t settings board sideways"));
+    assert!(bad.contains("board mine"), "{bad}");
+}

@@ -61,6 +61,10 @@ impl<S: Store> Table<S> {
         for (i, turn) in turns.iter().enumerate() {
             let who = if i % 2 == 0 { "alice" } else { "bob" };
             last = self.says(who, turn);
+            // A turn that loses by rule is asked about first; these games mean to play it.
+            if last.starts_with("Not played yet") {
+                last = self.says(who, "!t confirm");
+            }
             assert!(last.contains(" played "), "{who}: {turn} -> {last}");
         }
         last
@@ -490,7 +494,8 @@ fn compound_turns_are_listed_by_how_they_begin() {
         listed.split(['(', ')']).skip(1).step_by(2).filter_map(|n| n.parse::<usize>().ok()).sum();
     assert_eq!(counts, 476, "every turn is counted under its first action: {listed}");
     let example = listed.rsplit_once("for example: `").unwrap().1.split('`').next().unwrap();
-    assert!(t.says("alice", example).contains("alice played"), "the example is a legal turn: {example}");
+    let played = t.says("alice", &format!("{example} !"));
+    assert!(played.contains("alice played"), "the example is a legal turn: {example}: {played}");
     // Plain chess still lists every move.
     let t = table(&temp_db("moves-chess"), "room");
     t.start("chess");
