@@ -167,14 +167,16 @@ impl SqliteStore {
 
     fn with_connection(mut conn: Connection) -> Result<SqliteStore> {
         // Before anything else: processes starting together on a new file wait for each other.
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.busy_timeout(BUSY_TIMEOUT).context("setting the busy timeout")?;
+        switch_to_wal(&conn)?;
         // Every commit reaches the disk before a move is acknowledged, power cut included.
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "synchronous", "FULL").context("setting synchronous")?;
+        conn.pragma_update(None, "foreign_keys", "ON").context("setting foreign keys")?;
         // The version check and the migrations in one immediate transaction: of two processes
         // starting at once, one migrates and the other then finds the schema current.
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .context("beginning the migrations")?;
         let has_versions: bool = tx.query_row(
             "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
             [],
@@ -210,6 +212,27 @@ impl SqliteStore {
     pub(crate) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// How long a connection waits for another's write before giving up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Switches the file to WAL. Processes opening a new file together can find the switch locked,
+/// and SQLite then says "database is locked" at once instead of waiting out the busy timeout
+/// (each holds a read lock while it asks, and waiting could deadlock): the wait is here.
+fn switch_to_wal(conn: &Connection) -> Result<()> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Ok(()) => return Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context("switching to WAL")),
+        }
     }
 }
 
@@ -559,6 +582,33 @@ mod tests {
         };
         let store = SqliteStore::open(&path).unwrap();
         assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn connections_opening_a_new_file_together_all_switch_it_to_wal() {
+        // Found by the race driver (bot/tests/races.rs): processes starting together on a new
+        // data directory failed now and then with "switching to WAL: database is locked" (two
+        // connections asking at once each hold a read lock, so SQLite answers at once).
+        let dir = std::env::temp_dir().join(format!("tessera-store-wal-{}", std::process::id()));
+        for round in 0..30 {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("games.sqlite");
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(6));
+            let openers: Vec<_> = (0..6)
+                .map(|_| {
+                    let (path, barrier) = (path.clone(), barrier.clone());
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        SqliteStore::open(&path).map(drop).map_err(|e| format!("{e:#}"))
+                    })
+                })
+                .collect();
+            for o in openers {
+                o.join().unwrap().unwrap_or_else(|e| panic!("round {round}: {e}"));
+            }
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 
