@@ -128,8 +128,10 @@ pub trait Store: Send + Sync + TournamentStore {
     fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool>;
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
-    /// Removes the last `count` moves (an agreed takeback).
-    fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()>;
+    /// Removes the last `count` moves (an agreed takeback) if the takeback `asked_by` asked for
+    /// still stands (a move withdraws it), the game is running and it still has `moves` moves;
+    /// false, changing nothing, otherwise.
+    fn take_back(&self, game: GameId, moves: usize, count: usize, asked_by: PlayerId, now: i64) -> Result<bool>;
     fn mark_reminded(&self, game: GameId) -> Result<()>;
 }
 
@@ -475,23 +477,29 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()> {
+    fn take_back(&self, game: GameId, moves: usize, count: usize, asked_by: PlayerId, now: i64) -> Result<bool> {
         let mut conn = self.conn();
         // Immediate: a deferred transaction that reads then writes can fail with "database is
         // locked" against another writer instead of waiting its turn.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stored: i64 =
             tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-            params![game, stored - count as i64],
+        let stands: bool = tx.query_row(
+            "SELECT result IS NULL AND takeback_offer IS ?2 FROM games WHERE id = ?1",
+            params![game, asked_by],
+            |r| r.get(0),
         )?;
+        // A move that got in first (it withdrew the request) must not be the one undone.
+        if !stands || stored as usize != moves || count > moves {
+            return Ok(false);
+        }
+        tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2", params![game, (moves - count) as i64])?;
         tx.execute(
             "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = ?2, reminded = 0 WHERE id = ?1",
             params![game, now],
         )?;
         tx.commit()?;
-        Ok(())
+        Ok(true)
     }
 
     fn mark_reminded(&self, game: GameId) -> Result<()> {
@@ -620,7 +628,13 @@ mod tests {
         for (i, m) in ["e2-e4", "e7-e5", "g1-f3"].iter().enumerate() {
             store.append_move(g, i + 1, m, None, 200).unwrap();
         }
-        store.take_back(g, 2, 300).unwrap();
+        // Only a request that still stands, on the moves it was agreed on.
+        assert!(!store.take_back(g, 3, 2, a, 300).unwrap(), "nobody asked");
+        store.set_takeback_offer(g, Some(a)).unwrap();
+        assert!(!store.take_back(g, 2, 2, a, 300).unwrap(), "a move came in since");
+        assert!(!store.take_back(g, 3, 2, b, 300).unwrap(), "not the one who asked");
+        assert!(store.take_back(g, 3, 2, a, 300).unwrap());
         assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+        assert!(!store.take_back(g, 1, 1, a, 300).unwrap(), "agreed once, done once");
     }
 }
