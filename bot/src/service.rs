@@ -816,7 +816,11 @@ impl<S: Store> Service<S> {
                 }
                 // Only on the moves it was agreed on: a move that got in first withdrew the request.
                 let moves = loaded.row.moves.len();
-                if !self.store.take_back(loaded.row.id, moves, count, opponent.id, msg.now).map_err(internal)? {
+                if !self
+                    .store
+                    .take_back(loaded.row.id, moves, count, opponent.id, msg.now)
+                    .map_err(internal)?
+                {
                     return Err(format!(
                         "{}'s takeback request no longer stands (a move withdrew it, or the game ended)",
                         opponent.name

@@ -131,7 +131,14 @@ pub trait Store: Send + Sync + TournamentStore {
     /// Removes the last `count` moves (an agreed takeback) if the takeback `asked_by` asked for
     /// still stands (a move withdraws it), the game is running and it still has `moves` moves;
     /// false, changing nothing, otherwise.
-    fn take_back(&self, game: GameId, moves: usize, count: usize, asked_by: PlayerId, now: i64) -> Result<bool>;
+    fn take_back(
+        &self,
+        game: GameId,
+        moves: usize,
+        count: usize,
+        asked_by: PlayerId,
+        now: i64,
+    ) -> Result<bool>;
     fn mark_reminded(&self, game: GameId) -> Result<()>;
 }
 
@@ -477,7 +484,14 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn take_back(&self, game: GameId, moves: usize, count: usize, asked_by: PlayerId, now: i64) -> Result<bool> {
+    fn take_back(
+        &self,
+        game: GameId,
+        moves: usize,
+        count: usize,
+        asked_by: PlayerId,
+        now: i64,
+    ) -> Result<bool> {
         let mut conn = self.conn();
         // Immediate: a deferred transaction that reads then writes can fail with "database is
         // locked" against another writer instead of waiting its turn.
@@ -493,7 +507,10 @@ impl Store for SqliteStore {
         if !stands || stored as usize != moves || count > moves {
             return Ok(false);
         }
-        tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2", params![game, (moves - count) as i64])?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+            params![game, (moves - count) as i64],
+        )?;
         tx.execute(
             "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = ?2, reminded = 0 WHERE id = ?1",
             params![game, now],

@@ -99,7 +99,8 @@ fn verify(db: &std::path::Path, tally: &mut Tally, replays: &mut Replays) -> Sto
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    let games: BTreeMap<i64, GameRow> = ids.into_iter().map(|id| (id, store.game(id).unwrap().unwrap())).collect();
+    let games: BTreeMap<i64, GameRow> =
+        ids.into_iter().map(|id| (id, store.game(id).unwrap().unwrap())).collect();
     for (&(game, ply), text) in &tally.acked_moves {
         let stored = games.get(&game).and_then(|r| r.moves.get(ply - 1));
         if stored != Some(text) {
@@ -128,7 +129,9 @@ fn verify(db: &std::path::Path, tally: &mut Tally, replays: &mut Replays) -> Sto
         .prepare("SELECT game_id, COUNT(*), COUNT(DISTINCT ply), MAX(ply) FROM moves GROUP BY game_id")
         .unwrap();
     let counts = stmt
-        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?)))
+        .query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
+        })
         .unwrap();
     for row in counts {
         let (game, n, distinct, max) = row.unwrap();
@@ -220,8 +223,11 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
             match stored.running.get(&t.channel) {
                 Some(row) => {
                     let game = replays.of(row).unwrap();
-                    let player =
-                        if game.position().turn() == Color::White { t.white.clone() } else { t.black.clone() };
+                    let player = if game.position().turn() == Color::White {
+                        t.white.clone()
+                    } else {
+                        t.black.clone()
+                    };
                     lines.push(format!("/as {player}"));
                     if row.moves.len() >= LONGEST {
                         what.push((next, Sent::Resign { game: row.id, player }));

@@ -176,14 +176,18 @@ fn replays(row: &GameRow) -> Result<(), String> {
 /// makes a challenge: all start, all answer, and the database holds every challenge.
 fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally) {
     let data = tmp.join(format!("fresh-{race}"));
-    let log = tmp.join(format!("fresh-{race}.log"));
-    let mut bots: Vec<LocalBot> = (0..n).map(|_| LocalBot::spawn(&data, &log)).collect();
+    // A log each: lines written at once by several processes to one file can interleave.
+    let logs: Vec<PathBuf> = (0..n).map(|i| tmp.join(format!("fresh-{race}-{i}.log"))).collect();
+    let mut bots: Vec<LocalBot> = logs.iter().map(|log| LocalBot::spawn(&data, log)).collect();
     for (i, bot) in bots.iter_mut().enumerate() {
         bot.send(&[format!("/as starter{i}"), format!("!t challenge @other{i} chess")]);
     }
     for (i, bot) in bots.iter_mut().enumerate() {
         let answer = bot.wait(1, ANSWER_TIME).unwrap_or_else(|| {
-            panic!("a process starting on a fresh directory did not answer: {}", std::fs::read_to_string(&log).unwrap_or_default())
+            panic!(
+                "a process starting on a fresh directory did not answer: {}",
+                std::fs::read_to_string(&logs[i]).unwrap_or_default()
+            )
         });
         if answer.contains(INTERNAL_ERROR) {
             tally.internal_errors.push(format!("race {race} (first start): {answer}"));
@@ -204,12 +208,14 @@ fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally) {
             "race {race} (first start): {challenges} challenges stored of {n}, {versions} migrations for {distinct} versions"
         ));
     }
-    let errors = std::fs::read_to_string(&log).unwrap_or_default();
-    for line in errors.lines().filter(|l| !l.starts_with("Games are kept in")) {
-        tally.internal_errors.push(format!("race {race} (first start) standard error: {line}"));
+    for log in &logs {
+        let errors = std::fs::read_to_string(log).unwrap_or_default();
+        for line in errors.lines().filter(|l| !l.starts_with("Games are kept in")) {
+            tally.internal_errors.push(format!("race {race} (first start) standard error: {line}"));
+        }
+        std::fs::remove_file(log).ok();
     }
     std::fs::remove_dir_all(&data).ok();
-    std::fs::remove_file(&log).ok();
 }
 
 #[test]
@@ -220,15 +226,19 @@ fn racing_changes_to_one_turn_commit_once() {
     let tmp = TempDir::new("races");
     let data = tmp.0.join("data");
     let db = data.join("tessera.sqlite");
-    let log = tmp.0.join("stderr.log");
+    let logs: Vec<PathBuf> = (0..PROCESSES).map(|i| tmp.0.join(format!("stderr-{i}.log"))).collect();
     let mut racers: Vec<Racer> = Vec::new();
-    for _ in 0..PROCESSES {
-        let mut bot = LocalBot::spawn(&data, &log);
+    for log in &logs {
+        let mut bot = LocalBot::spawn(&data, log);
         bot.ready(ANSWER_TIME);
         racers.push(Racer::Process { bot, line: 0 });
     }
     for _ in 0..THREADS {
-        racers.push(Racer::Thread { racer: ThreadRacer::spawn(db.clone()), channel: String::new(), who: String::new() });
+        racers.push(Racer::Thread {
+            racer: ThreadRacer::spawn(db.clone()),
+            channel: String::new(),
+            who: String::new(),
+        });
     }
     let store = SqliteStore::open(&db).unwrap();
     let mut tally = Tally::default();
@@ -265,14 +275,14 @@ fn racing_changes_to_one_turn_commit_once() {
             // A few moves first: two at least, so that both players have one to take back.
             for _ in 0..2 + rng.below(5) {
                 let text = quiet_moves(&game, &mut rng).swap_remove(0);
-                let who = if game.moves().len() % 2 == 0 { white } else { black };
+                let who = if game.moves().len().is_multiple_of(2) { white } else { black };
                 let answer = racers[setup].say(&channel, who, &format!("!t move {text}"));
                 assert!(answer.contains(&format!("{who} played")), "{answer}");
                 game.play_text(&text).unwrap();
             }
         }
         let ply = game.moves().len();
-        let (mover, other) = if ply % 2 == 0 { (white, black) } else { (black, white) };
+        let (mover, other) = if ply.is_multiple_of(2) { (white, black) } else { (black, white) };
         let moves = quiet_moves(&game, &mut rng);
         let offer = |racers: &mut Vec<Racer>, who: &str, text: &str, expect: &str| {
             let answer = racers[setup].say(&channel, who, text);
@@ -342,10 +352,8 @@ fn racing_changes_to_one_turn_commit_once() {
             let what = format!("race {race} ({kind:?}): {why}; answers: {answers:#?}; stored: {row:#?}");
             if double { tally.double_commits.push(what) } else { tally.inconsistent.push(what) }
         };
-        if let Some(row) = &row {
-            if let Err(e) = replays(row) {
-                fail(false, format!("the stored game does not replay: {e}"));
-            }
+        if let Some(Err(e)) = row.as_ref().map(replays) {
+            fail(false, format!("the stored game does not replay: {e}"));
         }
         let stored_moves = row.as_ref().map_or(0, |r| r.moves.len());
         let reason = row.as_ref().and_then(|r| r.result_reason.clone());
@@ -356,11 +364,12 @@ fn racing_changes_to_one_turn_commit_once() {
             }
             let expected = base + moved.len();
             if stored_moves != expected {
-                fail(moved.is_empty(), format!("{stored_moves} moves stored, {expected} expected"));
-            } else if let (Some(m), Some(r)) = (moved.first(), &row) {
-                if r.moves.last().map(String::as_str) != Some(*m) {
-                    fail(false, format!("{m} acknowledged, {:?} stored", r.moves.last()));
-                }
+                // More stored than acknowledged is a second commit; fewer, a lost move.
+                fail(stored_moves > expected, format!("{stored_moves} moves stored, {expected} expected"));
+            } else if let (Some(m), Some(r)) = (moved.first(), &row)
+                && r.moves.last().map(String::as_str) != Some(*m)
+            {
+                fail(false, format!("{m} acknowledged, {:?} stored", r.moves.last()));
             }
         };
         match kind {
@@ -385,7 +394,10 @@ fn racing_changes_to_one_turn_commit_once() {
             Kind::DrawAcceptVsMove => {
                 let drawn = won("drawn by agreement");
                 if drawn + moved.len() != 1 {
-                    fail(drawn + moved.len() > 1, format!("{drawn} draws and {} moves acknowledged", moved.len()));
+                    fail(
+                        drawn + moved.len() > 1,
+                        format!("{drawn} draws and {} moves acknowledged", moved.len()),
+                    );
                 }
                 if (drawn == 1) != (reason.as_deref() == Some("agreement")) {
                     fail(false, format!("draw acknowledged {drawn} times, the game ended by {reason:?}"));
@@ -398,7 +410,10 @@ fn racing_changes_to_one_turn_commit_once() {
                 // The one who asked may move again once the takeback is done: both then stand.
                 let both = kind == Kind::TakebackVsOwnMove && taken == 1 && moved.len() == 1;
                 if taken + moved.len() != 1 && !both {
-                    fail(taken + moved.len() > 1, format!("{taken} takebacks and {} moves acknowledged", moved.len()));
+                    fail(
+                        taken + moved.len() > 1,
+                        format!("{taken} takebacks and {} moves acknowledged", moved.len()),
+                    );
                 }
                 let undone = if kind == Kind::TakebackVsMove { 1 } else { 2 };
                 check_move(&mut fail, if taken == 1 { ply - undone } else { ply });
@@ -427,9 +442,11 @@ fn racing_changes_to_one_turn_commit_once() {
             bot.quit();
         }
     }
-    let errors = std::fs::read_to_string(&log).unwrap_or_default();
-    for line in errors.lines().filter(|l| !l.starts_with("Games are kept in")) {
-        tally.internal_errors.push(format!("standard error: {line}"));
+    for log in &logs {
+        let errors = std::fs::read_to_string(log).unwrap_or_default();
+        for line in errors.lines().filter(|l| !l.starts_with("Games are kept in")) {
+            tally.internal_errors.push(format!("standard error: {line}"));
+        }
     }
     println!(
         "races: {}, double commits: {}, other broken invariants: {}, internal errors: {}; seed {seed}, {:.1} s",

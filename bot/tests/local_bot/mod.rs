@@ -175,7 +175,10 @@ impl LocalBot {
     pub fn wait_all(&mut self, timeout: Duration) -> &[String] {
         let last = self.sent();
         if last > 0 && self.wait(last - 1, timeout).is_none() {
-            panic!("tessera did not answer {} lines within {timeout:?}; answers so far: {:#?}", last, self.answers);
+            panic!(
+                "tessera did not answer {} lines within {timeout:?}; answers so far: {:#?}",
+                last, self.answers
+            );
         }
         &self.answers
     }
