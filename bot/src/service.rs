@@ -1048,7 +1048,18 @@ impl<S: Store> Service<S> {
                 if count == 0 {
                     return Err("there is no move to take back".into());
                 }
-                self.store.take_back(loaded.row.id, count, msg.now).map_err(internal)?;
+                // Only on the moves it was agreed on: a move that got in first withdrew the request.
+                let moves = loaded.row.moves.len();
+                if !self
+                    .store
+                    .take_back(loaded.row.id, moves, count, opponent.id, msg.now)
+                    .map_err(internal)?
+                {
+                    return Err(format!(
+                        "{}'s takeback request no longer stands (a move withdrew it, or the game ended)",
+                        opponent.name
+                    ));
+                }
                 let now = self.find(msg, Some(loaded.row.id), true)?;
                 let mut r = self.board_reply(&now, None, false);
                 r.text = format!(

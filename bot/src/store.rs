@@ -137,8 +137,17 @@ pub trait Store: Send + Sync + TournamentStore {
     fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool>;
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()>;
-    /// Removes the last `count` moves (an agreed takeback).
-    fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()>;
+    /// Removes the last `count` moves (an agreed takeback) if the takeback `asked_by` asked for
+    /// still stands (a move withdraws it), the game is running and it still has `moves` moves;
+    /// false, changing nothing, otherwise.
+    fn take_back(
+        &self,
+        game: GameId,
+        moves: usize,
+        count: usize,
+        asked_by: PlayerId,
+        now: i64,
+    ) -> Result<bool>;
     fn mark_reminded(&self, game: GameId) -> Result<()>;
 }
 
@@ -177,27 +186,16 @@ impl SqliteStore {
 
     fn with_connection(mut conn: Connection) -> Result<SqliteStore> {
         // Before anything else: processes starting together on a new file wait for each other.
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        // Switching a new file to WAL takes an exclusive lock, and SQLite may answer "locked" at
-        // once instead of waiting (the busy handler is not asked there): try again for a while.
-        let mut tries = 0;
-        while let Err(e) = conn.pragma_update(None, "journal_mode", "WAL") {
-            let busy = matches!(
-                e.sqlite_error_code(),
-                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-            );
-            tries += 1;
-            if !busy || tries >= 250 {
-                return Err(e.into());
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        conn.busy_timeout(BUSY_TIMEOUT).context("setting the busy timeout")?;
+        switch_to_wal(&conn)?;
         // Every commit reaches the disk before a move is acknowledged, power cut included.
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "synchronous", "FULL").context("setting synchronous")?;
+        conn.pragma_update(None, "foreign_keys", "ON").context("setting foreign keys")?;
         // The version check and the migrations in one immediate transaction: of two processes
         // starting at once, one migrates and the other then finds the schema current.
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .context("beginning the migrations")?;
         let has_versions: bool = tx.query_row(
             "SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
             [],
@@ -233,6 +231,30 @@ impl SqliteStore {
     pub(crate) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// How long a connection waits for another's write before giving up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Switches the file to WAL. Processes opening a new file together can find the switch locked,
+/// and SQLite then says "database is locked" at once instead of waiting out the busy timeout
+/// (each holds a read lock while it asks, and waiting could deadlock): the wait is here.
+fn switch_to_wal(conn: &Connection) -> Result<()> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Ok(()) => return Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context("switching to WAL")),
+        }
     }
 }
 
@@ -523,23 +545,39 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn take_back(&self, game: GameId, count: usize, now: i64) -> Result<()> {
+    fn take_back(
+        &self,
+        game: GameId,
+        moves: usize,
+        count: usize,
+        asked_by: PlayerId,
+        now: i64,
+    ) -> Result<bool> {
         let mut conn = self.conn();
         // Immediate: a deferred transaction that reads then writes can fail with "database is
         // locked" against another writer instead of waiting its turn.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stored: i64 =
             tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
+        let stands: bool = tx.query_row(
+            "SELECT result IS NULL AND takeback_offer IS ?2 FROM games WHERE id = ?1",
+            params![game, asked_by],
+            |r| r.get(0),
+        )?;
+        // A move that got in first (it withdrew the request) must not be the one undone.
+        if !stands || stored as usize != moves || count > moves {
+            return Ok(false);
+        }
         tx.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-            params![game, stored - count as i64],
+            params![game, (moves - count) as i64],
         )?;
         tx.execute(
             "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = ?2, reminded = 0 WHERE id = ?1",
             params![game, now],
         )?;
         tx.commit()?;
-        Ok(())
+        Ok(true)
     }
 
     fn mark_reminded(&self, game: GameId) -> Result<()> {
@@ -634,6 +672,33 @@ mod tests {
     }
 
     #[test]
+    fn connections_opening_a_new_file_together_all_switch_it_to_wal() {
+        // Found by the race driver (bot/tests/races.rs): processes starting together on a new
+        // data directory failed now and then with "switching to WAL: database is locked" (two
+        // connections asking at once each hold a read lock, so SQLite answers at once).
+        let dir = std::env::temp_dir().join(format!("tessera-store-wal-{}", std::process::id()));
+        for round in 0..30 {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("games.sqlite");
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(6));
+            let openers: Vec<_> = (0..6)
+                .map(|_| {
+                    let (path, barrier) = (path.clone(), barrier.clone());
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        SqliteStore::open(&path).map(drop).map_err(|e| format!("{e:#}"))
+                    })
+                })
+                .collect();
+            for o in openers {
+                o.join().unwrap().unwrap_or_else(|e| panic!("round {round}: {e}"));
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
     fn takebacks_remove_the_last_moves() {
         let store = SqliteStore::in_memory().unwrap();
         let (a, b) = (store.player("l", "a", "a").unwrap().id, store.player("l", "b", "b").unwrap().id);
@@ -641,7 +706,13 @@ mod tests {
         for (i, m) in ["e2-e4", "e7-e5", "g1-f3"].iter().enumerate() {
             store.append_move(g, i + 1, m, None, 200).unwrap();
         }
-        store.take_back(g, 2, 300).unwrap();
+        // Only a request that still stands, on the moves it was agreed on.
+        assert!(!store.take_back(g, 3, 2, a, 300).unwrap(), "nobody asked");
+        store.set_takeback_offer(g, Some(a)).unwrap();
+        assert!(!store.take_back(g, 2, 2, a, 300).unwrap(), "a move came in since");
+        assert!(!store.take_back(g, 3, 2, b, 300).unwrap(), "not the one who asked");
+        assert!(store.take_back(g, 3, 2, a, 300).unwrap());
         assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+        assert!(!store.take_back(g, 1, 1, a, 300).unwrap(), "agreed once, done once");
     }
 }

@@ -70,6 +70,26 @@ fn a_draw_offer_withdrawn_by_a_move_cannot_be_accepted() {
 }
 
 #[test]
+fn a_takeback_request_withdrawn_by_a_move_cannot_undo_that_move() {
+    // Found by the race driver (tests/races.rs): Bob's acceptance read Alice's request to take
+    // back two moves, then Alice's next move got in before the acceptance's commit; the takeback
+    // then undid Alice's new, acknowledged move and Bob's reply instead.
+    let service = Service::new(SqliteStore::in_memory().unwrap());
+    say(&service, "alice", "!t challenge @bob chess white");
+    say(&service, "bob", "!t accept");
+    say(&service, "alice", "e4");
+    say(&service, "bob", "e5");
+    assert!(text(&say(&service, "alice", "!t takeback")).contains("asks to take back"));
+    let alice = service.store().player("test", "alice", "alice").unwrap();
+    assert!(text(&say(&service, "alice", "Nf3")).contains("alice played Nf3"));
+    // Bob's acceptance, as it was read before the move: two moves, two to undo, Alice asking.
+    assert!(!service.store().take_back(1, 2, 2, alice.id, T0).unwrap(), "the request no longer stands");
+    assert_eq!(service.store().game(1).unwrap().unwrap().moves, ["e2-e4", "e7-e5", "Ng1-f3"]);
+    let late = say(&service, "bob", "!t takeback accept");
+    assert!(late[0].private && text(&late).contains("has not asked"), "{late:?}");
+}
+
+#[test]
 fn racing_resignations_are_answered_plainly() {
     let path = temp_db("resign");
     {
