@@ -236,7 +236,8 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
                         let text = pick_move(game, &mut rng);
                         let ply = row.moves.len() + 1;
                         tally.sent_moves.insert((row.id, ply, text.clone()));
-                        lines.push(format!("!t move {text}"));
+                        // Confirmed in advance: a random turn may be one the bot would ask about.
+                        lines.push(format!("!t move {text} !"));
                         what.push((next, Sent::Move { game: row.id, ply, text, player }));
                     }
                 }
@@ -325,7 +326,8 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
     }
     bot.quit();
     let errors = std::fs::read_to_string(&log).unwrap_or_default();
-    let unexpected: Vec<&str> = errors.lines().filter(|l| !l.contains(" INFO tessera::cli: games are kept here ")).collect();
+    let unexpected: Vec<&str> =
+        errors.lines().filter(|l| !l.contains(" INFO tessera::cli: games are kept here ")).collect();
     assert!(unexpected.is_empty(), "the bot's standard error: {unexpected:#?}");
     println!(
         "kills: {}, acknowledged moves: {}, lost: {}; acknowledged challenges: {}, games begun: {}, \

@@ -283,7 +283,7 @@ fn racing_changes_to_one_turn_commit_once() {
             for _ in 0..2 + rng.below(5) {
                 let text = quiet_moves(&game, &mut rng).swap_remove(0);
                 let who = if game.moves().len().is_multiple_of(2) { white } else { black };
-                let answer = racers[setup].say(&channel, who, &format!("!t move {text}"));
+                let answer = racers[setup].say(&channel, who, &format!("!t move {text} !"));
                 assert!(answer.contains(&format!("{who} played")), "{answer}");
                 game.play_text(&text).unwrap();
             }
@@ -298,16 +298,16 @@ fn racing_changes_to_one_turn_commit_once() {
         match kind {
             Kind::SameMove => {
                 for &r in &pick[..2 + rng.below(pick.len() - 1)] {
-                    lines.push((r, mover, format!("!t move {}", moves[0])));
+                    lines.push((r, mover, format!("!t move {} !", moves[0])));
                 }
             }
             Kind::DifferentMoves => {
                 for (i, &r) in pick[..(2 + rng.below(pick.len() - 1)).min(moves.len())].iter().enumerate() {
-                    lines.push((r, mover, format!("!t move {}", moves[i])));
+                    lines.push((r, mover, format!("!t move {} !", moves[i])));
                 }
             }
             Kind::ResignVsMove => {
-                lines.push((pick[0], mover, format!("!t move {}", moves[0])));
+                lines.push((pick[0], mover, format!("!t move {} !", moves[0])));
                 let resigner = if rng.below(2) == 0 { mover } else { other };
                 lines.push((pick[1], resigner, "!t resign".into()));
                 if rng.below(2) == 0 {
@@ -317,20 +317,20 @@ fn racing_changes_to_one_turn_commit_once() {
             Kind::DrawAcceptVsMove => {
                 offer(&mut racers, other, "!t draw", "offers a draw");
                 lines.push((pick[0], mover, "!t draw accept".into()));
-                lines.push((pick[1], mover, format!("!t move {}", moves[0])));
+                lines.push((pick[1], mover, format!("!t move {} !", moves[0])));
                 if rng.below(2) == 0 {
-                    lines.push((pick[2], mover, format!("!t move {}", moves[moves.len() - 1])));
+                    lines.push((pick[2], mover, format!("!t move {} !", moves[moves.len() - 1])));
                 }
             }
             Kind::TakebackVsMove => {
                 offer(&mut racers, other, "!t takeback", "asks to take back");
                 lines.push((pick[0], mover, "!t takeback accept".into()));
-                lines.push((pick[1], mover, format!("!t move {}", moves[0])));
+                lines.push((pick[1], mover, format!("!t move {} !", moves[0])));
             }
             Kind::TakebackVsOwnMove => {
                 offer(&mut racers, mover, "!t takeback", "asks to take back");
                 lines.push((pick[0], other, "!t takeback accept".into()));
-                lines.push((pick[1], mover, format!("!t move {}", moves[0])));
+                lines.push((pick[1], mover, format!("!t move {} !", moves[0])));
             }
             Kind::AcceptTwice | Kind::FirstStart => {}
         }
@@ -352,7 +352,7 @@ fn racing_changes_to_one_turn_commit_once() {
         let moved: Vec<&str> = answers
             .iter()
             .filter(|(_, a)| a.contains(&format!("{mover} played")))
-            .map(|(t, _)| t.trim_start_matches("!t move "))
+            .map(|(t, _)| t.trim_start_matches("!t move ").trim_end_matches(" !"))
             .collect();
         let row = store.last_channel_game("local", &channel).unwrap();
         let mut fail = |double: bool, why: String| {
