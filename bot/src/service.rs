@@ -766,19 +766,37 @@ impl<S: Store> Service<S> {
         Ok(replies)
     }
 
+    /// The board as the player to move prefers to see it (`!t settings board`).
     fn board_reply(
         &self,
         loaded: &Loaded,
         last: Option<(&Position, &tessera_rules::Move)>,
         flip: bool,
     ) -> Reply {
+        self.board_reply_for(loaded, last, flip, None)
+    }
+
+    /// The board as `viewer` (else the player to move) prefers to see it: from their own side,
+    /// from the side to move (the default), or always from White; `flip` turns it round.
+    fn board_reply_for(
+        &self,
+        loaded: &Loaded,
+        last: Option<(&Position, &tessera_rules::Move)>,
+        flip: bool,
+        viewer: Option<&Player>,
+    ) -> Reply {
         let pos = loaded.game.position();
         let view = match last {
             Some(l) => BoardView::new(pos, Some(l)),
             None => self.last_move_view(loaded),
         };
-        // Seen from the side to move, unless asked otherwise.
-        let from_black = (pos.turn() == Color::Black) != flip;
+        let who = viewer.unwrap_or_else(|| loaded.player(pos.turn()));
+        let side = match self.setting(who, "board").as_deref() {
+            Some("white") => Color::White,
+            Some("mine") => loaded.color_of(who).unwrap_or(pos.turn()),
+            _ => pos.turn(),
+        };
+        let from_black = (side == Color::Black) != flip;
         let opts = RenderOptions { flip: from_black, ..self.render.clone() };
         let image = tessera_render::render_png(&view, &opts).ok();
         let diagram =
@@ -809,7 +827,8 @@ impl<S: Store> Service<S> {
             replies.push(Reply::text(timeout));
             replies.extend(self.after_game(loaded.row.id, msg.now));
         }
-        replies.push(self.board_reply(&loaded, None, flip));
+        let me = self.me(msg).ok();
+        replies.push(self.board_reply_for(&loaded, None, flip, me.as_ref()));
         Ok(replies)
     }
 

@@ -168,3 +168,21 @@ fn a_turn_that_leaves_out_an_action_is_confirmed_first() {
     let bad = text(&say(&service, "alice", "!t settings board sideways"));
     assert!(bad.contains("board mine"), "{bad}");
 }
+
+#[test]
+fn each_player_chooses_how_boards_face() {
+    let diagram_top =
+        |r: &[Reply]| r.iter().find_map(|r| r.diagram.clone()).unwrap().lines().next().unwrap().to_string();
+    let service = game("chess");
+    // By default the board faces the side to move: after White's move, from Black's side.
+    assert!(diagram_top(&say(&service, "alice", "e4")).starts_with("1 "));
+    assert!(text(&say(&service, "bob", "!t settings board white")).contains("Saved: board white"));
+    assert!(
+        diagram_top(&say(&service, "bob", "!t board")).starts_with("8 "),
+        "bob always sees it from White"
+    );
+    assert!(text(&say(&service, "alice", "!t settings board mine")).contains("Saved: board mine"));
+    assert!(diagram_top(&say(&service, "alice", "!t board")).starts_with("8 "), "alice's own side is White");
+    // The picture after Bob's move is for Alice, who has the move and wants her own side.
+    assert!(diagram_top(&say(&service, "bob", "e5")).starts_with("8 "));
+}
