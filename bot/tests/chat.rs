@@ -186,3 +186,39 @@ fn each_player_chooses_how_boards_face() {
     // The picture after Bob's move is for Alice, who has the move and wants her own side.
     assert!(diagram_top(&say(&service, "bob", "e5")).starts_with("8 "));
 }
+
+#[test]
+fn each_variants_rules_say_how_a_turn_is_built_with_an_example_turn_that_plays() {
+    for &v in tessera_rules::Variant::ALL {
+        let service = Service::new(SqliteStore::in_memory().unwrap());
+        let rules = say(&service, "ann", &format!("!t rules {}", v.name()));
+        let help = text(&rules);
+        assert!(rules[0].image.is_some(), "{v}: a picture of the start");
+        assert!(help.contains("Turn: ") && help.contains("Ends: "), "{v}: {help}");
+        assert!(help.len() < 1000, "{v}: short: {} characters", help.len());
+        // The example is a legal first turn of the side that begins.
+        let example = help.split("Example: `").nth(1).unwrap().split('`').next().unwrap();
+        say(&service, "ann", &format!("!t challenge @bob {} white", v.name()));
+        say(&service, "bob", "!t accept");
+        let first = if v == tessera_rules::Variant::BlueChip { "bob" } else { "ann" };
+        let played = if v == tessera_rules::Variant::BlueChip {
+            say(&service, "bob", "[e5] !");
+            text(&say(&service, "ann", &format!("{example} !")))
+        } else {
+            text(&say(&service, first, &format!("{example} !")))
+        };
+        assert!(played.contains(" played "), "{v}: the example `{example}`: {played}");
+    }
+    // Each variant's text is its own: no two alike.
+    let texts: std::collections::HashSet<String> = tessera_rules::Variant::ALL
+        .iter()
+        .map(|v| {
+            text(&say(
+                &Service::new(SqliteStore::in_memory().unwrap()),
+                "ann",
+                &format!("!t rules {}", v.name()),
+            ))
+        })
+        .collect();
+    assert_eq!(texts.len(), tessera_rules::Variant::ALL.len());
+}
