@@ -15,3 +15,13 @@ CREATE TABLE pending_turns (
     text TEXT NOT NULL,
     PRIMARY KEY (player_id, game_id)
 );
+
+-- A channel's settings, set by its moderators (`!t channel`): whether finished games are posted
+-- as GIFs.
+CREATE TABLE channel_settings (
+    platform TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (platform, channel, key)
+);

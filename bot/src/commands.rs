@@ -130,6 +130,8 @@ pub enum Command {
     Confirm(GameRef),
     /// Show the author's settings, or change one (`confirm off`, `board mine`).
     Settings(Option<String>),
+    /// Show the channel's settings, or (moderators) change one (`gifs off`).
+    Channel(Option<String>),
     Resign(GameRef),
     Draw(Offer, GameRef),
     Claim(GameRef),

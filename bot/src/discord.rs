@@ -394,6 +394,9 @@ async fn send(http: &Http, channel: ChannelId, reply: &Reply, answering: Option<
             if let Some(png) = &reply.image {
                 message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
             }
+            if let Some(gif) = &reply.animation {
+                message = message.add_file(CreateAttachment::bytes(gif.clone(), "game.gif"));
+            }
             message = message.components(buttons(reply.actions));
         }
         channel.send_message(http, message).await?;
@@ -463,11 +466,11 @@ async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool
     let (pieces, pings) = pieces(reply);
     let last = pieces.len() - 1;
     for (i, piece) in pieces.into_iter().enumerate() {
-        let image = reply
-            .image
-            .as_ref()
+        let files: Vec<CreateAttachment> = [(&reply.image, "board.png"), (&reply.animation, "game.gif")]
+            .into_iter()
             .filter(|_| i == last)
-            .map(|png| CreateAttachment::bytes(png.clone(), "board.png"));
+            .filter_map(|(bytes, name)| bytes.as_ref().map(|b| CreateAttachment::bytes(b.clone(), name)))
+            .collect();
         let rows = if i == last { buttons(reply.actions) } else { Vec::new() };
         if *first {
             let mut m = CreateInteractionResponseMessage::new()
@@ -475,7 +478,7 @@ async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool
                 .ephemeral(reply.private)
                 .allowed_mentions(pings.clone())
                 .components(rows);
-            if let Some(file) = image {
+            for file in files.iter().cloned() {
                 m = m.add_file(file);
             }
             CreateInteractionResponse::Message(m).execute(http, (to.id, to.token)).await?;
@@ -486,7 +489,7 @@ async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool
                 .ephemeral(reply.private)
                 .allowed_mentions(pings.clone())
                 .components(rows);
-            if let Some(file) = image {
+            for file in files {
                 m = m.add_file(file);
             }
             m.execute(http, (None, to.token)).await?;
@@ -764,7 +767,7 @@ mod tests {
             shape.join(" "),
             concat!(
                 "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
-                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) resign(game) ",
+                "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) channel(change) resign(game) ",
                 "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
                 "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
                 "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",

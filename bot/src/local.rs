@@ -112,6 +112,13 @@ impl Session {
             out.push('\n');
             out.push_str(diagram.trim_end());
         }
+        if let Some(gif) = &reply.animation {
+            let path = self.boards_dir.join(format!("game-{:04}.gif", self.images_written + 1));
+            match std::fs::create_dir_all(&self.boards_dir).and_then(|_| std::fs::write(&path, gif)) {
+                Ok(()) => out.push_str(&format!("\n(the game as a GIF: {})", path.display())),
+                Err(e) => out.push_str(&format!("\n(could not write the game's GIF: {e})")),
+            }
+        }
         if let Some(png) = &reply.image {
             self.images_written += 1;
             let path = self.boards_dir.join(format!("board-{:04}.png", self.images_written));

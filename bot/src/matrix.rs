@@ -311,6 +311,15 @@ async fn send(room: &Room, reply: &Reply) -> Result<()> {
         let config = AttachmentConfig::new().info(AttachmentInfo::Image(png_info(png)));
         room.send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config).await?;
     }
+    if let Some(gif) = &reply.animation {
+        let info = BaseImageInfo {
+            size: u32::try_from(gif.len()).ok().map(Into::into),
+            is_animated: Some(true),
+            ..BaseImageInfo::default()
+        };
+        let config = AttachmentConfig::new().info(AttachmentInfo::Image(info));
+        room.send_attachment("game.gif", &mime::IMAGE_GIF, gif.clone(), config).await?;
+    }
     Ok(())
 }
 

@@ -56,6 +56,8 @@ pub struct Reply {
     pub text: String,
     /// A PNG of the board.
     pub image: Option<Vec<u8>>,
+    /// A finished game as an animated GIF.
+    pub animation: Option<Vec<u8>>,
     /// A text diagram of the board, for terminals.
     pub diagram: Option<String>,
     /// Only the author needs to see it (errors), where the platform can do that.
@@ -360,6 +362,7 @@ impl<S: Store> Service<S> {
             Command::Moves { game, start } => self.legal_moves(msg, game, start.as_deref()),
             Command::Confirm(game) => self.confirm(msg, game),
             Command::Settings(change) => self.settings(msg, change.as_deref()),
+            Command::Channel(change) => self.channel_settings(msg, change.as_deref()),
             Command::Resign(game) => self.resign(msg, game),
             Command::Draw(offer, game) => self.draw(msg, offer, game),
             Command::Claim(game) => self.claim(msg, game),
@@ -682,7 +685,7 @@ impl<S: Store> Service<S> {
         let loaded = self.find_as(msg, id, false, usage)?;
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
             let mut replies = vec![Reply::text(timeout)];
-            replies.extend(self.after_game(loaded.row.id, msg.now));
+            self.after_game(&mut replies, loaded.row.id, msg.now);
             return Ok(replies);
         }
         let Some(my_color) = loaded.color_of(&me) else {
@@ -766,7 +769,7 @@ impl<S: Store> Service<S> {
         reply.text = text;
         let mut replies = vec![reply.notifying(after.player(my_color.other()))];
         if outcome.is_some() {
-            replies.extend(self.after_game(loaded.row.id, msg.now));
+            self.after_game(&mut replies, loaded.row.id, msg.now);
         }
         Ok(replies)
     }
@@ -830,7 +833,7 @@ impl<S: Store> Service<S> {
         let mut replies = Vec::new();
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
             replies.push(Reply::text(timeout));
-            replies.extend(self.after_game(loaded.row.id, msg.now));
+            self.after_game(&mut replies, loaded.row.id, msg.now);
         }
         let me = self.me(msg).ok();
         replies.push(self.board_reply_for(&loaded, None, flip, me.as_ref()));
@@ -957,6 +960,29 @@ impl<S: Store> Service<S> {
         Ok(vec![Reply::text(format!("Saved: {key} {value}."))])
     }
 
+    /// Shows the channel's settings, or lets a moderator change one.
+    fn channel_settings(&self, msg: &Incoming, change: Option<&str>) -> Replies {
+        let words: Vec<String> =
+            change.unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
+        let value = match words.as_slice() {
+            [] => {
+                let gifs = self.store.channel_setting(msg.platform, msg.channel, "gifs").map_err(internal)?;
+                return Ok(vec![Reply::text(format!(
+                    "This channel: gifs {} (a finished game is posted as an animated GIF). Moderators change it \
+                     with `!t channel gifs off`.",
+                    gifs.as_deref().unwrap_or("on")
+                ))]);
+            }
+            [k, v] if k == "gifs" && (v == "on" || v == "off") => v.clone(),
+            _ => return Err("the channel's setting is `gifs on` or `gifs off`".into()),
+        };
+        if !msg.is_admin {
+            return Err("only the channel's moderators can change its settings".into());
+        }
+        self.store.set_channel_setting(msg.platform, msg.channel, "gifs", &value).map_err(internal)?;
+        Ok(vec![Reply::text(format!("Saved for this channel: gifs {value}."))])
+    }
+
     fn participant(&self, msg: &Incoming, id: GameRef) -> Result<(Player, Loaded, Color), String> {
         let me = self.me(msg)?;
         let loaded = self.find(msg, id, false)?;
@@ -988,7 +1014,7 @@ impl<S: Store> Service<S> {
             outcome.result()
         ));
         let mut replies = vec![reply.notifying(loaded.player(color.other()))];
-        replies.extend(self.after_game(loaded.row.id, msg.now));
+        self.after_game(&mut replies, loaded.row.id, msg.now);
         Ok(replies)
     }
 
@@ -1007,7 +1033,7 @@ impl<S: Store> Service<S> {
                 }
                 let reply = Reply::text(format!("Game #{} is drawn by agreement (1/2-1/2).", loaded.row.id));
                 let mut replies = vec![reply.notifying(opponent)];
-                replies.extend(self.after_game(loaded.row.id, msg.now));
+                self.after_game(&mut replies, loaded.row.id, msg.now);
                 Ok(replies)
             }
             Offer::Accept => {
@@ -1048,7 +1074,7 @@ impl<S: Store> Service<S> {
         let reply =
             Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)));
         let mut replies = vec![reply.notifying(opponent)];
-        replies.extend(self.after_game(loaded.row.id, msg.now));
+        self.after_game(&mut replies, loaded.row.id, msg.now);
         Ok(replies)
     }
 

@@ -586,13 +586,42 @@ impl<S: Store> Service<S> {
         Announcement { text, notify: Vec::new(), image: None, direct: Vec::new() }
     }
 
-    /// After a game ends: moves its tournament on, if it has one.
-    pub(super) fn after_game(&self, game: GameId, now: i64) -> Vec<Reply> {
-        let Ok(Some((t, _))) = self.store.tournament_of_game(game) else { return Vec::new() };
-        match self.advance(t, now, false) {
-            Ok(a) => a.into_iter().map(Announcement::reply).collect(),
-            Err(e) => vec![Reply::text(format!("Tournament t{t}: {e}"))],
+    /// After a game ends: the game as a GIF (unless the channel turned them off), and its
+    /// tournament moved on, if it has one.
+    /// The GIF goes with the first of `replies` (the one saying how the game ended).
+    pub(super) fn after_game(&self, replies: &mut Vec<Reply>, game: GameId, now: i64) {
+        if let Some(first) = replies.first_mut() {
+            first.animation = self.game_gif(game);
         }
+        let Ok(Some((t, _))) = self.store.tournament_of_game(game) else { return };
+        match self.advance(t, now, false) {
+            Ok(a) => replies.extend(a.into_iter().map(Announcement::reply)),
+            Err(e) => replies.push(Reply::text(format!("Tournament t{t}: {e}"))),
+        }
+    }
+
+    /// A finished game, every position in turn, with its result; none where the channel said
+    /// `!t channel gifs off`, for a game that never began, or one too long to animate.
+    fn game_gif(&self, game: GameId) -> Option<Vec<u8>> {
+        let row = self.store.game(game).ok()??;
+        let off = self.store.channel_setting(&row.platform, &row.channel, "gifs").ok()?;
+        if off.as_deref() == Some("off") || row.moves.is_empty() {
+            return None;
+        }
+        let loaded = self.load(row).ok()?;
+        if loaded.game.moves().len() + 1 > tessera_render::MAX_GIF_FRAMES {
+            return None;
+        }
+        let mut pos = loaded.game.start().clone();
+        let mut views = vec![BoardView::new(&pos, None)];
+        for mv in loaded.game.moves() {
+            let next = pos.played(mv);
+            views.push(BoardView::new(&next, Some((&pos, mv))));
+            pos = next;
+        }
+        // Smaller than a board picture: a game is many frames.
+        let opts = tessera_render::RenderOptions { size: 320, ..self.render.clone() };
+        tessera_render::render_gif(&views, &opts, 80).ok()
     }
 
     /// The tournaments' part of the clock's tick: starts that are due, rounds to pair.

@@ -91,6 +91,9 @@ pub trait Store: Send + Sync + TournamentStore {
     /// A player's setting, if they made one.
     fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>>;
     fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()>;
+    /// A channel's setting, if its moderators made one.
+    fn channel_setting(&self, platform: &str, channel: &str, key: &str) -> Result<Option<String>>;
+    fn set_channel_setting(&self, platform: &str, channel: &str, key: &str, value: &str) -> Result<()>;
     /// The turn a player was asked to confirm in a game, with the ply it was asked at.
     fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>>;
     /// Replaces the player's pending turn in the game (`None` clears it).
@@ -334,6 +337,26 @@ impl Store for SqliteStore {
             "INSERT INTO player_settings (player_id, key, value) VALUES (?1, ?2, ?3)
              ON CONFLICT (player_id, key) DO UPDATE SET value = excluded.value",
             params![player, key, value],
+        )?;
+        Ok(())
+    }
+
+    fn channel_setting(&self, platform: &str, channel: &str, key: &str) -> Result<Option<String>> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT value FROM channel_settings WHERE platform = ?1 AND channel = ?2 AND key = ?3",
+                params![platform, channel, key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn set_channel_setting(&self, platform: &str, channel: &str, key: &str, value: &str) -> Result<()> {
+        self.conn().execute(
+            "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (platform, channel, key) DO UPDATE SET value = excluded.value",
+            params![platform, channel, key, value],
         )?;
         Ok(())
     }

@@ -222,3 +222,40 @@ fn each_variants_rules_say_how_a_turn_is_built_with_an_example_turn_that_plays()
         .collect();
     assert_eq!(texts.len(), tessera_rules::Variant::ALL.len());
 }
+
+#[test]
+fn a_finished_game_comes_with_its_gif_unless_the_channel_says_no() {
+    let service = game("chess");
+    for (who, mv) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4")] {
+        assert!(say(&service, who, mv)[0].animation.is_none(), "only a finished game");
+    }
+    let mate = say(&service, "bob", "Qh4#");
+    assert!(text(&mate).contains("Black wins by checkmate"));
+    let gif = mate[0].animation.as_ref().expect("the game as a GIF");
+    assert_eq!(&gif[..6], b"GIF89a");
+    // Five positions, each a frame.
+    let mut frames = 0;
+    let mut decoder = gif::DecodeOptions::new().read_info(gif.as_slice()).unwrap();
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 5);
+    // Only a moderator turns them off, for their channel.
+    let service = game("chess");
+    assert!(text(&say(&service, "alice", "!t channel gifs off")).contains("only the channel's moderators"));
+    let author = User::new("mod", "mod");
+    let msg = Incoming {
+        platform: "test",
+        channel: "room",
+        author: &author,
+        is_admin: true,
+        text: "!t channel gifs off",
+        mentions: &[],
+        now: T0,
+    };
+    assert!(text(&service.handle(&msg)).contains("Saved for this channel: gifs off"));
+    assert!(text(&say(&service, "alice", "!t channel")).contains("gifs off"));
+    say(&service, "alice", "e4");
+    let resigned = say(&service, "alice", "!t resign");
+    assert!(text(&resigned).contains("resign") && resigned[0].animation.is_none(), "{resigned:?}");
+}

@@ -97,7 +97,7 @@ class Watcher:
 
     def __init__(self, client, room_id):
         self.client, self.room_id = client, room_id
-        self.texts, self.images = [], []
+        self.texts, self.images, self.gifs = [], [], []
         self.mentions = {}  # text -> the user ids its m.mentions names
         self.infos = []  # (w, h, mimetype) announced with each picture
         client.add_event_callback(self.on_event, (object,))
@@ -109,12 +109,17 @@ class Watcher:
             return  # not decrypted (yet)
         if isinstance(event, (RoomEncryptedImage, RoomMessageImage)):
             info = (event.source or {}).get("content", {}).get("info", {})
+            if isinstance(event, RoomEncryptedImage):
+                data = download(self.client, event.url)
+                data = decrypt_attachment(data, event.key["k"], event.hashes["sha256"], event.iv)
+            else:
+                data = download(self.client, event.url)
+            # A finished game's GIF is kept apart from the board pictures.
+            if info.get("mimetype") == "image/gif":
+                self.gifs.append(data)
+                return
             self.infos.append((info.get("w"), info.get("h"), info.get("mimetype")))
-        if isinstance(event, RoomEncryptedImage):
-            data = download(self.client, event.url)
-            self.images.append(decrypt_attachment(data, event.key["k"], event.hashes["sha256"], event.iv))
-        elif isinstance(event, RoomMessageImage):
-            self.images.append(download(self.client, event.url))
+            self.images.append(data)
         elif hasattr(event, "body"):
             self.texts.append(event.body)
             content = (event.source or {}).get("content", {})
@@ -211,7 +216,16 @@ async def play_game(alice, bob, encrypted):
             fail(f"board picture {i} announces {watch_a.infos[i]}, not its size {want.size} as image/png")
         if img.size != want.size or img.convert("RGB").tobytes() != want.tobytes():
             fail(f"board picture {i} is not the board after {upto} (flipped: {flip})")
-    print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards checked", flush=True)
+    # The finished game is posted as a GIF too: one frame per position.
+    deadline = time.time() + TIMEOUT
+    while not watch_a.gifs and time.time() < deadline:
+        await alice.sync(timeout=1000)
+    if len(watch_a.gifs) != 1:
+        fail(f"{len(watch_a.gifs)} game GIFs, expected 1")
+    gif = Image.open(io.BytesIO(watch_a.gifs[0]))
+    if gif.format != "GIF" or getattr(gif, "n_frames", 1) != 5:
+        fail(f"the game GIF is {gif.format} with {getattr(gif, 'n_frames', 1)} frames, expected 5")
+    print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards and the game GIF checked", flush=True)
     if not encrypted:
         await play_tournament(alice, bob, room_id, watch_a, watch_b)
 
