@@ -713,7 +713,7 @@ impl<S: Store> Service<S> {
         game.play(mv).map_err(|e| e.to_string())?;
         let ply = loaded.row.moves.len() + 1;
         if !confirmed
-            && self.setting(&me, "confirm").as_deref() != Some("off")
+            && self.preference(&me, msg.platform, msg.channel, "confirm").as_deref() != Some("off")
             && let Some(danger) = turn_danger(&pos, &mv)
         {
             let id = loaded.row.id;
@@ -799,7 +799,7 @@ impl<S: Store> Service<S> {
             None => self.last_move_view(loaded),
         };
         let who = viewer.unwrap_or_else(|| loaded.player(pos.turn()));
-        let side = match self.setting(who, "board").as_deref() {
+        let side = match self.preference(who, &loaded.row.platform, &loaded.row.channel, "board").as_deref() {
             Some("white") => Color::White,
             Some("mine") => loaded.color_of(who).unwrap_or(pos.turn()),
             _ => pos.turn(),
@@ -912,8 +912,10 @@ impl<S: Store> Service<S> {
         Ok(vec![Reply::text(out)])
     }
 
-    fn setting(&self, player: &Player, key: &str) -> Option<String> {
-        self.store.setting(player.id, key).ok().flatten()
+    /// A player's setting, else the default the channel's moderators chose, else none.
+    fn preference(&self, player: &Player, platform: &str, channel: &str, key: &str) -> Option<String> {
+        let own = self.store.setting(player.id, key).ok().flatten();
+        own.or_else(|| self.store.channel_setting(platform, channel, key).ok().flatten())
     }
 
     /// Plays the turn the author was asked to confirm, if the game has not moved on since.
@@ -938,8 +940,10 @@ impl<S: Store> Service<S> {
             change.unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
         let (key, value) = match words.as_slice() {
             [] => {
-                let confirm = self.setting(&me, "confirm").unwrap_or_else(|| "on".into());
-                let board = self.setting(&me, "board").unwrap_or_else(|| "turn".into());
+                let confirm =
+                    self.preference(&me, msg.platform, msg.channel, "confirm").unwrap_or_else(|| "on".into());
+                let board =
+                    self.preference(&me, msg.platform, msg.channel, "board").unwrap_or_else(|| "turn".into());
                 return Ok(vec![Reply::text(format!(
                     "Your settings: confirm {confirm} (ask before a turn that loses by rule or leaves out an \
                      action); board {board} (mine: from your side; turn: from the side to move; white: always \
@@ -964,23 +968,36 @@ impl<S: Store> Service<S> {
     fn channel_settings(&self, msg: &Incoming, change: Option<&str>) -> Replies {
         let words: Vec<String> =
             change.unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
-        let value = match words.as_slice() {
+        let get = |key: &str, default: &str| -> Result<String, String> {
+            let v = self.store.channel_setting(msg.platform, msg.channel, key).map_err(internal)?;
+            Ok(v.unwrap_or_else(|| default.to_string()))
+        };
+        let (key, value) = match words.as_slice() {
             [] => {
-                let gifs = self.store.channel_setting(msg.platform, msg.channel, "gifs").map_err(internal)?;
                 return Ok(vec![Reply::text(format!(
-                    "This channel: gifs {} (a finished game is posted as an animated GIF). Moderators change it \
-                     with `!t channel gifs off`.",
-                    gifs.as_deref().unwrap_or("on")
+                    "This channel: gifs {} (a finished game is posted as an animated GIF); for players who have \
+                     not chosen: confirm {}, board {}. Moderators change them like `!t channel gifs off` or \
+                     `!t channel board white`.",
+                    get("gifs", "on")?,
+                    get("confirm", "on")?,
+                    get("board", "turn")?
                 ))]);
             }
-            [k, v] if k == "gifs" && (v == "on" || v == "off") => v.clone(),
-            _ => return Err("the channel's setting is `gifs on` or `gifs off`".into()),
+            [k, v] if (k == "gifs" || k == "confirm") && (v == "on" || v == "off") => (k.as_str(), v.clone()),
+            [k, v] if k == "board" && ["mine", "turn", "white"].contains(&v.as_str()) => ("board", v.clone()),
+            _ => {
+                return Err(
+                    "the channel's settings are `gifs on|off`, and for players who have not chosen, \
+                     `confirm on|off` and `board mine|turn|white`"
+                        .into(),
+                );
+            }
         };
         if !msg.is_admin {
             return Err("only the channel's moderators can change its settings".into());
         }
-        self.store.set_channel_setting(msg.platform, msg.channel, "gifs", &value).map_err(internal)?;
-        Ok(vec![Reply::text(format!("Saved for this channel: gifs {value}."))])
+        self.store.set_channel_setting(msg.platform, msg.channel, key, &value).map_err(internal)?;
+        Ok(vec![Reply::text(format!("Saved for this channel: {key} {value}."))])
     }
 
     fn participant(&self, msg: &Incoming, id: GameRef) -> Result<(Player, Loaded, Color), String> {

@@ -254,8 +254,33 @@ fn a_finished_game_comes_with_its_gif_unless_the_channel_says_no() {
         now: T0,
     };
     assert!(text(&service.handle(&msg)).contains("Saved for this channel: gifs off"));
+    // A moderator's defaults hold for players who chose nothing: confirmation off here.
+    let msg = Incoming { text: "!t channel confirm off", ..msg };
+    assert!(text(&service.handle(&msg)).contains("Saved for this channel: confirm off"));
     assert!(text(&say(&service, "alice", "!t channel")).contains("gifs off"));
     say(&service, "alice", "e4");
     let resigned = say(&service, "alice", "!t resign");
     assert!(text(&resigned).contains("resign") && resigned[0].animation.is_none(), "{resigned:?}");
+}
+
+#[test]
+fn a_channels_defaults_hold_for_players_who_chose_nothing() {
+    let service = game("hans38-postal");
+    let author = User::new("mod", "mod");
+    let msg = Incoming {
+        platform: "test",
+        channel: "room",
+        author: &author,
+        is_admin: true,
+        text: "!t channel confirm off",
+        mentions: &[],
+        now: T0,
+    };
+    assert!(text(&service.handle(&msg)).contains("Saved for this channel: confirm off"));
+    assert!(text(&say(&service, "alice", "@@e4")).contains("alice played @@e4"), "not asked here");
+    // A player's own choice wins over the channel's.
+    let service = game("hans38-postal");
+    service.handle(&msg);
+    say(&service, "alice", "!t settings confirm on");
+    assert!(text(&say(&service, "alice", "@@e4")).starts_with("Not played yet"));
 }
