@@ -22,6 +22,21 @@ fn say(service: &Service<SqliteStore>, who: &str, text: &str) -> Vec<Reply> {
     service.handle(&msg)
 }
 
+/// What a channel moderator writes.
+fn as_moderator(service: &Service<SqliteStore>, text: &str) -> Vec<Reply> {
+    let author = User::new("mod", "mod");
+    let msg = Incoming {
+        platform: "test",
+        channel: "room",
+        author: &author,
+        is_admin: true,
+        text,
+        mentions: &[],
+        now: T0,
+    };
+    service.handle(&msg)
+}
+
 fn text(replies: &[Reply]) -> String {
     replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
 }
@@ -243,20 +258,9 @@ fn a_finished_game_comes_with_its_gif_unless_the_channel_says_no() {
     // Only a moderator turns them off, for their channel.
     let service = game("chess");
     assert!(text(&say(&service, "alice", "!t channel gifs off")).contains("only the channel's moderators"));
-    let author = User::new("mod", "mod");
-    let msg = Incoming {
-        platform: "test",
-        channel: "room",
-        author: &author,
-        is_admin: true,
-        text: "!t channel gifs off",
-        mentions: &[],
-        now: T0,
-    };
-    assert!(text(&service.handle(&msg)).contains("Saved for this channel: gifs off"));
-    // A moderator's defaults hold for players who chose nothing: confirmation off here.
-    let msg = Incoming { text: "!t channel confirm off", ..msg };
-    assert!(text(&service.handle(&msg)).contains("Saved for this channel: confirm off"));
+    assert!(
+        text(&as_moderator(&service, "!t channel gifs off")).contains("Saved for this channel: gifs off")
+    );
     assert!(text(&say(&service, "alice", "!t channel")).contains("gifs off"));
     say(&service, "alice", "e4");
     let resigned = say(&service, "alice", "!t resign");
@@ -266,21 +270,12 @@ fn a_finished_game_comes_with_its_gif_unless_the_channel_says_no() {
 #[test]
 fn a_channels_defaults_hold_for_players_who_chose_nothing() {
     let service = game("hans38-postal");
-    let author = User::new("mod", "mod");
-    let msg = Incoming {
-        platform: "test",
-        channel: "room",
-        author: &author,
-        is_admin: true,
-        text: "!t channel confirm off",
-        mentions: &[],
-        now: T0,
-    };
-    assert!(text(&service.handle(&msg)).contains("Saved for this channel: confirm off"));
+    let saved = text(&as_moderator(&service, "!t channel confirm off"));
+    assert!(saved.contains("Saved for this channel: confirm off"), "{saved}");
     assert!(text(&say(&service, "alice", "@@e4")).contains("alice played @@e4"), "not asked here");
     // A player's own choice wins over the channel's.
     let service = game("hans38-postal");
-    service.handle(&msg);
+    as_moderator(&service, "!t channel confirm off");
     say(&service, "alice", "!t settings confirm on");
     assert!(text(&say(&service, "alice", "@@e4")).starts_with("Not played yet"));
 }
