@@ -195,6 +195,19 @@ pub fn render(view: &BoardView, opts: &RenderOptions) -> Result<Pixmap, RenderEr
         let rect = quad_or_cell(view, &layout, file, rank);
         pm.fill_rect(rect, &paint(theme.last_move), Transform::identity(), None);
     }
+    // Each quad-square's name (S1…S4, M1, M2) small in its corner: moves are written with them.
+    for quad in &view.quads {
+        let r = layout.block(quad.file, quad.rank, 2, 2);
+        let style = font::Style::bold(q * 0.24);
+        font::Font::get().draw(
+            &mut pm,
+            quad.name,
+            r.x() + q * 0.08,
+            r.y() + q * 0.08,
+            style,
+            theme.coordinates,
+        );
+    }
     if let Some((file, rank)) = view.check {
         let r = quad_or_cell(view, &layout, file, rank);
         let circle = PathBuilder::from_circle(r.x() + r.width() / 2.0, r.y() + r.height() / 2.0, q * 0.48);
@@ -437,6 +450,28 @@ mod tests {
                 let png = encode_png(&pm).unwrap();
                 assert_eq!(&png[1..4], b"PNG");
             }
+        }
+    }
+
+    #[test]
+    fn quad_squares_are_labelled_with_their_names() {
+        let view = BoardView::new(&Position::start(Variant::QuadSquare), None);
+        let opts = RenderOptions::default();
+        let pm = render(&view, &opts).unwrap();
+        let layout = Layout::new(&view, &opts);
+        let fill = opts.theme.theme().quad;
+        for quad in &view.quads {
+            // The name's corner holds pixels of another colour than the quad's own.
+            let r = layout.block(quad.file, quad.rank, 2, 2);
+            let q = layout.square;
+            let mut inked = 0;
+            for y in (r.y() + q * 0.08) as u32..(r.y() + q * 0.32) as u32 {
+                for x in (r.x() + q * 0.08) as u32..(r.x() + q * 0.5) as u32 {
+                    let p = pm.pixel(x, y).unwrap();
+                    inked += usize::from((p.red(), p.green(), p.blue()) != (fill.0, fill.1, fill.2));
+                }
+            }
+            assert!(inked > 20, "{}: {inked} pixels of its name", quad.name);
         }
     }
 
