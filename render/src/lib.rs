@@ -215,6 +215,10 @@ pub fn render(view: &BoardView, opts: &RenderOptions) -> Result<Pixmap, RenderEr
             pm.fill_path(&c, &paint(theme.check), FillRule::Winding, Transform::identity(), None);
         }
     }
+    // A locked square: a small padlock in its corner, so the player sees what may not move.
+    for &(file, rank) in &view.locked {
+        padlock(&mut pm, &theme, layout.block(file, rank, 1, 1), q);
+    }
     if let Some((file, rank)) = view.chip {
         chip(&mut pm, &theme, layout.block(file, rank, 1, 1), q);
     }
@@ -261,6 +265,22 @@ fn hole(pm: &mut Pixmap, theme: &Theme, rect: Rect, q: f32) {
     let dash = StrokeDash::new(vec![q * 0.08, q * 0.07], 0.0);
     let stroke = Stroke { width: (q * 0.025).max(1.0), dash, ..Stroke::default() };
     pm.stroke_path(&PathBuilder::from_rect(r), &paint(theme.hole_mark), &stroke, Transform::identity(), None);
+}
+
+fn padlock(pm: &mut Pixmap, theme: &Theme, rect: Rect, q: f32) {
+    let (w, x, y) = (q * 0.2, rect.right() - q * 0.3, rect.top() + q * 0.16);
+    let stroke = Stroke { width: (q * 0.035).max(1.0), ..Stroke::default() };
+    let mut shackle = PathBuilder::new();
+    shackle.move_to(x + w * 0.2, y + w * 0.5);
+    shackle.line_to(x + w * 0.2, y + w * 0.25);
+    shackle.cubic_to(x + w * 0.2, y - w * 0.15, x + w * 0.8, y - w * 0.15, x + w * 0.8, y + w * 0.25);
+    shackle.line_to(x + w * 0.8, y + w * 0.5);
+    if let Some(path) = shackle.finish() {
+        pm.stroke_path(&path, &paint(theme.hole_mark), &stroke, Transform::identity(), None);
+    }
+    if let Some(body) = Rect::from_xywh(x, y + w * 0.5, w, w * 0.7) {
+        pm.fill_rect(body, &paint(theme.hole_mark), Transform::identity(), None);
+    }
 }
 
 fn anti_tile(pm: &mut Pixmap, theme: &Theme, rect: Rect, q: f32) {
@@ -473,6 +493,35 @@ mod tests {
             }
             assert!(inked > 20, "{}: {inked} pixels of its name", quad.name);
         }
+    }
+
+    #[test]
+    fn a_locked_square_carries_a_padlock() {
+        let mut pos = Position::start(Variant::Hans38Neutral);
+        for text in ["@@f3", "@@f6", "Ng1-f3", "Ng8-f6", "@@e3", "@e3-d5"] {
+            pos = pos.played(&tessera_rules::notation::parse_move(&pos, text).unwrap());
+        }
+        let opts = RenderOptions::default();
+        let locked = BoardView::new(&pos, None);
+        let mut unlocked = locked.clone();
+        unlocked.locked.clear();
+        let (a, b) = (render(&locked, &opts).unwrap(), render(&unlocked, &opts).unwrap());
+        // The two pictures differ only in d5's corner.
+        let layout = Layout::new(&locked, &opts);
+        let d5 = layout.block(3, 4, 1, 1);
+        let mut inside = 0;
+        for y in 0..a.height() {
+            for x in 0..a.width() {
+                if a.pixel(x, y) != b.pixel(x, y) {
+                    let (fx, fy) = (x as f32, y as f32);
+                    let within =
+                        (d5.left()..=d5.right()).contains(&fx) && (d5.top()..=d5.bottom()).contains(&fy);
+                    assert!(within, "a change outside d5 at ({x}, {y})");
+                    inside += 1;
+                }
+            }
+        }
+        assert!(inside > 30, "{inside} pixels of padlock");
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub struct BoardView {
     pub last_move: Vec<(u8, u8)>,
     /// The cell of a king in check.
     pub check: Option<(u8, u8)>,
+    /// Squares the side to move may not move this turn (the one the opponent just moved).
+    pub locked: Vec<(u8, u8)>,
     pub turn: Color,
 }
 
@@ -142,6 +144,7 @@ impl BoardView {
             hands,
             last_move,
             check,
+            locked: pos.locked().into_iter().map(|sq| (sq.file(), sq.rank())).collect(),
             turn: pos.turn(),
         }
     }
@@ -219,6 +222,18 @@ mod tests {
         let after = pos.played(&mv);
         assert_eq!(after.size(), (8, 7));
         assert_eq!(BoardView::new(&after, Some((&pos, &mv))).last_move, [(7, 3)]);
+    }
+
+    #[test]
+    fn the_square_just_moved_is_shown_locked() {
+        let mut pos = Position::start(Variant::Hans38Neutral);
+        for text in ["@@f3", "@@f6", "Ng1-f3", "Ng8-f6", "@@e3", "@e3-d5"] {
+            let mv = notation::parse_move(&pos, text).unwrap();
+            pos = pos.played(&mv);
+        }
+        // Black may not move d5, which White just moved there.
+        assert_eq!(BoardView::new(&pos, None).locked, [(3, 4)]);
+        assert!(BoardView::new(&Position::start(Variant::Chess), None).locked.is_empty());
     }
 
     #[test]
