@@ -103,6 +103,12 @@ enum Command {
         /// Leave out the file and rank labels.
         #[arg(long)]
         no_coordinates: bool,
+        /// White's name, shown below (or above) the board; default: a record's `[White]` tag.
+        #[arg(long)]
+        white: Option<String>,
+        /// Black's name; default: a record's `[Black]` tag.
+        #[arg(long)]
+        black: Option<String>,
         /// With --moves: an animated GIF of the whole game instead of a PNG.
         #[arg(long, requires = "moves")]
         gif: bool,
@@ -170,11 +176,18 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             flip,
             theme,
             no_coordinates,
+            white,
+            black,
             gif,
             json,
             output,
         }) => {
-            let opts = RenderOptions { size, flip, theme, coordinates: !no_coordinates };
+            // Names given here; any left out come from the record's tags in run_render.
+            let caption = (white.is_some() || black.is_some()).then(|| tessera_render::Caption {
+                names: [white.unwrap_or_default(), black.unwrap_or_default()],
+                ..Default::default()
+            });
+            let opts = RenderOptions { size, flip, theme, coordinates: !no_coordinates, caption };
             run_render(variant, fen, moves, opts, gif, json, &output)
         }
         Some(Command::Local) | None => run_bot(cli.config.as_deref(), cli.data_dir.as_deref()),
@@ -333,7 +346,7 @@ fn run_render(
     variant: Option<Variant>,
     fen: Option<String>,
     moves: Option<PathBuf>,
-    opts: RenderOptions,
+    mut opts: RenderOptions,
     gif: bool,
     json: bool,
     output: &PathBuf,
@@ -345,6 +358,7 @@ fn run_render(
         (None, None) => Variant::Chess,
     };
     let mut views = Vec::new();
+    let mut result = None;
     let final_pos = match (&fen, &moves) {
         (Some(f), _) => {
             let pos = Position::from_fen(variant, f).context("--fen")?;
@@ -354,6 +368,7 @@ fn run_render(
         (None, Some(_)) => {
             let text = record.as_deref().unwrap_or_default();
             let replay = tessera_rules::replay(variant, text).map_err(|e| anyhow::anyhow!("{e}"))?;
+            result = record_result(text, replay.game.outcome());
             let mut pos = replay.game.start().clone();
             views.push(BoardView::new(&pos, None));
             for mv in replay.game.moves() {
@@ -369,6 +384,18 @@ fn run_render(
             pos
         }
     };
+    // Names from the options, else the record's tags: then the picture is captioned as the bot's are.
+    let tags = |tag: &str| {
+        let record = tessera_rules::parse_record(record.as_deref()?).ok()?;
+        record.header(tag).filter(|n| !n.is_empty() && *n != "?").map(str::to_string)
+    };
+    let given = opts.caption.take().map(|c| c.names).unwrap_or_default();
+    let name = |i: usize, tag: &str| Some(given[i].clone()).filter(|n| !n.is_empty()).or_else(|| tags(tag));
+    if let (Some(w), Some(b)) = (name(0, "White"), name(1, "Black")) {
+        // A GIF shows the names only: its frames share one size, and the result comes at the end.
+        let result = if gif { None } else { result };
+        opts.caption = Some(tessera_render::Caption { names: [w, b], clocks: [None, None], result });
+    }
     let bytes = if gif {
         tessera_render::render_gif(&views, &opts, 80)?
     } else {
@@ -399,6 +426,28 @@ fn read_input(file: &PathBuf) -> Result<String> {
         text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     }
     Ok(text)
+}
+
+/// How a recorded game ended: as the board decides it, else as its `[Result]` tag says.
+fn record_result(
+    text: &str,
+    outcome: Option<tessera_rules::Outcome>,
+) -> Option<(Option<tessera_rules::Color>, String)> {
+    use tessera_rules::{Color, Outcome};
+    if let Some(o) = outcome {
+        let winner = match o {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw { .. } => None,
+        };
+        return Some((winner, o.to_string()));
+    }
+    let record = tessera_rules::parse_record(text).ok()?;
+    match record.header("Result")? {
+        "1-0" => Some((Some(Color::White), "White wins".into())),
+        "0-1" => Some((Some(Color::Black), "Black wins".into())),
+        "1/2-1/2" => Some((None, "Draw".into())),
+        _ => None,
+    }
 }
 
 /// The variant a record names in its `[Variant]` tag; chess when it names none.

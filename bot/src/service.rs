@@ -5,7 +5,7 @@
 //! stored moves, so a restart loses nothing.
 
 use anyhow::Result;
-use tessera_render::RenderOptions;
+use tessera_render::{Caption, RenderOptions};
 use tessera_rules::view::BoardView;
 use tessera_rules::{
     Color, DrawReason, Game, Move, Outcome, Position, Role, Square, Variant, WinReason, notation,
@@ -617,7 +617,7 @@ impl<S: Store> Service<S> {
         };
         let loaded = self.find(msg, Some(game_id), true)?;
         let to_move = loaded.player(start.turn());
-        let mut reply = self.board_reply(&loaded, None, false);
+        let mut reply = self.board_reply(&loaded, None, false, msg.now);
         let mut clock = c.days_per_move.map_or(String::new(), |d| format!(", {d} days per move"));
         if c.rated {
             clock.push_str(", rated");
@@ -737,7 +737,7 @@ impl<S: Store> Service<S> {
             Append::Stored => {}
             Append::Conflict => {
                 let now = self.find(msg, Some(loaded.row.id), true)?;
-                let mut r = self.board_reply(&now, None, false);
+                let mut r = self.board_reply(&now, None, false, msg.now);
                 r.text = format!(
                     "The position changed before your move arrived; {}. Here is the board now.",
                     status_line(&now)
@@ -765,7 +765,7 @@ impl<S: Store> Service<S> {
                 }
             }
         }
-        let mut reply = self.board_reply(&after, Some((&pos, &mv)), false);
+        let mut reply = self.board_reply(&after, Some((&pos, &mv)), false, msg.now);
         reply.text = text;
         let mut replies = vec![reply.notifying(after.player(my_color.other()))];
         if outcome.is_some() {
@@ -780,8 +780,9 @@ impl<S: Store> Service<S> {
         loaded: &Loaded,
         last: Option<(&Position, &tessera_rules::Move)>,
         flip: bool,
+        now: i64,
     ) -> Reply {
-        self.board_reply_for(loaded, last, flip, None)
+        self.board_reply_for(loaded, last, flip, None, now)
     }
 
     /// The board as `viewer` (else the player to move) prefers to see it: from their own side,
@@ -792,6 +793,7 @@ impl<S: Store> Service<S> {
         last: Option<(&Position, &tessera_rules::Move)>,
         flip: bool,
         viewer: Option<&Player>,
+        now: i64,
     ) -> Reply {
         let pos = loaded.game.position();
         let view = match last {
@@ -805,7 +807,8 @@ impl<S: Store> Service<S> {
             _ => pos.turn(),
         };
         let from_black = (side == Color::Black) != flip;
-        let opts = RenderOptions { flip: from_black, ..self.render.clone() };
+        let opts =
+            RenderOptions { flip: from_black, caption: Some(caption(loaded, now)), ..self.render.clone() };
         let image = tessera_render::render_png(&view, &opts).ok();
         let diagram =
             tessera_render::diagram::text_diagram(pos, if from_black { Color::Black } else { Color::White });
@@ -836,7 +839,7 @@ impl<S: Store> Service<S> {
             self.after_game(&mut replies, loaded.row.id, msg.now);
         }
         let me = self.me(msg).ok();
-        replies.push(self.board_reply_for(&loaded, None, flip, me.as_ref()));
+        replies.push(self.board_reply_for(&loaded, None, flip, me.as_ref(), msg.now));
         Ok(replies)
     }
 
@@ -1128,7 +1131,7 @@ impl<S: Store> Service<S> {
                     ));
                 }
                 let now = self.find(msg, Some(loaded.row.id), true)?;
-                let mut r = self.board_reply(&now, None, false);
+                let mut r = self.board_reply(&now, None, false, msg.now);
                 r.text = format!(
                     "Takeback agreed: {count} move{} undone. {}",
                     if count == 1 { "" } else { "s" },
@@ -1644,6 +1647,35 @@ fn has_moved(loaded: &Loaded, color: Color) -> bool {
     let first = loaded.game.start().turn();
     let plies = loaded.game.moves().len();
     if color == first { plies >= 1 } else { plies >= 2 }
+}
+
+/// What the picture shows around the board: the names, the clock of the side to move where the
+/// game has one, and the result of a finished game.
+fn caption(l: &Loaded, now: i64) -> Caption {
+    let result = l.game.outcome().map(|o| {
+        let winner = match o {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw { .. } => None,
+        };
+        (winner, o.to_string())
+    });
+    let mut clocks = [None, None];
+    if let (None, Some(days)) = (&result, l.row.days_per_move) {
+        let turn = l.game.position().turn();
+        clocks[turn.index()] = Some(time_left(l.row.last_move_at + days as i64 * DAY - now));
+    }
+    Caption { names: [l.white.name.clone(), l.black.name.clone()], clocks, result }
+}
+
+/// Time left on a correspondence clock, to the unit that matters: "2d 4h", "5h 12m", "12m".
+fn time_left(seconds: i64) -> String {
+    let minutes = seconds.max(0) / 60;
+    let (d, h, m) = (minutes / (24 * 60), minutes / 60 % 24, minutes % 60);
+    match (d, h) {
+        (0, 0) => format!("{m}m"),
+        (0, _) => format!("{h}h {m}m"),
+        _ => format!("{d}d {h}h"),
+    }
 }
 
 fn status_line(l: &Loaded) -> String {

@@ -619,8 +619,13 @@ impl<S: Store> Service<S> {
             views.push(BoardView::new(&next, Some((&pos, mv))));
             pos = next;
         }
-        // Smaller than a board picture: a game is many frames.
-        let opts = tessera_render::RenderOptions { size: 320, ..self.render.clone() };
+        // Smaller than a board picture: a game is many frames. The names above and below, the
+        // side to move marked; the result is in the message it comes with.
+        let caption = tessera_render::Caption {
+            names: [loaded.white.name.clone(), loaded.black.name.clone()],
+            ..Default::default()
+        };
+        let opts = tessera_render::RenderOptions { size: 320, caption: Some(caption), ..self.render.clone() };
         tessera_render::render_gif(&views, &opts, 80).ok()
     }
 

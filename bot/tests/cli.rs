@@ -500,5 +500,44 @@ fn the_bots_pgn_reads_back() {
     let out = tessera(&["render", "--moves", "-", "--json", "-o", png.to_str().unwrap()], Some(&pgn));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json(&out)["variant"], "hans38");
+    // The record's White and Black tags caption the picture as the bot does: the same picture as
+    // naming the players on the command line, and taller than the bare board.
+    let named = dir.join("named.png");
+    let moves_only = dir.join("moves.txt");
+    std::fs::write(&moves_only, pgn.split("\n\n").nth(1).unwrap()).unwrap();
+    let by_hand = [
+        "render",
+        "--variant",
+        "hans38",
+        "--moves",
+        moves_only.to_str().unwrap(),
+        "--white",
+        "ann",
+        "--black",
+        "bob \"the rook\"",
+        "-o",
+        named.to_str().unwrap(),
+    ];
+    assert!(tessera(&by_hand, None).status.success());
+    assert_eq!(std::fs::read(&png).unwrap(), std::fs::read(&named).unwrap());
+    let bare = dir.join("bare.png");
+    let out = tessera(
+        &[
+            "render",
+            "--variant",
+            "hans38",
+            "--moves",
+            moves_only.to_str().unwrap(),
+            "-o",
+            bare.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let height = |p: &std::path::Path| {
+        let bytes = std::fs::read(p).unwrap();
+        u32::from_be_bytes(bytes[20..24].try_into().unwrap())
+    };
+    assert!(height(&png) > height(&bare), "names above and below the board");
     std::fs::remove_dir_all(&dir).ok();
 }

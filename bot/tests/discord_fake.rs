@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tessera_bot::service::Service;
 use tessera_bot::store::SqliteStore;
-use tessera_render::RenderOptions;
+use tessera_render::{Caption, RenderOptions};
 use tessera_rules::view::BoardView;
 use tessera_rules::{Color, Position, Variant, notation};
 
@@ -89,8 +89,9 @@ impl Posted {
         self.body[start..end].to_vec()
     }
 
-    /// Whether the upload is exactly the picture of the game after `moves`: last move marked, seen
-    /// from the side to move (Black's turns flipped), drawn independently of the bot here.
+    /// Whether the upload is exactly the picture of alice's (White's) game with bob after `moves`:
+    /// last move marked, seen from the side to move (Black's turns flipped), the names around the
+    /// board and a finished game's result above, drawn independently of the bot here.
     fn shows(&self, variant: Variant, moves: &[&str]) -> bool {
         let mut before = Position::start(variant);
         let mut view_of = (before.clone(), None);
@@ -102,7 +103,17 @@ impl Posted {
         }
         let (pos, last) = view_of;
         let view = BoardView::new(&pos, last.as_ref().map(|(p, m)| (p, m)));
-        let opts = RenderOptions { flip: pos.turn() == Color::Black, ..RenderOptions::default() };
+        let outcome = tessera_rules::replay(variant, &moves.join(" ")).unwrap().game.outcome();
+        let result = outcome.map(|o| match o {
+            tessera_rules::Outcome::Win { winner, .. } => (Some(winner), o.to_string()),
+            tessera_rules::Outcome::Draw { .. } => (None, o.to_string()),
+        });
+        let caption = Caption { names: ["alice".into(), "bob".into()], clocks: [None, None], result };
+        let opts = RenderOptions {
+            flip: pos.turn() == Color::Black,
+            caption: Some(caption),
+            ..RenderOptions::default()
+        };
         self.png() == tessera_render::render_png(&view, &opts).unwrap()
     }
 

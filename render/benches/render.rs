@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use tessera_render::{
-    Bracket, BracketMatch, BracketRound, BracketSlot, Crosstable, CrosstablePlayer, GameResult,
+    Bracket, BracketMatch, BracketRound, BracketSlot, Caption, Crosstable, CrosstablePlayer, GameResult,
     RenderOptions, StandingsRow, StandingsTable, TableOptions, encode_png, render, render_bracket_png,
     render_crosstable_png, render_gif, render_standings_png,
 };
@@ -24,10 +24,20 @@ fn best_of(runs: u32, mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let opts = RenderOptions::default();
+    let plain = RenderOptions::default();
+    // What the bot posts: the players' names around the board, the side to move's clock.
+    let caption = Caption {
+        names: ["alice".into(), "Bartholomew".into()],
+        clocks: [Some("2d 23h".into()), Some("3 days".into())],
+        result: None,
+    };
+    let opts = RenderOptions { caption: Some(caption), ..plain.clone() };
     // Warm the art cache so the first variant is not charged for it.
     let _ = render(&BoardView::new(&Position::start(Variant::Chess), None), &opts);
-    println!("{:<26} {:>10} {:>10} {:>10}", "variant (512 px)", "draw ms", "png ms", "png bytes");
+    println!(
+        "{:<26} {:>10} {:>10} {:>10} {:>10}",
+        "variant (512 px, named)", "draw ms", "png ms", "total ms", "png bytes"
+    );
     for &v in Variant::ALL {
         let view = BoardView::new(&Position::start(v), None);
         let draw = best_of(30, || {
@@ -39,10 +49,11 @@ fn main() {
         });
         let bytes = encode_png(&pm).unwrap().len();
         println!(
-            "{:<26} {:>10.2} {:>10.2} {:>10}",
+            "{:<26} {:>10.2} {:>10.2} {:>10.2} {:>10}",
             v.name(),
             draw.as_secs_f64() * 1e3,
             encode.as_secs_f64() * 1e3,
+            (draw + encode).as_secs_f64() * 1e3,
             bytes
         );
     }
@@ -55,7 +66,7 @@ fn main() {
         pos = next;
     }
     let t = Instant::now();
-    let gif = render_gif(&views, &RenderOptions { size: 320, ..opts }, 80).unwrap();
+    let gif = render_gif(&views, &RenderOptions { size: 320, ..plain.clone() }, 80).unwrap();
     println!(
         "gif of {} positions at 320 px: {:.0} ms, {} bytes",
         views.len(),

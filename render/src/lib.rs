@@ -8,6 +8,8 @@ mod animation;
 pub mod art;
 pub mod diagram;
 mod font;
+mod palette;
+mod sprites;
 pub mod tables;
 pub mod theme;
 
@@ -26,6 +28,7 @@ pub use tables::{
 pub use theme::{Rgba, Theme, ThemeName};
 
 use art::Art;
+use sprites::Mark;
 
 /// Smallest and largest board widths we draw, in pixels.
 pub const MIN_SIZE: u32 = 64;
@@ -39,12 +42,32 @@ pub struct RenderOptions {
     pub flip: bool,
     pub theme: ThemeName,
     pub coordinates: bool,
+    /// The players' names, clocks and result, drawn above and below the board.
+    pub caption: Option<Caption>,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        RenderOptions { size: 512, flip: false, theme: ThemeName::default(), coordinates: true }
+        RenderOptions {
+            size: 512,
+            flip: false,
+            theme: ThemeName::default(),
+            coordinates: true,
+            caption: None,
+        }
     }
+}
+
+/// Who plays and how the game stands: each side's name on its own edge of the board (the side to
+/// move marked), its clock where the game has one, and a banner with the result once it is over.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Caption {
+    /// White's and Black's names.
+    pub names: [String; 2],
+    /// What each side's clock reads ("2d 4h"), where the game has a clock.
+    pub clocks: [Option<String>; 2],
+    /// A finished game: the winner (none for a draw) and how it ended ("White wins by checkmate").
+    pub result: Option<(Option<Color>, String)>,
 }
 
 #[derive(Debug)]
@@ -87,6 +110,10 @@ struct Layout {
     files: u8,
     ranks: u8,
     flip: bool,
+    /// Height of the result banner (0 while the game goes on or without a caption).
+    banner: f32,
+    /// Height of each player's name strip (0 without a caption).
+    strip: f32,
 }
 
 impl Layout {
@@ -98,9 +125,18 @@ impl Layout {
         let hand_bar = if view.hands.is_some() { (square * 0.55).round() } else { 0.0 };
         let board_w = square * view.files as f32;
         let x0 = margin + ((size - 2.0 * margin - board_w) / 2.0).floor();
-        let y0 = margin + hand_bar;
-        // Below the board: the file labels, then (where there are reserves) White's hand.
-        let height = (y0 + square * view.ranks as f32 + margin + hand_bar * 1.2) as u32;
+        let strip = if opts.caption.is_some() { (size * 0.075).round().max(12.0) } else { 0.0 };
+        let banner = match &opts.caption {
+            Some(Caption { result: Some(_), .. }) => strip,
+            _ => 0.0,
+        };
+        // With names above and below, the strips stand in for part of the frame.
+        let gap = if strip > 0.0 { (margin * 0.4).round() } else { margin };
+        let top = banner + strip;
+        let y0 = top + gap + hand_bar;
+        // Below the board: the file labels, then (where there are reserves) White's hand, then
+        // the bottom player's name.
+        let height = (y0 + square * view.ranks as f32 + margin + hand_bar * 1.2 + strip) as u32;
         Layout {
             width: opts.size,
             height,
@@ -112,7 +148,17 @@ impl Layout {
             files: view.files,
             ranks: view.ranks,
             flip: opts.flip,
+            banner,
+            strip,
         }
+    }
+
+    fn board_width(&self) -> f32 {
+        self.square * self.files as f32
+    }
+
+    fn board_bottom(&self) -> f32 {
+        self.y0 + self.square * self.ranks as f32
     }
 
     /// Top-left corner of a cell on the picture.
@@ -153,28 +199,36 @@ pub fn render(view: &BoardView, opts: &RenderOptions) -> Result<Pixmap, RenderEr
     let bg = theme.background;
     pm.fill(tiny_skia::Color::from_rgba8(bg.0, bg.1, bg.2, 255));
     let q = layout.square;
+    let cell_px = q as u32;
+    let stamp = |pm: &mut Pixmap, mark: Mark, file: u8, rank: u8, draw: &dyn Fn(&mut Pixmap)| {
+        if let Some(sprite) = sprites::get(opts.theme, mark, cell_px, cell_px, draw) {
+            let (x, y) = layout.cell(file, rank);
+            sprites::blit(pm, &sprite, x as i32, y as i32);
+        }
+    };
+    let unit = Rect::from_xywh(0.0, 0.0, q, q).expect("a square has size");
 
     for rank in 0..view.ranks {
         for file in 0..view.files {
             let cell = view.cell(file, rank);
-            let rect = layout.block(file, rank, 1, 1);
             match cell.kind {
                 CellKind::Square => {
                     let light = (file + rank) % 2 == 1;
-                    let colour = if light { theme.light } else { theme.dark };
                     // Where squares come and go, a hairline gap shows each one as a piece of board.
-                    let r = if view.hands.is_some() || view.tiles {
-                        inset(rect, (q * 0.015).max(0.5))
-                    } else {
-                        rect
+                    let gap = view.hands.is_some() || view.tiles;
+                    let draw = |s: &mut Pixmap| {
+                        let colour = if light { theme.light } else { theme.dark };
+                        // On the frame's colour, so the sprite is opaque and copied, not blended.
+                        s.fill(tiny_skia::Color::from_rgba8(bg.0, bg.1, bg.2, 255));
+                        let r = if gap { inset(unit, (q * 0.015).max(0.5)) } else { unit };
+                        s.fill_rect(r, &paint(colour), Transform::identity(), None);
                     };
-                    pm.fill_rect(r, &paint(colour), Transform::identity(), None);
-                    if let Some(owner) = cell.owner {
-                        owner_ring(&mut pm, &theme, rect, owner, q);
-                    }
+                    stamp(&mut pm, Mark::Square { light, gap }, file, rank, &draw);
                 }
-                CellKind::Hole => hole(&mut pm, &theme, rect, q),
-                CellKind::AntiTile => anti_tile(&mut pm, &theme, rect, q),
+                CellKind::Hole => stamp(&mut pm, Mark::Hole, file, rank, &|s| hole(s, &theme, unit, q)),
+                CellKind::AntiTile => {
+                    stamp(&mut pm, Mark::AntiTile, file, rank, &|s| anti_tile(s, &theme, unit, q))
+                }
                 CellKind::Quad => {}
             }
         }
@@ -195,16 +249,26 @@ pub fn render(view: &BoardView, opts: &RenderOptions) -> Result<Pixmap, RenderEr
         let rect = quad_or_cell(view, &layout, file, rank);
         pm.fill_rect(rect, &paint(theme.last_move), Transform::identity(), None);
     }
+    // Owners after the last-move highlight, so a square just placed still shows whose it is.
+    for rank in 0..view.ranks {
+        for file in 0..view.files {
+            let cell = view.cell(file, rank);
+            if let (CellKind::Square, Some(owner)) = (cell.kind, cell.owner) {
+                stamp(&mut pm, Mark::OwnerRing(owner), file, rank, &|s| {
+                    owner_ring(s, &theme, unit, owner, q)
+                });
+            }
+        }
+    }
     // Each quad-square's name (S1…S4, M1, M2) small in its corner: moves are written with them.
     for quad in &view.quads {
         let r = layout.block(quad.file, quad.rank, 2, 2);
-        let style = font::Style::bold(q * 0.24);
-        font::Font::get().draw(
+        text_at(
             &mut pm,
             quad.name,
             r.x() + q * 0.08,
             r.y() + q * 0.08,
-            style,
+            font::Style::bold(q * 0.24),
             theme.coordinates,
         );
     }
@@ -217,38 +281,122 @@ pub fn render(view: &BoardView, opts: &RenderOptions) -> Result<Pixmap, RenderEr
     }
     // A locked square: a small padlock in its corner, so the player sees what may not move.
     for &(file, rank) in &view.locked {
-        padlock(&mut pm, &theme, layout.block(file, rank, 1, 1), q);
+        stamp(&mut pm, Mark::Padlock, file, rank, &|s| padlock(s, &theme, unit, q));
     }
     if let Some((file, rank)) = view.chip {
-        chip(&mut pm, &theme, layout.block(file, rank, 1, 1), q);
+        stamp(&mut pm, Mark::Chip, file, rank, &|s| chip(s, &theme, unit, q));
     }
     for rank in 0..view.ranks {
         for file in 0..view.files {
             if let Some(p) = view.cell(file, rank).piece {
-                let (x, y) = layout.cell(file, rank);
-                draw_piece(&mut pm, &theme, p, x, y, q);
+                stamp(&mut pm, Mark::Piece(p), file, rank, &|s| draw_piece(s, &theme, p, 0.0, 0.0, q));
             }
         }
     }
     for quad in &view.quads {
         let r = layout.block(quad.file, quad.rank, 2, 2);
         match quad.pieces.as_slice() {
-            [one] => draw_piece(&mut pm, &theme, *one, r.x() + q * 0.35, r.y() + q * 0.35, q * 1.3),
+            [one] => piece_at(&mut pm, opts.theme, &theme, *one, r.x() + q * 0.35, r.y() + q * 0.35, q * 1.3),
             [a, b] => {
                 // Two pieces side by side, each the size of a normal square's piece.
-                draw_piece(&mut pm, &theme, *a, r.x() + q * 0.02, r.y() + q * 0.5, q * 0.98);
-                draw_piece(&mut pm, &theme, *b, r.x() + q * 1.0, r.y() + q * 0.5, q * 0.98);
+                piece_at(&mut pm, opts.theme, &theme, *a, r.x() + q * 0.02, r.y() + q * 0.5, q * 0.98);
+                piece_at(&mut pm, opts.theme, &theme, *b, r.x() + q * 1.0, r.y() + q * 0.5, q * 0.98);
             }
             _ => {}
         }
     }
     if opts.coordinates {
-        coordinates(&mut pm, &theme, &layout);
+        coordinates(&mut pm, opts.theme, &theme, &layout);
     }
     if let Some(hands) = view.hands {
-        draw_hands(&mut pm, &theme, &layout, hands);
+        draw_hands(&mut pm, opts.theme, &theme, &layout, hands);
+    }
+    if let Some(caption) = &opts.caption {
+        draw_caption(&mut pm, &theme, &layout, caption, view.turn);
     }
     Ok(pm)
+}
+
+/// A piece of `size` pixels with its box's corner at (x, y), both rounded to whole pixels.
+fn piece_at(pm: &mut Pixmap, name: ThemeName, theme: &Theme, piece: Piece, x: f32, y: f32, size: f32) {
+    let px = size.round() as u32;
+    let draw = |s: &mut Pixmap| draw_piece(s, theme, piece, 0.0, 0.0, px as f32);
+    if let Some(sprite) = sprites::get(name, Mark::Piece(piece), px, px, draw) {
+        sprites::blit(pm, &sprite, x.round() as i32, y.round() as i32);
+    }
+}
+
+/// The players' names on their edges of the board, the side to move marked, and the banner of a
+/// finished game.
+fn draw_caption(pm: &mut Pixmap, theme: &Theme, layout: &Layout, caption: &Caption, turn: Color) {
+    let font = font::Font::get();
+    let h = layout.strip;
+    let left = layout.x0;
+    let right = layout.x0 + layout.board_width();
+    if let Some((winner, text)) = &caption.result {
+        let band = Rect::from_xywh(0.0, 0.0, layout.width as f32, layout.banner).expect("a banner has size");
+        let fill = if winner.is_some() { theme.banner_win } else { theme.banner_draw };
+        pm.fill_rect(band, &paint(fill), Transform::identity(), None);
+        let style = font::Style::bold(h * 0.5);
+        let text = font.fit(text, layout.width as f32 - 2.0 * layout.margin, style);
+        let x = (layout.width as f32 - font.width(&text, style)) / 2.0;
+        text_at(pm, &text, x, (layout.banner - style.size) / 2.0, style, theme.banner_text);
+    }
+    for color in Color::ALL {
+        let at_bottom = (color == Color::White) != layout.flip;
+        let y = if at_bottom { layout.height as f32 - h } else { layout.banner };
+        let to_move = caption.result.is_none() && color == turn;
+        if to_move {
+            let r = Rect::from_xywh(left, y + h * 0.1, right - left, h * 0.8).expect("a strip has size");
+            pm.fill_rect(r, &paint(theme.to_move), Transform::identity(), None);
+        }
+        let (fill, line) = match color {
+            Color::White => (theme.white_piece, theme.white_line),
+            Color::Black => (theme.black_piece, theme.black_line),
+        };
+        let pad = h * 0.25;
+        if let Some(disc) = PathBuilder::from_circle(left + pad + h * 0.2, y + h / 2.0, h * 0.2) {
+            pm.fill_path(&disc, &paint(fill), FillRule::Winding, Transform::identity(), None);
+            let ring = Stroke { width: (h * 0.04).max(1.0), ..Stroke::default() };
+            pm.stroke_path(&disc, &paint(line), &ring, Transform::identity(), None);
+        }
+        // At the right: the score of a finished game, else the clock.
+        let score = caption.result.as_ref().map(|(winner, _)| match winner {
+            None => "½".to_string(),
+            Some(w) if *w == color => "1".to_string(),
+            Some(_) => "0".to_string(),
+        });
+        let side_text = score.or_else(|| caption.clocks[color.index()].clone()).unwrap_or_default();
+        let style = if to_move { font::Style::bold(h * 0.5) } else { font::Style::regular(h * 0.5) };
+        let colour = if to_move || caption.result.is_some() { theme.caption } else { theme.caption_dim };
+        let text_y = y + (h - style.size) / 2.0 + h * 0.04;
+        let side_w = font.width(&side_text, style);
+        if !side_text.is_empty() {
+            text_at(pm, &side_text, right - pad - side_w, text_y, style, colour);
+        }
+        let name_x = left + pad + h * 0.6;
+        let room = right - pad - side_w - pad - name_x;
+        let name = font.fit(&caption.names[color.index()], room.max(0.0), style);
+        text_at(pm, &name, name_x, text_y, style, colour);
+    }
+}
+
+/// A line of text with its design box's corner at (x, y), both rounded to whole pixels; drawn once
+/// per wording, size and colour and then copied, since names and clocks recur picture after picture.
+fn text_at(pm: &mut Pixmap, text: &str, x: f32, y: f32, style: font::Style, colour: Rgba) {
+    use std::hash::{Hash, Hasher};
+    let font = font::Font::get();
+    // Room for the strokes' round ends and for descenders and accents beyond the design box.
+    let pad = (style.size * 0.3).ceil();
+    let w = (font.width(text, style) + 2.0 * pad).ceil() as u32;
+    let h = (style.size + 2.0 * pad).ceil() as u32;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (text, style.bold, colour.0, colour.1, colour.2, colour.3).hash(&mut hasher);
+    let draw = |s: &mut Pixmap| font.draw(s, text, pad, pad, style, colour);
+    // The theme is part of the colour already; one cache key for every theme.
+    if let Some(sprite) = sprites::get(ThemeName::default(), Mark::Text(hasher.finish()), w, h, draw) {
+        sprites::blit(pm, &sprite, (x - pad).round() as i32, (y - pad).round() as i32);
+    }
 }
 
 fn quad_or_cell(view: &BoardView, layout: &Layout, file: u8, rank: u8) -> Rect {
@@ -299,36 +447,38 @@ fn anti_tile(pm: &mut Pixmap, theme: &Theme, rect: Rect, q: f32) {
     }
 }
 
-/// The owner's colour as a ring inside the square, outlined so it shows on light and dark alike.
+/// The owner's colour as a frame inside the square, outlined in the opposite colour so it reads on
+/// light and dark squares alike. Whole pixels wide and on whole pixels, so at 256 px it is still a
+/// solid band of colour rather than an antialiased blur.
 fn owner_ring(pm: &mut Pixmap, theme: &Theme, rect: Rect, owner: Color, q: f32) {
     let (ring, line) = match owner {
         Color::White => (theme.white_piece, theme.white_line),
         Color::Black => (theme.black_piece, theme.black_line),
     };
-    let width = (q * 0.07).max(1.5);
-    let r = inset(rect, q * 0.05 + width / 2.0);
-    pm.stroke_path(
-        &PathBuilder::from_rect(r),
-        &paint(ring),
-        &Stroke { width, ..Stroke::default() },
-        Transform::identity(),
-        None,
-    );
-    let thin = Stroke { width: (q * 0.012).max(0.75), ..Stroke::default() };
-    pm.stroke_path(
-        &PathBuilder::from_rect(inset(r, width / 2.0)),
-        &paint(line),
-        &thin,
-        Transform::identity(),
-        None,
-    );
-    pm.stroke_path(
-        &PathBuilder::from_rect(inset(r, -width / 2.0)),
-        &paint(line),
-        &thin,
-        Transform::identity(),
-        None,
-    );
+    let thin = (q * 0.015).round().max(1.0);
+    let width = (q * 0.085).round().max(2.0);
+    let edge = (q * 0.03).round().max(1.0);
+    let (left, top) = (rect.left().round(), rect.top().round());
+    let (right, bottom) = (rect.right().round(), rect.bottom().round());
+    let mut band = |by: f32, t: f32, colour: Rgba| {
+        let (l, tp, r, b) = (left + by, top + by, right - by, bottom - by);
+        let mut p = paint(colour);
+        p.anti_alias = false;
+        for bar in [
+            Rect::from_ltrb(l, tp, r, tp + t),
+            Rect::from_ltrb(l, b - t, r, b),
+            Rect::from_ltrb(l, tp + t, l + t, b - t),
+            Rect::from_ltrb(r - t, tp + t, r, b - t),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            pm.fill_rect(bar, &p, Transform::identity(), None);
+        }
+    };
+    band(edge, thin, line);
+    band(edge + thin, width, ring);
+    band(edge + thin + width, thin, line);
 }
 
 fn chip(pm: &mut Pixmap, theme: &Theme, rect: Rect, q: f32) {
@@ -376,32 +526,44 @@ fn glyph(pm: &mut Pixmap, colour: Rgba, c: char, x: f32, y: f32, height: f32) {
     }
 }
 
-fn coordinates(pm: &mut Pixmap, theme: &Theme, layout: &Layout) {
+/// A coordinate glyph `height` pixels tall with its box's corner at (x, y), rounded to whole pixels.
+fn glyph_at(pm: &mut Pixmap, name: ThemeName, colour: Rgba, c: char, x: f32, y: f32, height: f32) {
+    // Room around the box for the stroke's round ends.
+    let pad = (height * 0.1).ceil() + 1.0;
+    let (w, h) = ((height * 10.0 / 15.0 + 2.0 * pad).ceil() as u32, (height + 2.0 * pad).ceil() as u32);
+    let draw = |s: &mut Pixmap| glyph(s, colour, c, pad, pad, height);
+    if let Some(sprite) = sprites::get(name, Mark::Glyph(c), w, h, draw) {
+        sprites::blit(pm, &sprite, (x - pad).round() as i32, (y - pad).round() as i32);
+    }
+}
+
+fn coordinates(pm: &mut Pixmap, name: ThemeName, theme: &Theme, layout: &Layout) {
     let h = (layout.margin * 0.55).min(layout.square * 0.4);
     let w = h * 10.0 / 15.0;
     for file in 0..layout.files {
         let (x, _) = layout.cell(file, 0);
-        let y = layout.y0 + layout.square * layout.ranks as f32 + (layout.margin - h) / 2.0;
-        glyph(pm, theme.coordinates, (b'a' + file) as char, x + (layout.square - w) / 2.0, y, h);
+        let y = layout.board_bottom() + (layout.margin - h) / 2.0;
+        glyph_at(pm, name, theme.coordinates, (b'a' + file) as char, x + (layout.square - w) / 2.0, y, h);
     }
     for rank in 0..layout.ranks {
         let (_, y) = layout.cell(0, rank);
         let x = layout.x0 - layout.margin / 2.0 - w / 2.0;
-        glyph(pm, theme.coordinates, (b'1' + rank) as char, x, y + (layout.square - h) / 2.0, h);
+        glyph_at(pm, name, theme.coordinates, (b'1' + rank) as char, x, y + (layout.square - h) / 2.0, h);
     }
 }
 
 /// Squares in hand: a row of small squares for each side, the side's own at its edge of the board.
-fn draw_hands(pm: &mut Pixmap, theme: &Theme, layout: &Layout, hands: [Hand; 2]) {
+fn draw_hands(pm: &mut Pixmap, name: ThemeName, theme: &Theme, layout: &Layout, hands: [Hand; 2]) {
     let bar = layout.hand_bar;
-    let icon = bar * 0.62;
+    let icon = (bar * 0.62).round();
     for color in Color::ALL {
         let at_bottom = (color == Color::White) != layout.flip;
         let y = if at_bottom {
-            layout.y0 + layout.square * layout.ranks as f32 + layout.margin + (bar - icon) / 2.0
+            layout.board_bottom() + layout.margin + (bar - icon) / 2.0
         } else {
-            layout.margin + (bar - icon) / 2.0 - bar * 0.15
-        };
+            layout.y0 - bar + (bar - icon) / 2.0 - bar * 0.15
+        }
+        .round();
         let (fill, line) = match color {
             Color::White => (theme.white_piece, theme.white_line),
             Color::Black => (theme.black_piece, theme.black_line),
@@ -418,14 +580,20 @@ fn draw_hands(pm: &mut Pixmap, theme: &Theme, layout: &Layout, hands: [Hand; 2])
                 None,
             );
         }
-        x += icon * 1.5;
+        x += (icon * 1.5).round();
         match hands[color.index()] {
             Hand::Count(n) => {
-                for _ in 0..n {
-                    let r = Rect::from_xywh(x, y, icon, icon).expect("icon has size");
-                    pm.fill_rect(r, &paint(theme.light), Transform::identity(), None);
-                    owner_ring(pm, theme, r, color, icon);
-                    x += icon * 1.25;
+                let unit = Rect::from_xywh(0.0, 0.0, icon, icon).expect("icon has size");
+                let draw = |s: &mut Pixmap| {
+                    s.fill_rect(unit, &paint(theme.light), Transform::identity(), None);
+                    owner_ring(s, theme, unit, color, icon);
+                };
+                let px = icon as u32;
+                if let Some(sprite) = sprites::get(name, Mark::HandSquare(color), px, px, draw) {
+                    for _ in 0..n {
+                        sprites::blit(pm, &sprite, x as i32, y as i32);
+                        x += (icon * 1.25).round();
+                    }
                 }
             }
             Hand::Unlimited => glyph(pm, theme.coordinates, '∞', x + icon * 0.1, y - icon * 0.1, icon * 1.4),
@@ -433,19 +601,21 @@ fn draw_hands(pm: &mut Pixmap, theme: &Theme, layout: &Layout, hands: [Hand; 2])
     }
 }
 
-/// The picture as an 8-bit RGB PNG.
+/// The picture as an 8-bit indexed PNG: a board has a few hundred colours at most (its theme and
+/// the antialiased edges between them), so a palette of 256 keeps it exact or all but exact, a
+/// third of the bytes to compress; and the fastest zlib level is then both quick and small.
 pub fn encode_png(pm: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    // Pictures are opaque, so premultiplied RGBA is plain RGBA; drop the alpha to save a quarter.
-    let rgb: Vec<u8> = pm.data().chunks_exact(4).flat_map(|px| [px[0], px[1], px[2]]).collect();
-    let mut out = Vec::with_capacity(rgb.len() / 8);
+    let (palette, indices) = palette::index(pm.data());
+    let mut out = Vec::with_capacity(indices.len() / 8);
     {
         let mut enc = png::Encoder::new(&mut out, pm.width(), pm.height());
-        enc.set_color(png::ColorType::Rgb);
+        enc.set_color(png::ColorType::Indexed);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Balanced);
-        enc.set_filter(png::Filter::Paeth);
+        enc.set_palette(palette);
+        enc.set_deflate_compression(png::DeflateCompression::Level(2));
+        enc.set_filter(png::Filter::NoFilter);
         let mut writer = enc.write_header().map_err(|e| RenderError::Encode(e.to_string()))?;
-        writer.write_image_data(&rgb).map_err(|e| RenderError::Encode(e.to_string()))?;
+        writer.write_image_data(&indices).map_err(|e| RenderError::Encode(e.to_string()))?;
     }
     Ok(out)
 }
@@ -522,6 +692,160 @@ mod tests {
             }
         }
         assert!(inside > 30, "{inside} pixels of padlock");
+    }
+
+    fn named(result: Option<(Option<Color>, String)>) -> RenderOptions {
+        let caption =
+            Caption { names: ["alice".into(), "bob".into()], clocks: [Some("2d 4h".into()), None], result };
+        RenderOptions { caption: Some(caption), ..RenderOptions::default() }
+    }
+
+    /// Pixels of `pm` in the band of rows `top..bottom` that are not the frame's colour.
+    fn inked(pm: &Pixmap, top: f32, bottom: f32, theme: &Theme) -> usize {
+        let bg = theme.background;
+        let mut n = 0;
+        for y in top as u32..(bottom as u32).min(pm.height()) {
+            for x in 0..pm.width() {
+                let p = pm.pixel(x, y).unwrap();
+                n += usize::from((p.red(), p.green(), p.blue()) != (bg.0, bg.1, bg.2));
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn names_stand_on_their_sides_edges_and_the_mover_is_marked() {
+        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let opts = named(None);
+        let theme = opts.theme.theme();
+        let pm = render(&view, &opts).unwrap();
+        let layout = Layout::new(&view, &opts);
+        let plain = render(&view, &RenderOptions::default()).unwrap();
+        assert_eq!(
+            pm.height() as f32,
+            plain.height() as f32 + 2.0 * layout.strip - (layout.margin - (layout.margin * 0.4).round())
+        );
+        assert_eq!(layout.banner, 0.0, "no banner while the game goes on");
+        // White (to move) at the bottom: its strip has the highlight behind its name.
+        let strip_at = |y: f32| {
+            let p = pm
+                .pixel((layout.x0 + layout.board_width() / 2.0) as u32, (y + layout.strip / 2.0) as u32)
+                .unwrap();
+            (p.red(), p.green(), p.blue())
+        };
+        let tm = theme.to_move;
+        assert_eq!(
+            strip_at(pm.height() as f32 - layout.strip),
+            (tm.0, tm.1, tm.2),
+            "White's strip is marked"
+        );
+        let bg = theme.background;
+        assert_eq!(strip_at(0.0), (bg.0, bg.1, bg.2), "Black's strip is not");
+        assert!(inked(&pm, 0.0, layout.strip, &theme) > 200, "bob's name is written above");
+        // Flipped, the names change edges: the top strip now carries the highlight.
+        let flipped = render(&view, &RenderOptions { flip: true, ..opts.clone() }).unwrap();
+        let p = flipped
+            .pixel((layout.x0 + layout.board_width() / 2.0) as u32, (layout.strip / 2.0) as u32)
+            .unwrap();
+        assert_eq!((p.red(), p.green(), p.blue()), (tm.0, tm.1, tm.2));
+    }
+
+    #[test]
+    fn a_finished_game_has_a_banner_and_no_mover() {
+        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let theme = ThemeName::default().theme();
+        for (winner, fill) in [(Some(Color::Black), theme.banner_win), (None, theme.banner_draw)] {
+            let opts = named(Some((winner, "Black wins by resignation".into())));
+            let pm = render(&view, &opts).unwrap();
+            let layout = Layout::new(&view, &opts);
+            assert_eq!(layout.banner, layout.strip);
+            let corner = pm.pixel(2, 2).unwrap();
+            assert_eq!((corner.red(), corner.green(), corner.blue()), (fill.0, fill.1, fill.2));
+            // The banner's words: many pixels of its text colour in its middle.
+            let t = theme.banner_text;
+            let mut text = 0;
+            for y in 0..layout.banner as u32 {
+                for x in 0..pm.width() {
+                    let p = pm.pixel(x, y).unwrap();
+                    text += usize::from((p.red(), p.green(), p.blue()) == (t.0, t.1, t.2));
+                }
+            }
+            assert!(text > 100, "{text} pixels of text");
+            // Neither strip is marked as the side to move.
+            let tm = theme.to_move;
+            for y in [layout.banner + layout.strip / 2.0, pm.height() as f32 - layout.strip / 2.0] {
+                let p = pm.pixel((layout.x0 + layout.board_width() / 2.0) as u32, y as u32).unwrap();
+                assert_ne!((p.red(), p.green(), p.blue()), (tm.0, tm.1, tm.2));
+            }
+        }
+    }
+
+    #[test]
+    fn ownership_reads_at_256_px() {
+        // Hans38's start: every square owned. At 256 px each square's frame is at least 2 px of
+        // its owner's colour, on light and dark squares alike.
+        let view = BoardView::new(&Position::start(Variant::Hans38), None);
+        let opts = RenderOptions { size: 256, ..RenderOptions::default() };
+        let theme = opts.theme.theme();
+        let pm = render(&view, &opts).unwrap();
+        let layout = Layout::new(&view, &opts);
+        let q = layout.square;
+        let mut checked = 0;
+        for rank in 0..8u8 {
+            for file in 0..8u8 {
+                let Some(owner) = view.cell(file, rank).owner else { continue };
+                let want = if owner == Color::White { theme.white_piece } else { theme.black_piece };
+                let r = layout.block(file, rank, 1, 1);
+                let y = (r.y() + q * 0.5) as u32;
+                let solid = (r.x() as u32..(r.x() + q * 0.3) as u32)
+                    .filter(|&x| {
+                        let p = pm.pixel(x, y).unwrap();
+                        [p.red().abs_diff(want.0), p.green().abs_diff(want.1), p.blue().abs_diff(want.2)]
+                            .iter()
+                            .all(|d| *d < 24)
+                    })
+                    .count();
+                let row: Vec<_> = (r.x() as u32..(r.x() + q * 0.3) as u32)
+                    .map(|x| pm.pixel(x, y).map(|p| (p.red(), p.green(), p.blue())))
+                    .collect();
+                assert!(
+                    solid >= 2,
+                    "{}{}: {solid} px of its owner's frame: {row:?}",
+                    (b'a' + file) as char,
+                    rank + 1
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 32);
+    }
+
+    #[test]
+    fn every_picture_stays_under_30_kb_at_512_px() {
+        // A walk of 60 turns chosen by a fixed pseudo-random sequence through each variant, every
+        // position drawn as the bot posts it (names, clock, and the banner at the end).
+        for &v in Variant::ALL {
+            let mut pos = Position::start(v);
+            let mut last: Option<(Position, tessera_rules::Move)> = None;
+            let mut seed: u64 = 0x5eed ^ v as u64;
+            let mut largest = 0;
+            for ply in 0..60 {
+                let moves = pos.legal_moves();
+                let finished = moves.is_empty() || ply == 59;
+                let opts = named(finished.then(|| (Some(Color::White), "White wins on time".into())));
+                let view = BoardView::new(&pos, last.as_ref().map(|(p, m)| (p, m)));
+                let png = render_png(&view, &opts).unwrap();
+                largest = largest.max(png.len());
+                if finished {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let mv = moves[(seed >> 33) as usize % moves.len()];
+                let next = pos.played(&mv);
+                last = Some((std::mem::replace(&mut pos, next), mv));
+            }
+            assert!(largest < 30_000, "{v}: a picture of {largest} bytes");
+        }
     }
 
     #[test]

@@ -35,9 +35,18 @@ pub struct Theme {
     pub white_line: Rgba,
     pub black_piece: Rgba,
     pub black_line: Rgba,
+    /// The names around the board, and the dimmer name of the side not to move.
+    pub caption: Rgba,
+    pub caption_dim: Rgba,
+    /// Behind the name of the side to move.
+    pub to_move: Rgba,
+    /// The result banner of a finished game: won, drawn, and its text.
+    pub banner_win: Rgba,
+    pub banner_draw: Rgba,
+    pub banner_text: Rgba,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ThemeName {
     /// Warm wood tones on a dark frame: the default.
     #[default]
@@ -75,6 +84,12 @@ impl ThemeName {
                 white_line: pieces.1,
                 black_piece: pieces.2,
                 black_line: pieces.3,
+                caption: Rgba::rgb(236, 238, 242),
+                caption_dim: Rgba::rgb(150, 154, 162),
+                to_move: Rgba::rgb(74, 80, 92),
+                banner_win: Rgba::rgb(226, 178, 52),
+                banner_draw: Rgba::rgb(168, 174, 184),
+                banner_text: Rgba::rgb(24, 24, 26),
             },
             ThemeName::Slate => Theme {
                 name: "slate",
@@ -94,6 +109,12 @@ impl ThemeName {
                 white_line: pieces.1,
                 black_piece: pieces.2,
                 black_line: pieces.3,
+                caption: Rgba::rgb(30, 32, 36),
+                caption_dim: Rgba::rgb(112, 118, 128),
+                to_move: Rgba::rgb(212, 222, 232),
+                banner_win: Rgba::rgb(236, 190, 64),
+                banner_draw: Rgba::rgb(190, 198, 208),
+                banner_text: Rgba::rgb(24, 24, 26),
             },
         }
     }

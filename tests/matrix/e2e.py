@@ -45,7 +45,8 @@ def start_bot():
 def expected_board(moves, flip):
     """The picture the bot should post after `moves`: drawn by the same binary's `render` command."""
     out = tempfile.mktemp(suffix=".png")
-    args = [os.environ["BOT_BIN"], "render", "--moves", "-", "--size", "512", "-o", out] + (["--flip"] if flip else [])
+    args = [os.environ["BOT_BIN"], "render", "--moves", "-", "--size", "512", "--white", "alice", "--black", "bob", "-o", out]
+    args += ["--flip"] if flip else []
     subprocess.run(args, input=" ".join(moves).encode(), check=True, capture_output=True)
     with Image.open(out) as img:
         img.load()

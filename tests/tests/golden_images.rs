@@ -6,12 +6,12 @@
 use std::path::PathBuf;
 
 use tessera_render::{
-    Bracket, BracketMatch, BracketRound, BracketSide, BracketSlot, Crosstable, CrosstablePlayer, GameResult,
-    RenderOptions, StandingsRow, StandingsTable, TableOptions, ThemeName, encode_png, render,
+    Bracket, BracketMatch, BracketRound, BracketSide, BracketSlot, Caption, Crosstable, CrosstablePlayer,
+    GameResult, RenderOptions, StandingsRow, StandingsTable, TableOptions, ThemeName, encode_png, render,
     render_bracket_png, render_crosstable_png, render_standings_png,
 };
 use tessera_rules::view::BoardView;
-use tessera_rules::{Variant, replay};
+use tessera_rules::{Color, Variant, replay};
 
 /// Records that reach a position showing what each variant draws.
 const CASES: &[(Variant, &str, &str)] = &[
@@ -31,16 +31,22 @@ fn golden_dir() -> PathBuf {
 }
 
 fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    // Pictures are palette PNGs: read them as the RGB they stand for.
+    decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
     buf.truncate(info.buffer_size());
-    assert_eq!(info.color_type, png::ColorType::Rgb);
+    assert_eq!(info.color_type, png::ColorType::Rgb, "expanded from the palette");
     (info.width, info.height, buf)
 }
 
 fn picture(variant: Variant, record: &str, flip: bool) -> Vec<u8> {
+    picture_with(variant, record, RenderOptions { size: 320, flip, ..RenderOptions::default() })
+}
+
+fn picture_with(variant: Variant, record: &str, opts: RenderOptions) -> Vec<u8> {
     let game = replay(variant, record).unwrap_or_else(|e| panic!("{variant}: {e}")).game;
     let mut before = game.start().clone();
     let mut view = BoardView::new(&before, None);
@@ -49,7 +55,6 @@ fn picture(variant: Variant, record: &str, flip: bool) -> Vec<u8> {
         view = BoardView::new(&after, Some((&before, mv)));
         before = after;
     }
-    let opts = RenderOptions { size: 320, flip, theme: ThemeName::Walnut, coordinates: true };
     encode_png(&render(&view, &opts).unwrap()).unwrap()
 }
 
@@ -91,6 +96,29 @@ fn pictures_match_their_goldens() {
             let name = format!("{name}{}", if flip { "-flipped" } else { "" });
             failures.extend(compare(&name, &picture(variant, record, flip), bless));
         }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// As the bot posts them: the names on their sides, the mover marked and the clock, then a
+/// finished game's banner; in both themes.
+#[test]
+fn captioned_pictures_match_their_goldens() {
+    let bless = std::env::var_os("TESSERA_BLESS").is_some();
+    let names = || ["alice".to_string(), "Bartholomew Ñúñez".to_string()];
+    let playing = Caption { names: names(), clocks: [None, Some("2d 23h".into())], result: None };
+    let mate = (Some(Color::Black), "Black wins by checkmate".to_string());
+    let over = Caption { names: names(), clocks: [None, None], result: Some(mate) };
+    let mut failures = Vec::new();
+    for (name, theme, caption, record) in [
+        ("named-hans38", ThemeName::Walnut, playing.clone(), "1. @@e4 @@e5 2. @@d4"),
+        ("named-hans38-slate", ThemeName::Slate, playing, "1. @@e4 @@e5 2. @@d4"),
+        ("named-mate", ThemeName::Walnut, over.clone(), "1. f3 e5 2. g4 Qh4#"),
+        ("named-mate-slate", ThemeName::Slate, over, "1. f3 e5 2. g4 Qh4#"),
+    ] {
+        let variant = if name.contains("hans38") { Variant::Hans38 } else { Variant::Chess };
+        let opts = RenderOptions { size: 320, theme, caption: Some(caption), ..RenderOptions::default() };
+        failures.extend(compare(name, &picture_with(variant, record, opts), bless));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
