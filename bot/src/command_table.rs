@@ -725,7 +725,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "settings",
         aliases: &["setting", "prefs"],
         group: None,
-        summary: "Your settings: confirm risky turns (on/off), boards facing you, the side to move or white",
+        summary: "Your settings: confirm risky turns, which side boards face, theme, coordinates",
         options: &[opt(
             "change",
             Kind::Text { max: 40 },
@@ -743,7 +743,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "channel",
         aliases: &[],
         group: None,
-        summary: "The channel's settings (moderators): post finished games as GIFs, on/off",
+        summary: "The channel's settings (moderators): GIFs of finished games, defaults for players",
         options: &[opt(
             "change",
             Kind::Text { max: 40 },

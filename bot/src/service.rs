@@ -713,7 +713,7 @@ impl<S: Store> Service<S> {
         game.play(mv).map_err(|e| e.to_string())?;
         let ply = loaded.row.moves.len() + 1;
         if !confirmed
-            && self.preference(&me, msg.platform, msg.channel, "confirm").as_deref() != Some("off")
+            && self.setting_for(&me, msg.platform, msg.channel, &SETTINGS[0]) != "off"
             && let Some(danger) = turn_danger(&pos, &mv)
         {
             let id = loaded.row.id;
@@ -801,14 +801,23 @@ impl<S: Store> Service<S> {
             None => self.last_move_view(loaded),
         };
         let who = viewer.unwrap_or_else(|| loaded.player(pos.turn()));
-        let side = match self.preference(who, &loaded.row.platform, &loaded.row.channel, "board").as_deref() {
-            Some("white") => Color::White,
-            Some("mine") => loaded.color_of(who).unwrap_or(pos.turn()),
+        let (platform, channel) = (&loaded.row.platform, &loaded.row.channel);
+        let side = match self.setting_for(who, platform, channel, &SETTINGS[1]).as_str() {
+            "white" => Color::White,
+            "mine" => loaded.color_of(who).unwrap_or(pos.turn()),
             _ => pos.turn(),
         };
         let from_black = (side == Color::Black) != flip;
-        let opts =
-            RenderOptions { flip: from_black, caption: Some(caption(loaded, now)), ..self.render.clone() };
+        let theme =
+            self.setting_for(who, platform, channel, &SETTINGS[2]).parse().unwrap_or(self.render.theme);
+        let coordinates = self.setting_for(who, platform, channel, &SETTINGS[3]) == "on";
+        let opts = RenderOptions {
+            flip: from_black,
+            theme,
+            coordinates,
+            caption: Some(caption(loaded, now)),
+            ..self.render.clone()
+        };
         let image = tessera_render::render_png(&view, &opts).ok();
         let diagram =
             tessera_render::diagram::text_diagram(pos, if from_black { Color::Black } else { Color::White });
@@ -936,71 +945,69 @@ impl<S: Store> Service<S> {
         self.make_move_as(msg, Some(game), &format!("{text} !"), &format!("!t move {text}"))
     }
 
+    /// A setting's value for this player here: their own choice, else the channel's, else the default.
+    fn setting_for(&self, player: &Player, platform: &str, channel: &str, setting: &Setting) -> String {
+        self.preference(player, platform, channel, setting.key)
+            .unwrap_or_else(|| self.setting_default(setting))
+    }
+
+    fn setting_default(&self, setting: &Setting) -> String {
+        match setting.key {
+            // The theme and labels the bot was configured with.
+            "theme" => self.render.theme.name().to_string(),
+            "coordinates" => if self.render.coordinates { "on" } else { "off" }.to_string(),
+            _ => setting.values[0].to_string(),
+        }
+    }
+
     /// Shows the author's settings, or changes one.
     fn settings(&self, msg: &Incoming, change: Option<&str>) -> Replies {
         let me = self.me(msg)?;
         let words: Vec<String> =
             change.unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
-        let (key, value) = match words.as_slice() {
-            [] => {
-                let confirm =
-                    self.preference(&me, msg.platform, msg.channel, "confirm").unwrap_or_else(|| "on".into());
-                let board =
-                    self.preference(&me, msg.platform, msg.channel, "board").unwrap_or_else(|| "turn".into());
-                return Ok(vec![Reply::text(format!(
-                    "Your settings: confirm {confirm} (ask before a turn that loses by rule or leaves out an \
-                     action); board {board} (mine: from your side; turn: from the side to move; white: always \
-                     from White). Change one like `!t settings board mine`."
-                ))]);
-            }
-            [k, v] if k == "confirm" && ["on", "off"].contains(&v.as_str()) => ("confirm", v.clone()),
-            [k, v] if k == "board" && ["mine", "turn", "white"].contains(&v.as_str()) => ("board", v.clone()),
-            [k, ..] if k == "confirm" => {
-                return Err("say `!t settings confirm on` or `!t settings confirm off`".into());
-            }
-            [k, ..] if k == "board" => {
-                return Err("say `!t settings board mine`, `board turn` or `board white`".into());
-            }
-            _ => return Err("the settings are `confirm on|off` and `board mine|turn|white`".into()),
-        };
-        self.store.set_setting(me.id, key, &value).map_err(internal)?;
-        Ok(vec![Reply::text(format!("Saved: {key} {value}."))])
+        if words.is_empty() {
+            let listed: Vec<String> = SETTINGS
+                .iter()
+                .map(|s| {
+                    format!("{} {} ({})", s.key, self.setting_for(&me, msg.platform, msg.channel, s), s.what)
+                })
+                .collect();
+            return Ok(vec![Reply::text(format!(
+                "Your settings: {}. Change one like `!t settings board mine`.",
+                listed.join("; ")
+            ))]);
+        }
+        let (setting, value) = parse_setting(&words, SETTINGS, "!t settings")?;
+        self.store.set_setting(me.id, setting.key, &value).map_err(internal)?;
+        Ok(vec![Reply::text(format!("Saved: {} {value}.", setting.key))])
     }
 
     /// Shows the channel's settings, or lets a moderator change one.
     fn channel_settings(&self, msg: &Incoming, change: Option<&str>) -> Replies {
         let words: Vec<String> =
             change.unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
-        let get = |key: &str, default: &str| -> Result<String, String> {
-            let v = self.store.channel_setting(msg.platform, msg.channel, key).map_err(internal)?;
-            Ok(v.unwrap_or_else(|| default.to_string()))
+        let get = |setting: &Setting| -> Result<String, String> {
+            let v = self.store.channel_setting(msg.platform, msg.channel, setting.key).map_err(internal)?;
+            Ok(v.unwrap_or_else(|| self.setting_default(setting)))
         };
-        let (key, value) = match words.as_slice() {
-            [] => {
-                return Ok(vec![Reply::text(format!(
-                    "This channel: gifs {} (a finished game is posted as an animated GIF); for players who have \
-                     not chosen: confirm {}, board {}. Moderators change them like `!t channel gifs off` or \
-                     `!t channel board white`.",
-                    get("gifs", "on")?,
-                    get("confirm", "on")?,
-                    get("board", "turn")?
-                ))]);
-            }
-            [k, v] if (k == "gifs" || k == "confirm") && (v == "on" || v == "off") => (k.as_str(), v.clone()),
-            [k, v] if k == "board" && ["mine", "turn", "white"].contains(&v.as_str()) => ("board", v.clone()),
-            _ => {
-                return Err(
-                    "the channel's settings are `gifs on|off`, and for players who have not chosen, \
-                     `confirm on|off` and `board mine|turn|white`"
-                        .into(),
-                );
-            }
-        };
+        if words.is_empty() {
+            let gifs = get(&CHANNEL_SETTINGS[0])?;
+            let defaults: Vec<String> = SETTINGS
+                .iter()
+                .map(|s| Ok(format!("{} {}", s.key, get(s)?)))
+                .collect::<Result<_, String>>()?;
+            return Ok(vec![Reply::text(format!(
+                "This channel: gifs {gifs} (a finished game is posted as an animated GIF); for players who have \
+                 not chosen: {}. Moderators change them like `!t channel gifs off` or `!t channel board white`.",
+                defaults.join(", ")
+            ))]);
+        }
+        let (setting, value) = parse_setting(&words, &CHANNEL_SETTINGS, "!t channel")?;
         if !msg.is_admin {
             return Err("only the channel's moderators can change its settings".into());
         }
-        self.store.set_channel_setting(msg.platform, msg.channel, key, &value).map_err(internal)?;
-        Ok(vec![Reply::text(format!("Saved for this channel: {key} {value}."))])
+        self.store.set_channel_setting(msg.platform, msg.channel, setting.key, &value).map_err(internal)?;
+        Ok(vec![Reply::text(format!("Saved for this channel: {} {value}.", setting.key))])
     }
 
     fn participant(&self, msg: &Incoming, id: GameRef) -> Result<(Player, Loaded, Color), String> {
@@ -1647,6 +1654,65 @@ fn has_moved(loaded: &Loaded, color: Color) -> bool {
     let first = loaded.game.start().turn();
     let plies = loaded.game.moves().len();
     if color == first { plies >= 1 } else { plies >= 2 }
+}
+
+/// A setting a player chooses for themselves (`!t settings`), and a channel's moderators choose
+/// for those who have not (`!t channel`). The first value is the default, except where the bot's
+/// configuration gives one (theme, coordinates).
+#[derive(Clone, Copy)]
+struct Setting {
+    key: &'static str,
+    values: &'static [&'static str],
+    what: &'static str,
+}
+
+const SETTINGS: &[Setting] = &[
+    Setting {
+        key: "confirm",
+        values: &["on", "off"],
+        what: "ask before a turn that loses by rule or leaves out an action",
+    },
+    Setting {
+        key: "board",
+        values: &["turn", "mine", "white"],
+        what: "mine: from your side; turn: from the side to move; white: always from White",
+    },
+    Setting { key: "theme", values: &["walnut", "slate"], what: "the pictures' colours" },
+    Setting { key: "coordinates", values: &["on", "off"], what: "file and rank labels round the board" },
+];
+
+/// The channel's own settings first, then the players' defaults.
+const CHANNEL_SETTINGS: [Setting; 5] = [
+    Setting { key: "gifs", values: &["on", "off"], what: "a finished game is posted as an animated GIF" },
+    SETTINGS[0],
+    SETTINGS[1],
+    SETTINGS[2],
+    SETTINGS[3],
+];
+
+/// `KEY VALUE` as one of `table`'s settings, or what would be right.
+fn parse_setting<'t>(
+    words: &[String],
+    table: &'t [Setting],
+    command: &str,
+) -> Result<(&'t Setting, String), String> {
+    let names =
+        || table.iter().map(|s| format!("`{} {}`", s.key, s.values.join("|"))).collect::<Vec<_>>().join(", ");
+    let Some(setting) = table.iter().find(|s| s.key == words[0]) else {
+        return Err(format!("there is no setting \"{}\"; the settings are {}", words[0], names()));
+    };
+    match words {
+        [_, v] if setting.values.contains(&v.as_str()) => Ok((setting, v.clone())),
+        _ => Err(format!(
+            "say {}",
+            setting
+                .values
+                .iter()
+                .map(|v| format!("`{command} {} {v}`", setting.key))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )),
+    }
 }
 
 /// What the picture shows around the board: the names, the clock of the side to move where the

@@ -203,6 +203,36 @@ fn each_player_chooses_how_boards_face() {
 }
 
 #[test]
+fn each_player_chooses_the_pictures_theme_and_labels_with_the_channels_as_default() {
+    let image = |r: &[Reply]| r.iter().find_map(|r| r.image.clone()).expect("a picture");
+    let service = game("chess");
+    let plain = image(&say(&service, "alice", "!t board"));
+    assert!(text(&say(&service, "alice", "!t settings")).contains("theme walnut"));
+    assert!(text(&say(&service, "alice", "!t settings theme slate")).contains("Saved: theme slate"));
+    let slate = image(&say(&service, "alice", "!t board"));
+    assert_ne!(plain, slate, "the picture changes with the theme");
+    assert!(text(&say(&service, "alice", "!t settings coordinates off")).contains("Saved: coordinates off"));
+    assert_ne!(slate, image(&say(&service, "alice", "!t board")));
+    // Wrong values change nothing and say what is right.
+    let wrong = text(&say(&service, "alice", "!t settings theme neon"));
+    assert!(wrong.contains("`!t settings theme walnut` or `!t settings theme slate`"), "{wrong}");
+    let unknown = text(&say(&service, "alice", "!t settings colour red"));
+    assert!(
+        unknown.contains("there is no setting \"colour\"") && unknown.contains("`theme walnut|slate`"),
+        "{unknown}"
+    );
+    // Bob has chosen nothing: the channel's default (set by a moderator) is his.
+    let bob_before = image(&say(&service, "bob", "!t board"));
+    assert!(
+        text(&as_moderator(&service, "!t channel theme slate"))
+            .contains("Saved for this channel: theme slate")
+    );
+    assert!(text(&as_moderator(&service, "!t channel")).contains("theme slate"));
+    assert_ne!(bob_before, image(&say(&service, "bob", "!t board")));
+    assert!(text(&say(&service, "bob", "!t settings")).contains("theme slate"));
+}
+
+#[test]
 fn each_variants_rules_say_how_a_turn_is_built_with_an_example_turn_that_plays() {
     for &v in tessera_rules::Variant::ALL {
         let service = Service::new(SqliteStore::in_memory().unwrap());
