@@ -40,11 +40,11 @@ fn main() {
     );
     for &v in Variant::ALL {
         let view = BoardView::new(&Position::start(v), None);
-        let draw = best_of(30, || {
+        let draw = best_of(100, || {
             black_box(render(&view, &opts).unwrap());
         });
         let pm = render(&view, &opts).unwrap();
-        let encode = best_of(30, || {
+        let encode = best_of(100, || {
             black_box(encode_png(&pm).unwrap());
         });
         let bytes = encode_png(&pm).unwrap().len();
