@@ -63,4 +63,26 @@ fn main() {
         let (a, b) = (mnps(ours, t_ours), mnps(theirs, t_theirs));
         println!("{name:<10} {depth:>5} {ours:>12} {a:>14.1} {b:>14.1} {:>7.2}", a / b);
     }
+    variants();
+}
+
+/// Every variant from its start, the general board's speed (chess takes the plain board above).
+fn variants() {
+    println!("\n{:<26} {:>5} {:>12} {:>14}", "variant (start)", "depth", "nodes", "tessera Mn/s");
+    for (variant, depth) in [
+        (Variant::Hans38, 4),
+        (Variant::Hans38Neutral, 3),
+        (Variant::Hans38Postal, 4),
+        (Variant::InfiniteReserves, 2),
+        (Variant::MovingOccupiedSquares, 2),
+        (Variant::QuadSquare, 3),
+        (Variant::TiledSquares, 3),
+        (Variant::BlueChip, 3),
+        (Variant::Shrink, 4),
+    ] {
+        let pos = Position::start(variant);
+        let (nodes, t) = measure(Duration::from_secs(1), || perft(&pos, depth));
+        let mnps = nodes as f64 / t.as_secs_f64() / 1e6;
+        println!("{:<26} {depth:>5} {nodes:>12} {mnps:>14.2}", variant.name());
+    }
 }

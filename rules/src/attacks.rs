@@ -4,6 +4,7 @@
 //! so any set of locations (pieces, holes, anti-tiles, cells outside a shrunk board) blocks at
 //! the same cost.
 
+use crate::magic::Tables;
 use crate::types::{Bitboard, Color, Square};
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
@@ -56,8 +57,6 @@ const fn ray_tables() -> [[u64; 64]; 8] {
     rays
 }
 
-static RAYS: [[u64; 64]; 8] = ray_tables();
-
 const fn between_table() -> [[u64; 64]; 64] {
     let rays = ray_tables();
     let mut table = [[0u64; 64]; 64];
@@ -83,14 +82,15 @@ const fn between_table() -> [[u64; 64]; 64] {
 static BETWEEN: [[u64; 64]; 64] = between_table();
 
 #[inline]
+#[cfg(test)]
 fn ray(dir: usize, sq: Square, blockers: Bitboard) -> u64 {
-    let ray = RAYS[dir][sq.index()];
+    let ray = RAYS_CONST[dir][sq.index()];
     let hit = ray & blockers.0;
     if hit == 0 {
         return ray;
     }
     let first = if dir < 4 { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
-    ray & !RAYS[dir][first as usize]
+    ray & !RAYS_CONST[dir][first as usize]
 }
 
 #[inline]
@@ -111,14 +111,25 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     })
 }
 
-/// Rook rays up to and including the first blocker on each.
+/// Rook rays up to and including the first blocker on each (a magic lookup).
 #[inline]
 pub fn rook(sq: Square, blockers: Bitboard) -> Bitboard {
-    Bitboard(ray(0, sq, blockers) | ray(1, sq, blockers) | ray(4, sq, blockers) | ray(5, sq, blockers))
+    Bitboard(Tables::get().rook(sq.index(), blockers.0))
 }
 
 #[inline]
 pub fn bishop(sq: Square, blockers: Bitboard) -> Bitboard {
+    Bitboard(Tables::get().bishop(sq.index(), blockers.0))
+}
+
+/// The rays one at a time, as the magic tables are checked against.
+#[cfg(test)]
+fn rook_by_rays(sq: Square, blockers: Bitboard) -> Bitboard {
+    Bitboard(ray(0, sq, blockers) | ray(1, sq, blockers) | ray(4, sq, blockers) | ray(5, sq, blockers))
+}
+
+#[cfg(test)]
+fn bishop_by_rays(sq: Square, blockers: Bitboard) -> Bitboard {
     Bitboard(ray(2, sq, blockers) | ray(3, sq, blockers) | ray(6, sq, blockers) | ray(7, sq, blockers))
 }
 
@@ -133,15 +144,33 @@ pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(BETWEEN[a.index()][b.index()])
 }
 
-/// Whole line through two squares (both included), empty if they share none.
-pub fn line(a: Square, b: Square) -> Bitboard {
-    for (d, rays) in RAYS.iter().enumerate() {
-        if rays[a.index()] & b.bb().0 != 0 {
-            let opposite = (d + 4) % 8;
-            return Bitboard(rays[a.index()] | RAYS[opposite][a.index()]) | a.bb();
+const fn line_table() -> [[u64; 64]; 64] {
+    let mut table = [[0u64; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let mut b = 0;
+            while b < 64 {
+                if RAYS_CONST[d][a] & (1 << b) != 0 {
+                    table[a][b] = RAYS_CONST[d][a] | RAYS_CONST[(d + 4) % 8][a] | (1 << a);
+                }
+                b += 1;
+            }
+            d += 1;
         }
+        a += 1;
     }
-    Bitboard::EMPTY
+    table
+}
+
+const RAYS_CONST: [[u64; 64]; 8] = ray_tables();
+static LINE: [[u64; 64]; 64] = line_table();
+
+/// Whole line through two squares (both included), empty if they share none.
+#[inline]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINE[a.index()][b.index()])
 }
 
 #[rustfmt::skip]
@@ -190,11 +219,28 @@ mod tests {
     }
 
     #[test]
+    fn magic_lookups_are_the_rays() {
+        let mut seed = 0x0dd_ba11_u64;
+        for i in 0..64u8 {
+            for _ in 0..200 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let blockers = Bitboard(seed & seed.rotate_left(17));
+                let s = Square::new(i);
+                assert_eq!(rook(s, blockers), rook_by_rays(s, blockers));
+                assert_eq!(bishop(s, blockers), bishop_by_rays(s, blockers));
+            }
+        }
+    }
+
+    #[test]
     fn between_and_line() {
         assert_eq!(between(sq("a1"), sq("a4")), sq("a2").bb() | sq("a3").bb());
         assert_eq!(between(sq("a4"), sq("a1")), sq("a2").bb() | sq("a3").bb());
         assert_eq!(between(sq("c1"), sq("f4")), sq("d2").bb() | sq("e3").bb());
         assert_eq!(between(sq("a1"), sq("b3")), Bitboard::EMPTY);
         assert_eq!(line(sq("a1"), sq("c3")).count(), 8);
+        assert_eq!(line(sq("c3"), sq("a1")), line(sq("a1"), sq("h8")));
+        assert_eq!(line(sq("b1"), sq("b7")).count(), 8);
+        assert_eq!(line(sq("a1"), sq("b3")), Bitboard::EMPTY);
     }
 }

@@ -12,9 +12,11 @@
 
 pub mod attacks;
 pub mod game;
+mod magic;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+mod plain;
 pub mod position;
 pub mod quad;
 pub mod record;

@@ -5,6 +5,9 @@ use crate::position::Position;
 
 /// Number of move sequences of length `depth` from `pos`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if let Some(nodes) = crate::plain::perft(pos, depth) {
+        return nodes;
+    }
     let mut buffers = vec![Vec::with_capacity(64); depth as usize + 1];
     perft_inner(pos, depth, &mut buffers)
 }

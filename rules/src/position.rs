@@ -355,6 +355,17 @@ impl Position {
 
     /// All legal turns, appended to `out` (cleared first), reusing its allocation.
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        match crate::plain::Board::of(self) {
+            Some(board) => {
+                out.clear();
+                board.legal_moves_into(out);
+            }
+            None => self.general_legal_moves_into(out),
+        }
+    }
+
+    /// [`Position::legal_moves_into`] by the general generator, whatever the board.
+    pub(crate) fn general_legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.rules().quad_squares {
             return quad::legal_moves_into(self, out);
@@ -512,6 +523,9 @@ impl Position {
 
     /// Whether the side to move has at least one legal turn.
     pub fn has_legal_moves(&self) -> bool {
+        if let Some(board) = crate::plain::Board::of(self) {
+            return board.has_moves();
+        }
         match self.rules().turn {
             TurnRule::Single => !self.legal_moves().is_empty(),
             // A chip placement is always possible: what counts is a legal piece move (B4).
