@@ -12,9 +12,8 @@ use tessera_bot::config::Config;
 use tessera_bot::service::Service;
 use tessera_bot::store::SqliteStore;
 use tessera_render::{RenderOptions, ThemeName};
-use tessera_rules::quad;
 use tessera_rules::variant::Reserve;
-use tessera_rules::view::BoardView;
+use tessera_rules::view::{BoardView, CellKind};
 use tessera_rules::{Color, Position, ReplayError, Variant, notation};
 
 /// Prints a line to standard output; a closed pipe (`tessera ... | head`) ends the command quietly.
@@ -502,32 +501,32 @@ fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<Ex
 pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Option<&str>) -> Value {
     let rules = pos.rules();
     let changing_board = rules.square_actions;
+    // The picture's model knows every board's oddities as plain data: quads, tiles, owners.
+    let view = BoardView::new(pos, None);
     let mut board = Map::new();
     let listed = if changing_board { pos.board_mask() } else { pos.occupied() };
-    if rules.quad_squares {
-        // Pieces on a quad-square are listed under the quad's name (Q1).
-        for quad in &quad::QUADS {
-            let pieces: Vec<String> =
-                quad::occupants(pos, quad.cells[0]).iter().map(|(_, p)| p.char().to_string()).collect();
-            if !pieces.is_empty() {
-                board.insert(quad.name.to_string(), json!({ "pieces": pieces }));
-            }
+    // Pieces on a quad-square are listed under the quad's name (Q1).
+    for quad in &view.quads {
+        let pieces: Vec<String> = quad.pieces.iter().map(|p| p.char().to_string()).collect();
+        if !pieces.is_empty() {
+            board.insert(quad.name.to_string(), json!({ "pieces": pieces }));
         }
     }
     for sq in listed {
-        if rules.quad_squares && quad::quad_at(sq).is_some() {
+        let cell = view.cell(sq.file(), sq.rank());
+        if cell.kind == CellKind::Quad {
             continue;
         }
         let mut entry = Map::new();
         if changing_board {
-            let state = match (pos.squares().contains(sq), rules.tiles) {
-                (true, true) => "tile",
-                (true, false) => "normal",
-                (false, _) if pos.anti_tiles().contains(sq) => "anti-tile",
-                (false, _) => "hole",
+            let state = match cell.kind {
+                CellKind::Square if view.tiles => "tile",
+                CellKind::Square => "normal",
+                CellKind::AntiTile => "anti-tile",
+                CellKind::Hole | CellKind::Quad => "hole",
             };
             entry.insert("square".into(), json!(state));
-            if let Some(owner) = pos.owner(sq) {
+            if let Some(owner) = cell.owner {
                 entry.insert("owner".into(), json!(owner.name()));
             }
         }

@@ -11,10 +11,10 @@
 
 use std::fmt;
 
+use crate::mechanic::{self, Mechanic, dispatch};
 use crate::moves::{Action, Move};
 use crate::position::Position;
-use crate::quad;
-use crate::types::{Piece, Role, Square};
+use crate::types::{Role, Square};
 use crate::variant::TurnRule;
 
 /// Longest move text we read; anything longer is not a move.
@@ -61,7 +61,7 @@ pub enum ParsedAction {
 }
 
 impl ParsedAction {
-    fn is_piece_move(&self) -> bool {
+    pub(crate) fn is_piece_move(&self) -> bool {
         matches!(self, ParsedAction::Piece(_) | ParsedAction::Castle { .. })
     }
 }
@@ -81,7 +81,7 @@ pub struct ParsedPieceMove {
 }
 
 impl ParsedPieceMove {
-    fn origin(&self) -> Option<Square> {
+    pub(crate) fn origin(&self) -> Option<Square> {
         Some(Square::from_coords(self.from_file?, self.from_rank?))
     }
 }
@@ -125,11 +125,11 @@ impl fmt::Display for ResolveError {
 
 impl std::error::Error for ResolveError {}
 
-fn join_or(items: &[String]) -> String {
+pub(crate) fn join_or(items: &[String]) -> String {
     join_with(items, "or")
 }
 
-fn join_and(items: &[String]) -> String {
+pub(crate) fn join_and(items: &[String]) -> String {
     join_with(items, "and")
 }
 
@@ -285,7 +285,7 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
         return parse_shift(rest);
     }
     let castle = s.replace(['0', 'o'], "O");
-    let s = &with_quad_names_as_cells(s);
+    let s = &mechanic::location_names_as_cells(s);
     match castle.as_str() {
         "O-O" => return Ok(ParsedAction::Castle { long: false }),
         "O-O-O" => return Ok(ParsedAction::Castle { long: true }),
@@ -356,16 +356,6 @@ fn parse_action(token: &str) -> Result<ParsedAction, String> {
     Ok(ParsedAction::Piece(ParsedPieceMove { role, from_file, from_rank, capture, to, promotion, victim }))
 }
 
-/// Quad-Square Chess names its quad-squares `S1`–`S4`, `M1`, `M2`; read each as its lower-left cell.
-fn with_quad_names_as_cells(text: &str) -> String {
-    let mut out = text.to_string();
-    for quad in &crate::quad::QUADS {
-        out = out.replace(quad.name, &quad.cells[0].to_string());
-        out = out.replace(&quad.name.to_lowercase(), &quad.cells[0].to_string());
-    }
-    out
-}
-
 /// `g8-e6`, `g8e6`, `e7-e8=Q`: the part after `@`.
 fn parse_shift(rest: &str) -> Result<ParsedAction, String> {
     let usage = || format!("\"@{rest}\" is not a square move; write @g8-e6");
@@ -412,9 +402,7 @@ impl ParsedMove {
         if pos.rules().turn == TurnRule::Single && self.actions.len() == 1 {
             let mut found: Vec<Move> =
                 pos.legal_moves().into_iter().filter(|mv| self.matches(pos, mv)).collect();
-            if pos.rules().shrink {
-                found.retain(|mv| self.names_shrink_promotions(pos, mv));
-            }
+            dispatch!(pos.room, M => M::keep_named(pos, self, &mut found));
             if let Some(ParsedAction::Piece(p)) = self.actions.first() {
                 prefer_exact(&mut found, p);
             }
@@ -432,45 +420,6 @@ impl ParsedMove {
             },
         );
         found
-    }
-
-    /// Shrink Chess: whether `mv` promotes exactly as written: named pawns to the named pieces,
-    /// the others to their default (S6).
-    fn names_shrink_promotions(&self, pos: &Position, mv: &Move) -> bool {
-        pos.with_shrink_promotions(mv, &self.shrink_promotions) == Some(*mv)
-    }
-
-    /// Shrink Chess: for a move that is legal with some promotions, what is wrong with the
-    /// promotions written: a square the shrink promotes nothing on, or a piece that would leave
-    /// the mover's king in check.
-    fn why_shrink_promotion_illegal(&self, pos: &Position, made: &[Action]) -> Option<String> {
-        let mv = Move::from_actions(made)?;
-        if pos.shrink_promotions(&mv).is_empty() {
-            return (!self.shrink_promotions.is_empty()).then(|| {
-                "this move promotes no pawn by shrinking; leave out the [square=piece] part".to_string()
-            });
-        }
-        // Empty here: illegal whatever the pawns become, which the king check below explains.
-        let options = pos.shrink_promotion_options(&mv);
-        for (sq, role) in &self.shrink_promotions {
-            let Some((_, allowed)) = options.iter().find(|(p, _)| p == sq) else {
-                let squares: Vec<String> = options.iter().map(|(p, _)| p.to_string()).collect();
-                return Some(format!(
-                    "the shrink promotes no pawn on {sq}; it promotes the pawn{} on {}",
-                    if squares.len() == 1 { "" } else { "s" },
-                    join_and(&squares)
-                ));
-            };
-            if !allowed.contains(role) {
-                let names: Vec<String> = allowed.iter().map(|r| r.name().to_string()).collect();
-                return Some(format!(
-                    "a {} on {sq} would leave your king in check; the pawn there may become a {}",
-                    role.name(),
-                    join_or(&names)
-                ));
-            }
-        }
-        None
     }
 
     /// Whether a legal turn starts with these actions (and may go on with more).
@@ -521,9 +470,7 @@ impl ParsedMove {
         let us = pos.turn();
         // The whole turn, played out: a shrink (S3) or the turn's later actions may matter.
         let after = Move::from_actions(&made).map_or(at, |mv| pos.played(&mv));
-        if pos.rules().shrink
-            && let Some(reason) = self.why_shrink_promotion_illegal(pos, &made)
-        {
+        if let Some(reason) = dispatch!(pos.room, M => M::why_extras(pos, self, &made)) {
             return reason;
         }
         if after.king_attacked(us) {
@@ -597,20 +544,7 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
             "write one move".into()
         }),
         TurnRule::Single => None,
-        TurnRule::PieceThenChip => {
-            let chips = actions.iter().filter(|a| matches!(a, ParsedAction::Chip { .. })).count();
-            let pieces = actions.len() - chips;
-            if pos.chip().is_none() {
-                (actions.len() != 1 || chips != 1)
-                    .then(|| "the first turn only places the chip, written like [e5]".to_string())
-            } else if pieces == 1 && chips == 0 {
-                Some("after your move, place the chip: write it like e2-e4[d5]".into())
-            } else if pieces != 1 || chips != 1 || !actions[0].is_piece_move() {
-                Some("a turn is one piece move and then the chip, written like e2-e4[d5]".into())
-            } else {
-                None
-            }
-        }
+        TurnRule::PieceThenChip => dispatch!(pos.room, M => M::why_turn_shape(pos, actions)),
         _ => {
             let pieces = actions.iter().filter(|a| a.is_piece_move()).count();
             let places = actions.iter().filter(|a| matches!(a, ParsedAction::Place { .. })).count();
@@ -634,72 +568,35 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
 
 /// Why one action cannot be made in `pos` by the piece and square rules.
 fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
-    let us = pos.turn();
-    let rules = pos.rules();
+    if let Some(reason) = mechanic::why_not_action(pos, parsed) {
+        return reason;
+    }
     let p = match parsed {
         ParsedAction::Castle { long } => return why_no_castling(pos, *long),
-        ParsedAction::Place { to } => {
-            return if !pos.board_mask().contains(*to) {
-                format!("{to} is off the board")
-            } else if pos.anti_tiles().contains(*to) {
-                format!(
-                    "there is an anti-tile at {to}; tiles go on void, and only a king clears an anti-tile"
-                )
-            } else if pos.squares().contains(*to) {
-                format!("there is already a {} at {to}", pos.square_word())
-            } else if pos.reserve(us) == Some(0) {
-                "you have no squares left in reserve".into()
-            } else {
-                format!("you cannot place a square at {to} now{}", legal_examples(pos))
-            };
-        }
-        ParsedAction::Shift { from, to, .. } => return why_no_shift(pos, *from, *to),
-        ParsedAction::DropAnti { to } => {
-            return if pos.anti_tiles().contains(*to) {
-                format!("there is already an anti-tile at {to}")
-            } else if pos.squares().contains(*to) {
-                format!("there is already a tile at {to}; anti-tiles go on void")
-            } else {
-                format!("you cannot drop an anti-tile at {to} now{}", legal_examples(pos))
-            };
-        }
-        ParsedAction::RemoveTile { at } => {
-            return if !pos.squares().contains(*at) {
-                format!("there is no tile at {at}")
-            } else if pos.occupied().contains(*at) {
-                format!("a piece stands on the tile at {at}")
-            } else if pos.owner(*at) != Some(us) {
-                format!("the tile at {at} is {}'s; you remove only your own", us.other())
-            } else {
-                format!("you cannot remove the tile at {at} now{}", legal_examples(pos))
-            };
-        }
-        ParsedAction::Chip { to } => {
-            return if pos.occupied().contains(*to) {
-                format!("the chip goes on an empty square, and {to} is occupied")
-            } else if pos.chip() == Some(*to) {
-                format!("the chip must leave {to} for another square")
-            } else {
-                format!("the chip cannot go to {to}{}", legal_examples(pos))
-            };
-        }
         ParsedAction::Piece(p) => p,
+        _ => unreachable!("the board's own actions are explained by their rooms"),
     };
-    if pos.chip() == Some(p.to) {
-        return format!("the chip on {} closes that square to you this turn", p.to);
-    }
+    dispatch!(pos.room, M => why_piece_move_impossible::<M>(pos, parsed, p))
+}
+
+/// Why a piece move cannot be made: the room's reasons first, then the board's.
+fn why_piece_move_impossible<M: Mechanic>(
+    pos: &Position,
+    parsed: &ParsedAction,
+    p: &ParsedPieceMove,
+) -> String {
+    let us = pos.turn();
+    let rules = pos.rules();
     if !pos.board_mask().contains(p.to) {
         return format!("{} is off this board", p.to);
     }
-    let king_lays_tiles = rules.tiles
+    let king_lays_squares = M::kings_lay_squares()
         && (p.role == Some(Role::King)
             || p.origin().and_then(|o| pos.piece_at(o)).is_some_and(|pc| pc.role == Role::King));
-    if !pos.squares().contains(p.to) && !king_lays_tiles {
+    if !pos.squares().contains(p.to) && !king_lays_squares {
         return format!("there is no {} at {}", pos.square_word(), p.to);
     }
-    if rules.quad_squares
-        && let Some(reason) = why_quad_move_impossible(pos, p)
-    {
+    if let Some(reason) = M::why_not_piece_move(pos, p) {
         return reason;
     }
     if let Some(from) = p.origin() {
@@ -746,17 +643,14 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
         }
         let middle = Square::from_coords(from.file(), (from.rank() + p.to.rank()) / 2);
         let double = from.file() == p.to.file() && from.rank().abs_diff(p.to.rank()) == 2;
-        if double && rules.tiles && pos.anti_tiles().contains(middle) {
-            return format!("a pawn's double step cannot cross the anti-tile on {middle}");
-        }
-        if double && !rules.tiles && !pos.squares().contains(middle) {
-            return format!("a pawn's double step needs a square at {middle} too");
+        if double && let Some(reason) = M::why_no_double_step(pos, middle) {
+            return reason;
         }
     }
     // A piece that would reach the square along its line but for something in the way: name it.
     let blocked = |from: Square| {
-        (!rules.quad_squares && (pawn_push_line(pos, role, us, from, p.to) || slides_to(role, from, p.to)))
-            .then(|| path_obstacle(pos, from, p.to))
+        (M::straight_lines() && (pawn_push_line(pos, role, us, from, p.to) || slides_to(role, from, p.to)))
+            .then(|| path_obstacle::<M>(pos, from, p.to))
             .flatten()
     };
     match p.origin() {
@@ -802,16 +696,13 @@ fn pawn_push_line(pos: &Position, role: Role, us: crate::Color, from: Square, to
 
 /// The first thing between `from` and `to` (both excluded) that stops a move along the line: a
 /// hole, an anti-tile, or a piece; or what stands on `to` for a pawn's push.
-fn path_obstacle(pos: &Position, from: Square, to: Square) -> Option<String> {
+fn path_obstacle<M: Mechanic>(pos: &Position, from: Square, to: Square) -> Option<String> {
     let step = |a: u8, b: u8| (b as i8 - a as i8).signum();
     let (sf, sr) = (step(from.file(), to.file()), step(from.rank(), to.rank()));
     let mut sq = from.offset(sf, sr)?;
     while sq != to {
-        if pos.rules().tiles && pos.anti_tiles().contains(sq) {
-            return Some(format!("the anti-tile on {sq} is in the way"));
-        }
-        if !pos.rules().tiles && !pos.squares().contains(sq) {
-            return Some(format!("the hole at {sq} is in the way"));
+        if let Some(obstacle) = M::obstacle(pos, sq) {
+            return Some(obstacle);
         }
         if let Some(piece) = pos.piece_at(sq) {
             return Some(format!("the {} on {sq} is in the way", piece.role.name()));
@@ -821,84 +712,8 @@ fn path_obstacle(pos: &Position, from: Square, to: Square) -> Option<String> {
     None
 }
 
-/// Quad-Square Chess: what is wrong about the locations of a move (Q4, Q6).
-fn why_quad_move_impossible(pos: &Position, p: &ParsedPieceMove) -> Option<String> {
-    let us = pos.turn();
-    if let Some(origin) = p.origin() {
-        let from = pos.location(origin);
-        let name = pos.location_name(from);
-        let ours: Vec<Piece> =
-            quad::occupants(pos, from).into_iter().map(|(_, pc)| pc).filter(|pc| pc.color == us).collect();
-        let wanted = p.role;
-        let mover = ours.iter().find(|pc| wanted.is_none_or(|r| r == pc.role));
-        match (mover, wanted) {
-            (None, Some(role)) => return Some(format!("there is no {} of yours on {name}", role.name())),
-            (None, None) => return Some(format!("there is no piece of yours on {name}")),
-            (Some(mover), _) => {
-                let rook_beside =
-                    quad::occupants(pos, from).iter().any(|(_, pc)| pc.color != us && pc.role == Role::Rook);
-                if quad::quad_at(from).is_some() && rook_beside && !(mover.role == Role::Bishop && p.capture)
-                {
-                    return Some(format!(
-                        "the {} on {name} is pinned by the rook sharing its quad-square and cannot leave",
-                        mover.role.name()
-                    ));
-                }
-            }
-        }
-    }
-    let to = pos.location(p.to);
-    let there = quad::occupants(pos, to);
-    if quad::quad_at(to).is_some() && there.len() == 2 && there.iter().all(|(_, pc)| pc.color == us) {
-        return Some(format!("{} already holds two of your pieces", pos.location_name(to)));
-    }
-    None
-}
-
-fn why_no_shift(pos: &Position, from: Square, to: Square) -> String {
-    let us = pos.turn();
-    let rules = pos.rules();
-    if !pos.squares().contains(from) {
-        return format!("there is no square at {from} to move");
-    }
-    if let Some(piece) = pos.piece_at(from) {
-        if !rules.carry {
-            return format!("only empty squares move, and a {} stands on {from}", piece.role.name());
-        }
-        if piece.color != us {
-            return format!(
-                "only squares under your own pieces move with them, and {from} holds a {} piece",
-                piece.color
-            );
-        }
-        if piece.role == Role::King {
-            return "the king's square never moves".into();
-        }
-        if from.distance(to) != 1 {
-            return "a square with a piece on it moves one step".into();
-        }
-    }
-    if pos.locked().contains(from) {
-        let how = if rules.placement_locks { "placed or moved" } else { "moved" };
-        return format!("your opponent just {how} the square at {from}; it cannot move this turn");
-    }
-    if rules.owned_squares && pos.piece_at(from).is_none() && pos.owner(from) != Some(us) {
-        return format!("the square at {from} is {}'s; you move only your own squares", us.other());
-    }
-    if !pos.board_mask().contains(to) {
-        return format!("{to} is off the board");
-    }
-    if pos.squares().contains(to) {
-        return format!("there is already a square at {to}");
-    }
-    if from.distance(to) > 2 {
-        return "a square moves at most two steps in any direction".into();
-    }
-    format!("the square at {from} cannot move to {to} now{}", legal_examples(pos))
-}
-
 /// A few legal turns, so a refusal without a sharper reason still says what would be right.
-fn legal_examples(pos: &Position) -> String {
+pub(crate) fn legal_examples(pos: &Position) -> String {
     let mut found = Vec::new();
     pos.for_each_turn(&mut |_, _, _| true, &mut |mv| {
         found.push(lan(pos, &mv));
@@ -912,18 +727,14 @@ fn legal_examples(pos: &Position) -> String {
 }
 
 fn why_no_castling(pos: &Position, long: bool) -> String {
-    let us = pos.turn();
-    if pos.rules().quad_squares {
-        return if (pos.castling_rooks() & quad::castling_rook_of(us)).is_empty() {
-            "you can no longer castle: the king or the rook has moved".into()
-        } else if pos.is_check() {
-            "you cannot castle out of check".into()
-        } else {
-            "castling needs every location between king and rook empty and unattacked, the rook alone on its \
-             quad-square, and the king safe there"
-                .into()
-        };
+    dispatch!(pos.room, M => why_no_castling_with::<M>(pos, long))
+}
+
+fn why_no_castling_with<M: Mechanic>(pos: &Position, long: bool) -> String {
+    if let Some(reason) = M::why_no_castling(pos, long) {
+        return reason;
     }
+    let us = pos.turn();
     let Some(king) = pos.king(us) else {
         return "you have no king".into();
     };
@@ -932,20 +743,14 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
         .castling_rooks()
         .into_iter()
         .any(|r| pos.by_color(us).contains(r) && (r.file() < king.file()) == long);
-    let chip_blocks = pos.chip().is_some_and(|c| {
-        pos.castling_rooks().into_iter().filter(|r| (r.file() < king.file()) == long).any(|r| {
-            let (king_to, rook_to) = pos.castling_targets(king, r);
-            c == king_to || c == rook_to
-        })
-    });
     if !has_right {
         format!("you can no longer castle on the {side} side")
-    } else if chip_blocks {
-        "you cannot castle while the chip stands where your king or rook would land".into()
+    } else if let Some(reason) = M::why_castling_blocked(pos, king, long) {
+        reason
     } else if pos.is_check() {
         "you cannot castle out of check".into()
     } else {
-        castling_obstacle(pos, king, long).unwrap_or_else(|| {
+        castling_obstacle::<M>(pos, king, long).unwrap_or_else(|| {
             let word = pos.square_word();
             format!(
                 "castling needs every {word} between king and rook there and empty, and the king may not pass or \
@@ -957,14 +762,14 @@ fn why_no_castling(pos: &Position, long: bool) -> String {
 
 /// What stops castling on one side, as the move generator checks it: a hole or a piece where king
 /// or rook pass or land, or an attack on the king's way.
-fn castling_obstacle(pos: &Position, king: Square, long: bool) -> Option<String> {
+fn castling_obstacle<M: Mechanic>(pos: &Position, king: Square, long: bool) -> Option<String> {
     let us = pos.turn();
     let rook = pos
         .castling_rooks()
         .into_iter()
         .find(|r| pos.by_color(us).contains(*r) && (r.file() < king.file()) == long)?;
-    if pos.rules().shrink && !(3..=4).contains(&king.file().abs_diff(rook.file())) {
-        return Some("castling here needs two or three empty squares between king and rook".into());
+    if let Some(reason) = M::why_castling_closed(pos, king, rook) {
+        return Some(reason);
     }
     let (king_to, rook_to) = pos.castling_targets(king, rook);
     let mut span: Vec<Square> = (crate::attacks::between(king, king_to)
@@ -1001,7 +806,7 @@ fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool
     match (parsed, action) {
         (ParsedAction::Castle { long }, Action::Castle { king, rook }) => {
             // Quad-Square Chess has one castling, written either way (Q10).
-            pos.rules().quad_squares || (rook.file() < king.file()) == *long
+            dispatch!(pos.room, M => M::one_castling()) || (rook.file() < king.file()) == *long
         }
         (ParsedAction::Piece(p), Action::Castle { king, rook }) => {
             // Castling written as the king's move (e1-g1, Ke1g1) or king takes own rook (e1h1).
@@ -1055,8 +860,7 @@ fn piece_fields_match(pos: &Position, p: &ParsedPieceMove, role: Role, from: Squ
 
 /// Standard algebraic notation with check (`+`) and mate (`#`) marks; square actions as `@@f3`, `@g8-e6`.
 pub fn san(pos: &Position, mv: &Move) -> String {
-    if pos.rules().quad_squares {
-        // With quads, disambiguating by file or rank reads badly: name both ends, as the author does.
+    if dispatch!(pos.room, M => M::long_notation_only()) {
         return lan(pos, mv);
     }
     write_turn(pos, mv, san_action)
@@ -1066,7 +870,8 @@ pub fn san(pos: &Position, mv: &Move) -> String {
 /// means looking for an answer to the check, which for compound turns can cost milliseconds a
 /// turn. Parsing accepts turns with or without the mark.
 pub fn san_and_lan_unmarked(pos: &Position, mv: &Move) -> (String, String) {
-    let san = if pos.rules().quad_squares { None } else { Some(write_actions(pos, mv, san_action)) };
+    let long_only = dispatch!(pos.room, M => M::long_notation_only());
+    let san = if long_only { None } else { Some(write_actions(pos, mv, san_action)) };
     let lan = write_actions(pos, mv, lan_action);
     (san.unwrap_or_else(|| lan.clone()), lan)
 }
@@ -1095,27 +900,19 @@ fn write_actions(pos: &Position, mv: &Move, write: impl Fn(&Position, Action) ->
         out.push_str(&write(&at, action));
         at.apply_action(action);
     }
-    out.push_str(&shrink_promotion_text(pos, mv));
+    out.push_str(&turn_suffix(pos, mv));
     out
 }
 
-/// Shrink Chess: the pieces a move's shrink promotes pawns to, `[a1=B,h7=Q]`, or nothing.
-fn shrink_promotion_text(pos: &Position, mv: &Move) -> String {
-    if !pos.rules().shrink {
-        return String::new();
-    }
-    let promoted = pos.shrink_promotions(mv);
-    if promoted.is_empty() {
-        return String::new();
-    }
-    let list: Vec<String> = promoted.iter().map(|(sq, role)| format!("{sq}={}", role.upper())).collect();
-    format!("[{}]", list.join(","))
+/// What a turn's text ends with beyond its actions (Shrink Chess's promotions, `[a1=B,h7=Q]`).
+fn turn_suffix(pos: &Position, mv: &Move) -> String {
+    dispatch!(pos.room, M => M::turn_suffix(pos, mv))
 }
 
 /// Coordinates only (`e2e4`, `e7e8q`, castling as the king's move `e1g1`), as engines write moves;
 /// square actions as in long algebraic.
 pub fn uci(pos: &Position, mv: &Move) -> String {
-    if pos.rules().quad_squares {
+    if dispatch!(pos.room, M => M::long_notation_only()) {
         return mv.actions().map(|a| lan_action(pos, a)).collect::<Vec<_>>().join(" ");
     }
     let mut parts = Vec::new();
@@ -1136,7 +933,7 @@ pub fn uci(pos: &Position, mv: &Move) -> String {
         });
     }
     // Each choice of pieces for pawns a shrink promotes is a move of its own.
-    parts.join(" ") + &shrink_promotion_text(pos, mv)
+    parts.join(" ") + &turn_suffix(pos, mv)
 }
 
 fn check_suffix(pos: &Position, mv: &Move) -> &'static str {
@@ -1179,25 +976,16 @@ fn piece_fields(action: Action) -> (Role, Square, Square, bool, Option<Role>) {
 }
 
 fn lan_action(pos: &Position, action: Action) -> String {
-    match action {
-        Action::Sacrifice { from, to, .. } => {
-            return format!("B{}x{}", pos.location_name(from), pos.location_name(to));
-        }
-        // Quad-Square Chess has a single castling, written O-O (Q10).
-        Action::Castle { .. } if pos.rules().quad_squares => return "O-O".to_string(),
-        _ => {}
+    if let Some(text) = dispatch!(pos.room, M => M::action_text(pos, action)) {
+        return text;
     }
     if let Some(text) = square_action_text(action) {
         return text;
     }
     let (role, from, to, capture, promotion) = piece_fields(action);
-    // A pawn goes without its letter, unless it shares a quad with a piece (not a pawn) of its
-    // side that could make the same move: then `PM1xb6`, as `RM1xb6` names the rook.
-    let shares_quad = pos.rules().quad_squares
-        && crate::quad::occupants(pos, from)
-            .iter()
-            .any(|(_, p)| p.color == pos.turn() && p.role != Role::Pawn);
-    let letter = if role == Role::Pawn && !shares_quad { String::new() } else { role.upper().to_string() };
+    // A pawn goes without its letter, unless the board says it needs one.
+    let pawn_letter = dispatch!(pos.room, M => M::pawn_letter(pos, from));
+    let letter = if role == Role::Pawn && !pawn_letter { String::new() } else { role.upper().to_string() };
     let sep = if capture { 'x' } else { '-' };
     // On a quad the captured piece is named, since two may stand there (Q4).
     let victim = match action {

@@ -3,10 +3,11 @@
 
 use std::fmt;
 
+use crate::mechanic::{Mechanic, Room, dispatch};
 use crate::position::Position;
-use crate::quad;
+use crate::setup::Setup;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
-use crate::variant::{Reserve, Variant};
+use crate::variant::Variant;
 
 /// Why a position text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,91 +29,18 @@ fn err<T>(msg: impl Into<String>) -> Result<T, PositionError> {
 const MAX_LEN: usize = 1024;
 
 impl Position {
-    /// Parses and validates a position of `variant`.
+    /// Parses and validates a position of `variant`: the text is read into a [`Setup`], which
+    /// [`Position::from_setup`] checks.
     pub fn from_fen(variant: Variant, text: &str) -> Result<Position, PositionError> {
-        if text.len() > MAX_LEN {
-            return err(format!("a position text is at most {MAX_LEN} characters"));
-        }
-        let (extensions, fields): (Vec<&str>, Vec<&str>) =
-            text.split_whitespace().partition(|f| f.contains(':'));
-        if fields.is_empty() {
-            return err(format!(
-                "the position text is empty; write a placement and side to move at least, like {}",
-                Position::start(variant).fen()
-            ));
-        }
-        if extensions.len() > 8 {
-            return err(format!(
-                "{} extension fields; a position has at most one each of hand:, lock:, carried: and chip:",
-                extensions.len()
-            ));
-        }
-        if fields.len() > 6 {
-            return err(format!(
-                "too many fields: expected placement, side to move, castling, en passant, halfmove and fullmove \
-                 counters, got {}",
-                fields.len()
-            ));
-        }
-        let (width, height) = if variant.rules().shrink {
-            // A shrunk board is as large as its placement says (S2).
-            shrunk_size(fields[0])?
-        } else {
-            (variant.rules().width, 8u8)
-        };
-        let mut pos = Position {
-            variant,
-            by_role: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
-            squares: Bitboard::EMPTY,
-            width,
-            height,
-            turn: Color::White,
-            castling: Bitboard::EMPTY,
-            ep: None,
-            halfmoves: 0,
-            fullmoves: 1,
-            owners: [Bitboard::EMPTY; 2],
-            reserves: [0; 2],
-            locked: Bitboard::EMPTY,
-            carried: Bitboard::EMPTY,
-            chip: None,
-            anti: Bitboard::EMPTY,
-        };
-        parse_placement(&mut pos, fields[0])?;
-        if pos.rules().quad_squares {
-            check_quad_placement(&pos)?;
-            quad::normalise(&mut pos);
-        }
-        if pos.rules().owned_squares {
-            // An occupied square is its occupant's (L10).
-            for color in Color::ALL {
-                pos.owners[color.index()] |= pos.by_color(color);
-            }
-        }
-        parse_extensions(&mut pos, &extensions)?;
-
-        pos.turn = match fields.get(1).copied().unwrap_or("w") {
-            "w" | "W" => Color::White,
-            "b" | "B" => Color::Black,
-            other => return err(format!("side to move must be \"w\" or \"b\", not \"{other}\"")),
-        };
-        parse_castling(&mut pos, fields.get(2).copied().unwrap_or("-"))?;
-        pos.ep = match fields.get(3).copied().unwrap_or("-") {
-            "-" => None,
-            s => Some(Square::parse(s).ok_or_else(|| PositionError(format!("\"{s}\" is not a square")))?),
-        };
-        pos.halfmoves = parse_counter(fields.get(4).copied(), 0, "halfmove clock")?;
-        pos.fullmoves = parse_counter(fields.get(5).copied(), 1, "fullmove number")?;
-        if pos.fullmoves == 0 {
-            return err("the fullmove number starts at 1");
-        }
-        validate(&pos)?;
-        Ok(pos)
+        Position::from_setup(variant, read_setup(variant, text)?)
     }
 
     /// The position in Tessera's text format.
     pub fn fen(&self) -> String {
+        dispatch!(self.room, M => self.fen_with::<M>())
+    }
+
+    fn fen_with<M: Mechanic>(&self) -> String {
         let mut out = String::with_capacity(90);
         for rank in (0..self.height).rev() {
             let mut empty = 0;
@@ -120,13 +48,7 @@ impl Position {
                 let sq = Square::from_coords(file, rank);
                 let token = match self.piece_at(sq) {
                     Some(piece) => Some(piece.char()),
-                    None if self.anti.contains(sq) => Some('!'),
-                    None if !self.squares.contains(sq) => Some('*'),
-                    None => match self.owner(sq) {
-                        Some(Color::White) => Some('+'),
-                        Some(Color::Black) => Some('-'),
-                        None => None,
-                    },
+                    None => M::cell_mark(self, sq),
                 };
                 match token {
                     Some(c) => {
@@ -149,104 +71,76 @@ impl Position {
         out.push(' ');
         out.push(if self.turn == Color::White { 'w' } else { 'b' });
         out.push(' ');
-        out.push_str(&castling_text(self));
+        out.push_str(&M::castling_text(self).unwrap_or_else(|| castling_text(self)));
         out.push(' ');
         match self.ep {
             Some(sq) => out.push_str(&sq.to_string()),
             None => out.push('-'),
         }
         out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
-        if let Reserve::Finite(_) = self.rules().reserve {
-            out.push_str(&format!(" hand:{}/{}", self.reserves[0], self.reserves[1]));
-        }
-        if let Some(chip) = self.chip {
-            out.push_str(&format!(" chip:{chip}"));
-        }
-        for (key, squares) in [("lock", self.locked), ("carried", self.carried)] {
-            if squares.any() {
-                let names: Vec<String> = squares.into_iter().map(|sq| sq.to_string()).collect();
-                out.push_str(&format!(" {key}:{}", names.join(",")));
-            }
-        }
+        M::write_extensions(self, &mut out);
         out
     }
 }
 
-/// `hand:W/B` squares in reserve, `lock:e4,f5` locked squares, `carried:c2` carried pawns.
-fn parse_extensions(pos: &mut Position, extensions: &[&str]) -> Result<(), PositionError> {
-    let variant = pos.variant;
-    let mut hand_seen = false;
-    for field in extensions {
+/// Reads a position text into a [`Setup`]: everything the text says, checked only as text.
+pub fn read_setup(variant: Variant, text: &str) -> Result<Setup, PositionError> {
+    dispatch!(Room::of_variant(variant), M => read_setup_with::<M>(variant, text))
+}
+
+fn read_setup_with<M: Mechanic>(variant: Variant, text: &str) -> Result<Setup, PositionError> {
+    if text.len() > MAX_LEN {
+        return err(format!("a position text is at most {MAX_LEN} characters"));
+    }
+    let (extensions, fields): (Vec<&str>, Vec<&str>) = text.split_whitespace().partition(|f| f.contains(':'));
+    if fields.is_empty() {
+        return err(format!(
+            "the position text is empty; write a placement and side to move at least, like {}",
+            Position::start(variant).fen()
+        ));
+    }
+    if extensions.len() > 8 {
+        return err(format!(
+            "{} extension fields; a position has at most one each of hand:, lock:, carried: and chip:",
+            extensions.len()
+        ));
+    }
+    if fields.len() > 6 {
+        return err(format!(
+            "too many fields: expected placement, side to move, castling, en passant, halfmove and fullmove \
+             counters, got {}",
+            fields.len()
+        ));
+    }
+    let (width, height) = M::board_size(variant, fields[0])?;
+    let mut setup = Setup::empty(width, height);
+    parse_placement::<M>(&mut setup, variant, fields[0])?;
+    for field in &extensions {
         let (key, value) = field.split_once(':').expect("extension fields contain ':'");
-        match key {
-            "hand" if matches!(pos.rules().reserve, Reserve::Finite(_)) => {
-                let parsed =
-                    value.split_once('/').and_then(|(w, b)| Some([w.parse().ok()?, b.parse().ok()?]));
-                pos.reserves = parsed.ok_or_else(|| {
-                    PositionError(format!(
-                        "hand:{value} should give White's and Black's squares in reserve, e.g. hand:3/2"
-                    ))
-                })?;
-                hand_seen = true;
-            }
-            "lock" if pos.rules().square_actions => pos.locked = parse_squares(value, key)?,
-            "carried" if pos.rules().carry => pos.carried = parse_squares(value, key)?,
-            "chip" if pos.rules().chip => {
-                let sq = Square::parse(value).ok_or_else(|| {
-                    PositionError(format!("chip:{value} should name a square, like chip:e5"))
-                })?;
-                if pos.occupied().contains(sq) {
-                    return err(format!("the chip stands on an empty square, and {sq} is occupied"));
-                }
-                pos.chip = Some(sq);
-            }
-            _ => return err(format!("\"{field}\" is not part of a {variant} position")),
+        match M::read_extension(&mut setup, variant, key, value) {
+            Some(read) => read?,
+            None => return err(format!("\"{field}\" is not part of a {variant} position")),
         }
     }
-    if let Reserve::Finite(n) = pos.rules().reserve {
-        if !hand_seen {
-            return err(format!("a {variant} position gives the squares in reserve, e.g. hand:{n}/{n}"));
-        }
-        if pos.reserves.iter().any(|&r| r > n) {
-            return err(format!("nobody has more than {n} squares in reserve in {variant}"));
-        }
+    setup.turn = match fields.get(1).copied().unwrap_or("w") {
+        "w" | "W" => Color::White,
+        "b" | "B" => Color::Black,
+        other => return err(format!("side to move must be \"w\" or \"b\", not \"{other}\"")),
+    };
+    let castling = fields.get(2).copied().unwrap_or("-");
+    if castling != "-" {
+        setup.castling = match M::read_castling(&setup, castling) {
+            Some(read) => read?,
+            None => parse_castling(&setup, castling)?,
+        };
     }
-    if (pos.locked & !pos.squares).any() {
-        return err("a locked location must hold a square");
-    }
-    // L5: one turn moves at most one square, and places at most one.
-    let most_locked = if pos.rules().placement_locks { 2 } else { 1 };
-    if pos.locked.count() > most_locked {
-        return err(if most_locked == 1 {
-            format!("lock: names one square in {variant}: the square the opponent moved last turn")
-        } else {
-            format!("lock: names at most two squares in {variant}: those the opponent placed and moved")
-        });
-    }
-    if (pos.carried & !pos.by_role(Role::Pawn)).any() {
-        return err("only pawns are marked as carried");
-    }
-    Ok(())
-}
-
-fn parse_squares(value: &str, key: &str) -> Result<Bitboard, PositionError> {
-    let mut bb = Bitboard::EMPTY;
-    for name in value.split(',') {
-        let sq =
-            Square::parse(name).ok_or_else(|| PositionError(format!("{key}: \"{name}\" is not a square")))?;
-        bb |= sq.bb();
-    }
-    Ok(bb)
-}
-
-/// The board size a Shrink Chess placement describes: its ranks, and the files of its first rank.
-fn shrunk_size(placement: &str) -> Result<(u8, u8), PositionError> {
-    let rows: Vec<&str> = placement.split('/').collect();
-    let width: u32 = rows[0].chars().map(|c| c.to_digit(10).unwrap_or(1)).sum();
-    if !(1..=8).contains(&rows.len()) || !(1..=8).contains(&width) {
-        return err("a shrunk board has 1 to 8 ranks of 1 to 8 files");
-    }
-    Ok((width as u8, rows.len() as u8))
+    setup.ep = match fields.get(3).copied().unwrap_or("-") {
+        "-" => None,
+        s => Some(Square::parse(s).ok_or_else(|| PositionError(format!("\"{s}\" is not a square")))?),
+    };
+    setup.halfmoves = parse_counter(fields.get(4).copied(), 0, "halfmove clock")?;
+    setup.fullmoves = parse_counter(fields.get(5).copied(), 1, "fullmove number")?;
+    Ok(setup)
 }
 
 fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, PositionError> {
@@ -258,39 +152,36 @@ fn parse_counter(field: Option<&str>, default: u32, what: &str) -> Result<u32, P
     }
 }
 
-fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> {
-    let variant = pos.variant;
+fn parse_placement<M: Mechanic>(
+    setup: &mut Setup,
+    variant: Variant,
+    text: &str,
+) -> Result<(), PositionError> {
     let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != pos.height as usize {
-        return err(format!("the board needs {} ranks separated by '/', found {}", pos.height, rows.len()));
+    if rows.len() != setup.height as usize {
+        return err(format!("the board needs {} ranks separated by '/', found {}", setup.height, rows.len()));
     }
     for (i, row) in rows.iter().enumerate() {
-        let rank = pos.height - 1 - i as u8;
+        let rank = setup.height - 1 - i as u8;
         let mut file = 0u8;
         for c in row.chars() {
             let cells = match c {
                 '1'..='8' => c as u8 - b'0',
                 _ => 1,
             };
-            if file + cells > pos.width {
-                return err(format!("rank {} is longer than {} files", rank + 1, pos.width));
+            if file + cells > setup.width {
+                return err(format!("rank {} is longer than {} files", rank + 1, setup.width));
             }
+            let sq = Square::from_coords(file, rank);
             match c {
                 '1'..='8' => {
                     for f in file..file + cells {
-                        pos.squares |= Square::from_coords(f, rank).bb();
+                        setup.squares |= Square::from_coords(f, rank).bb();
                     }
                 }
-                '*' if pos.rules().square_actions => {}
-                '!' if pos.rules().tiles => pos.anti |= Square::from_coords(file, rank).bb(),
+                _ if M::read_mark(setup, variant, c, sq) => {}
                 '*' => {
                     return err(format!("{variant} has no holes: '*' on rank {} is not allowed", rank + 1));
-                }
-                '+' | '-' if pos.rules().owned_squares => {
-                    let sq = Square::from_coords(file, rank);
-                    pos.squares |= sq.bb();
-                    let owner = if c == '+' { Color::White } else { Color::Black };
-                    pos.owners[owner.index()] |= sq.bb();
                 }
                 '+' | '-' => {
                     return err(format!(
@@ -305,33 +196,27 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), PositionError> 
                             rank + 1
                         ))
                     })?;
-                    let sq = Square::from_coords(file, rank);
-                    pos.squares |= sq.bb();
-                    pos.put(sq, piece);
+                    setup.squares |= sq.bb();
+                    setup.put(sq, piece);
                 }
             }
             file += cells;
         }
-        if file != pos.width {
-            return err(format!("rank {} has {} files, expected {}", rank + 1, file, pos.width));
+        if file != setup.width {
+            return err(format!("rank {} has {} files, expected {}", rank + 1, file, setup.width));
         }
     }
     Ok(())
 }
 
 /// `KQkq` name the outermost rook on each wing; a file letter (X-FEN) names any other rook.
-fn parse_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
-    if text == "-" {
-        return Ok(());
-    }
-    if pos.rules().quad_squares {
-        return parse_quad_castling(pos, text);
-    }
+fn parse_castling(setup: &Setup, text: &str) -> Result<Bitboard, PositionError> {
+    let mut castling = Bitboard::EMPTY;
     for c in text.chars() {
         let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-        let rank = color.first_rank(pos.height);
-        let rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
-        let Some(king) = pos.pieces(color, Role::King).into_iter().find(|k| k.rank() == rank) else {
+        let rank = color.first_rank(setup.height);
+        let rooks = setup.pieces(color, Role::Rook) & Bitboard::rank(rank);
+        let Some(king) = setup.pieces(color, Role::King).into_iter().find(|k| k.rank() == rank) else {
             return err(format!("castling right '{c}' needs the {color} king on its first rank"));
         };
         let rook = match c.to_ascii_lowercase() {
@@ -343,23 +228,15 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
             }
         };
         match rook {
-            Some(r) => pos.castling |= r.bb(),
+            Some(r) => castling |= r.bb(),
             None => return err(format!("castling right '{c}' has no {color} rook to castle with")),
         }
     }
-    Ok(())
+    Ok(castling)
 }
 
 fn castling_text(pos: &Position) -> String {
     let mut out = String::new();
-    if pos.rules().quad_squares {
-        for (color, letter) in [(Color::White, 'Q'), (Color::Black, 'q')] {
-            if (pos.castling & quad::castling_rook_of(color)).any() {
-                out.push(letter);
-            }
-        }
-        return if out.is_empty() { "-".to_string() } else { out };
-    }
     for color in Color::ALL {
         let rank = color.first_rank(pos.height);
         let rooks = pos.castling & Bitboard::rank(rank);
@@ -385,83 +262,6 @@ fn castling_text(pos: &Position) -> String {
         }
     }
     if out.is_empty() { "-".to_string() } else { out }
-}
-
-/// Quad-Square Chess: one castling a side, with the rook on its start quad (S1, S3) and the king on
-/// its first rank; written `Q`/`q` (`K`/`k` read alike).
-fn parse_quad_castling(pos: &mut Position, text: &str) -> Result<(), PositionError> {
-    for c in text.chars() {
-        let color = match c {
-            'K' | 'Q' => Color::White,
-            'k' | 'q' => Color::Black,
-            _ => return err(format!("'{c}' is not a castling right here (use Q, q or -)")),
-        };
-        let quad_cell = quad::castling_rook_of(color).first().expect("one castling quad a side");
-        let rook_there =
-            quad::occupants(pos, quad_cell).iter().any(|(_, p)| *p == Piece::new(color, Role::Rook));
-        let king_home =
-            pos.king(color).is_some_and(|k| k.rank() == color.first_rank(8) && quad::quad_at(k).is_none());
-        if !rook_there || !king_home {
-            return err(format!(
-                "castling right '{c}' needs the {color} rook on its start quad and the king on its first rank"
-            ));
-        }
-        pos.castling |= quad_cell.bb();
-    }
-    Ok(())
-}
-
-/// A quad's pieces are written on its two lower cells; the upper two stay empty.
-fn check_quad_placement(pos: &Position) -> Result<(), PositionError> {
-    for q in &quad::QUADS {
-        if q.cells[2..].iter().any(|&c| pos.occupied().contains(c)) {
-            return err(format!(
-                "write the pieces on {} on its two lower cells ({} and {})",
-                q.name, q.cells[0], q.cells[1]
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn validate(pos: &Position) -> Result<(), PositionError> {
-    for color in Color::ALL {
-        let kings = pos.pieces(color, Role::King).count();
-        if kings != 1 {
-            return err(format!("{color} must have exactly one king, found {kings}"));
-        }
-    }
-    for color in Color::ALL {
-        let pawns = pos.pieces(color, Role::Pawn);
-        let last = Bitboard::rank(color.last_rank(pos.height));
-        // A pawn can reach its own first rank only by being carried (L13).
-        // A pawn reaches its own first rank only by being carried (L13) or shrunk there (S6).
-        let first = if pos.rules().carry || pos.rules().shrink {
-            Bitboard::EMPTY
-        } else {
-            Bitboard::rank(color.first_rank(pos.height))
-        };
-        if (pawns & (last | first)).any() {
-            return err("pawns cannot stand on the first or last rank");
-        }
-    }
-    let them = pos.turn.other();
-    if pos.king_attacked(them) {
-        return err(format!("{them} is in check but it is not {them}'s turn"));
-    }
-    if let Some(ep) = pos.ep {
-        let us = pos.turn;
-        let pushed = ep.offset(0, -us.forward());
-        let origin = ep.offset(0, us.forward());
-        let plausible = ep.rank() == them.first_rank(pos.height).abs_diff(2)
-            && !pos.occupied().contains(ep)
-            && pushed.is_some_and(|sq| pos.pieces(them, Role::Pawn).contains(sq))
-            && origin.is_some_and(|sq| !pos.occupied().contains(sq));
-        if !plausible {
-            return err(format!("en passant square {ep} does not follow a double step by {them}"));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 //! Pictures are drawn from a [`BoardView`], never from a position, so renderers need no rules and
 //! every variant's oddities (holes, quads, tiles, the chip, a shrunk board) arrive as plain data.
 
+use crate::mechanic::{Mechanic, dispatch};
 use crate::moves::{Action, Move};
 use crate::position::Position;
-use crate::quad;
 use crate::types::{Color, Piece, Square};
-use crate::variant::{Reserve, Variant};
+use crate::variant::Variant;
 
 /// What stands at one cell of the board's grid.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,43 +76,14 @@ impl BoardView {
     /// The view of `pos`; `last` is the move that led to it from `before`, to highlight.
     pub fn new(pos: &Position, last: Option<(&Position, &Move)>) -> BoardView {
         let (files, ranks) = pos.size();
-        let rules = pos.rules();
         let mut cells = Vec::with_capacity(files as usize * ranks as usize);
         for rank in 0..ranks {
             for file in 0..files {
                 let sq = Square::from_coords(file, rank);
-                let kind = if rules.quad_squares && quad::quad_at(sq).is_some() {
-                    CellKind::Quad
-                } else if pos.anti_tiles().contains(sq) {
-                    CellKind::AntiTile
-                } else if pos.squares().contains(sq) {
-                    CellKind::Square
-                } else {
-                    CellKind::Hole
-                };
-                let piece = if kind == CellKind::Quad { None } else { pos.piece_at(sq) };
-                let owner = if kind == CellKind::Square { pos.owner(sq) } else { None };
-                cells.push(CellView { kind, owner, piece });
+                let kind = if pos.squares().contains(sq) { CellKind::Square } else { CellKind::Hole };
+                cells.push(CellView { kind, owner: None, piece: pos.piece_at(sq) });
             }
         }
-        let quads = if rules.quad_squares {
-            quad::QUADS
-                .iter()
-                .map(|q| QuadView {
-                    name: q.name,
-                    file: q.cells[0].file(),
-                    rank: q.cells[0].rank(),
-                    pieces: quad::occupants(pos, q.cells[0]).into_iter().map(|(_, p)| p).collect(),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let hand = |c: Color| match rules.reserve {
-            Reserve::Infinite => Hand::Unlimited,
-            _ => Hand::Count(pos.reserve(c).unwrap_or(0)),
-        };
-        let hands = (rules.reserve != Reserve::None).then(|| [hand(Color::White), hand(Color::Black)]);
         let coords = |sq: Square| (sq.file(), sq.rank());
         let check = pos.king(pos.turn()).filter(|_| pos.is_check()).map(|k| coords(pos.location(k)));
         let last_move = match last {
@@ -133,20 +104,23 @@ impl BoardView {
             }
             None => Vec::new(),
         };
-        BoardView {
+        let mut view = BoardView {
             variant: pos.variant(),
             files,
             ranks,
             cells,
-            quads,
-            tiles: rules.tiles,
-            chip: pos.chip().map(coords),
-            hands,
+            quads: Vec::new(),
+            tiles: false,
+            chip: None,
+            hands: None,
             last_move,
             check,
-            locked: pos.locked().into_iter().map(|sq| (sq.file(), sq.rank())).collect(),
+            locked: Vec::new(),
             turn: pos.turn(),
-        }
+        };
+        // The board's room adds what it alone has: owners, hands, quads, tiles, the chip.
+        dispatch!(pos.room, M => M::decorate(pos, &mut view));
+        view
     }
 }
 

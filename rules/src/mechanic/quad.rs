@@ -4,10 +4,217 @@
 //! move's origin or destination is named by its lower-left cell (its *canonical* cell). Everything
 //! else about the board (pieces, colours) is the ordinary position, so the rest of the engine (text,
 //! records, games) works unchanged.
+//!
+//! The room's own generator replaces the board's: quads break the bitboard lines.
 
+use super::{Mechanic, TurnEffects};
 use crate::moves::{Action, Move};
+use crate::notation::ParsedPieceMove;
 use crate::position::Position;
+use crate::setup::Setup;
+use crate::text::PositionError;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
+use crate::view::{BoardView, CellKind, QuadView};
+
+/// Quad-Square Chess's board.
+pub(crate) struct QuadSquares;
+
+impl Mechanic for QuadSquares {
+    fn location(sq: Square) -> Square {
+        location(sq)
+    }
+
+    fn location_name(sq: Square) -> String {
+        location_name(sq)
+    }
+
+    fn straight_lines() -> bool {
+        false
+    }
+
+    fn king_attacked(pos: &Position, color: Color) -> bool {
+        king_attacked(pos, color)
+    }
+
+    fn legal_moves_into(pos: &Position, out: &mut Vec<Move>) {
+        legal_moves_into(pos, out)
+    }
+
+    fn pseudo_piece_actions(pos: &Position, emit: &mut dyn FnMut(Action)) {
+        pseudo_actions(pos, pos.turn(), emit)
+    }
+
+    /// Q10: king and rook swap places.
+    fn castling_targets(_pos: &Position, king: Square, rook: Square) -> (Square, Square) {
+        (rook, king)
+    }
+
+    fn apply(pos: &mut Position, action: Action, fx: &mut TurnEffects) {
+        fx.reset_clock |= apply(pos, action);
+        normalise(pos);
+    }
+
+    /// One castling a side, with the rook on its start quad (S1, S3) and the king on its first
+    /// rank; written `Q`/`q` (`K`/`k` read alike).
+    fn read_castling(setup: &Setup, text: &str) -> Option<Result<Bitboard, PositionError>> {
+        let mut castling = Bitboard::EMPTY;
+        for c in text.chars() {
+            let color = match c {
+                'K' | 'Q' => Color::White,
+                'k' | 'q' => Color::Black,
+                _ => {
+                    return Some(Err(PositionError(format!(
+                        "'{c}' is not a castling right here (use Q, q or -)"
+                    ))));
+                }
+            };
+            let quad_cell = castling_rook_of(color).first().expect("one castling quad a side");
+            let rook_there = quad_at(quad_cell).is_some_and(|q| {
+                q.cells[..2].iter().any(|&c| setup.piece_at(c) == Some(Piece::new(color, Role::Rook)))
+            });
+            let king = (setup.by_color[color.index()] & setup.by_role[Role::King.index()]).first();
+            let king_home = king.is_some_and(|k| k.rank() == color.first_rank(8) && quad_at(k).is_none());
+            if !rook_there || !king_home {
+                return Some(Err(PositionError(format!(
+                    "castling right '{c}' needs the {color} rook on its start quad and the king on its first rank"
+                ))));
+            }
+            castling |= quad_cell.bb();
+        }
+        Some(Ok(castling))
+    }
+
+    fn castling_text(pos: &Position) -> Option<String> {
+        let mut out = String::new();
+        for (color, letter) in [(Color::White, 'Q'), (Color::Black, 'q')] {
+            if (pos.castling & castling_rook_of(color)).any() {
+                out.push(letter);
+            }
+        }
+        Some(if out.is_empty() { "-".to_string() } else { out })
+    }
+
+    /// A quad's pieces are written on its two lower cells; the upper two stay empty.
+    fn check_setup(setup: &Setup, _variant: crate::Variant) -> Result<(), PositionError> {
+        for q in &QUADS {
+            if q.cells[2..].iter().any(|&c| setup.occupied().contains(c)) {
+                return Err(PositionError(format!(
+                    "write the pieces on {} on its two lower cells ({} and {})",
+                    q.name, q.cells[0], q.cells[1]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn settle(pos: &mut Position) {
+        normalise(pos);
+    }
+
+    fn decorate(pos: &Position, view: &mut BoardView) {
+        for sq in quad_cells() {
+            let cell = &mut view.cells[sq.rank() as usize * view.files as usize + sq.file() as usize];
+            cell.kind = CellKind::Quad;
+            cell.piece = None;
+            cell.owner = None;
+        }
+        view.quads = QUADS
+            .iter()
+            .map(|q| QuadView {
+                name: q.name,
+                file: q.cells[0].file(),
+                rank: q.cells[0].rank(),
+                pieces: occupants(pos, q.cells[0]).into_iter().map(|(_, p)| p).collect(),
+            })
+            .collect();
+    }
+
+    /// With quads, disambiguating by file or rank reads badly: name both ends, as the author does.
+    fn long_notation_only() -> bool {
+        true
+    }
+
+    fn one_castling() -> bool {
+        true
+    }
+
+    fn action_text(_pos: &Position, action: Action) -> Option<String> {
+        match action {
+            Action::Sacrifice { from, to, .. } => {
+                Some(format!("B{}x{}", location_name(from), location_name(to)))
+            }
+            // A single castling, written O-O (Q10).
+            Action::Castle { .. } => Some("O-O".to_string()),
+            _ => None,
+        }
+    }
+
+    /// A pawn goes without its letter, unless it shares a quad with a piece (not a pawn) of its
+    /// side that could make the same move: then `PM1xb6`, as `RM1xb6` names the rook.
+    fn pawn_letter(pos: &Position, from: Square) -> bool {
+        occupants(pos, from).iter().any(|(_, p)| p.color == pos.turn() && p.role != Role::Pawn)
+    }
+
+    fn why_not_piece_move(pos: &Position, p: &ParsedPieceMove) -> Option<String> {
+        why_move_impossible(pos, p)
+    }
+
+    fn why_no_castling(pos: &Position, _long: bool) -> Option<String> {
+        let us = pos.turn();
+        Some(if (pos.castling_rooks() & castling_rook_of(us)).is_empty() {
+            "you can no longer castle: the king or the rook has moved".into()
+        } else if pos.is_check() {
+            "you cannot castle out of check".into()
+        } else {
+            "castling needs every location between king and rook empty and unattacked, the rook alone on its \
+             quad-square, and the king safe there"
+                .into()
+        })
+    }
+}
+
+/// What is wrong about the locations of a move (Q4, Q6).
+fn why_move_impossible(pos: &Position, p: &ParsedPieceMove) -> Option<String> {
+    let us = pos.turn();
+    if let Some(origin) = p.origin() {
+        let from = location(origin);
+        let name = location_name(from);
+        let ours: Vec<Piece> =
+            occupants(pos, from).into_iter().map(|(_, pc)| pc).filter(|pc| pc.color == us).collect();
+        let wanted = p.role;
+        let mover = ours.iter().find(|pc| wanted.is_none_or(|r| r == pc.role));
+        match (mover, wanted) {
+            (None, Some(role)) => return Some(format!("there is no {} of yours on {name}", role.name())),
+            (None, None) => return Some(format!("there is no piece of yours on {name}")),
+            (Some(mover), _) => {
+                let rook_beside =
+                    occupants(pos, from).iter().any(|(_, pc)| pc.color != us && pc.role == Role::Rook);
+                if quad_at(from).is_some() && rook_beside && !(mover.role == Role::Bishop && p.capture) {
+                    return Some(format!(
+                        "the {} on {name} is pinned by the rook sharing its quad-square and cannot leave",
+                        mover.role.name()
+                    ));
+                }
+            }
+        }
+    }
+    let to = location(p.to);
+    let there = occupants(pos, to);
+    if quad_at(to).is_some() && there.len() == 2 && there.iter().all(|(_, pc)| pc.color == us) {
+        return Some(format!("{} already holds two of your pieces", location_name(to)));
+    }
+    None
+}
+
+/// Quad-Square Chess names its quad-squares `S1`–`S4`, `M1`, `M2`; read each as its lower-left cell.
+pub(crate) fn names_as_cells(text: &str) -> String {
+    let mut out = text.to_string();
+    for quad in &QUADS {
+        out = out.replace(quad.name, &quad.cells[0].to_string());
+        out = out.replace(&quad.name.to_lowercase(), &quad.cells[0].to_string());
+    }
+    out
+}
 
 /// A quad-square: its name and its four cells, lower-left first, then lower-right.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
