@@ -551,11 +551,11 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
         }
         Reserve::Infinite => out["reserves"] = json!({ "white": "infinite", "black": "infinite" }),
     }
-    if rules.shrink {
+    if pos.can_shrink() {
         let (files, ranks) = pos.size();
         out["size"] = json!({ "files": files, "ranks": ranks });
     }
-    if rules.chip {
+    if pos.has_chip() {
         out["chip"] = json!(pos.chip().map(|c| c.to_string()));
     }
     if changing_board {

@@ -683,6 +683,7 @@ impl Position {
 
     /// The board's part of an action: pieces moving by their own powers. Everything else is the
     /// room's, and the room hears where pieces went.
+    #[inline]
     pub(crate) fn apply_piece_action<M: Mechanic>(&mut self, action: Action, fx: &mut TurnEffects) {
         let us = self.turn;
         match action {

@@ -88,6 +88,9 @@ impl Position {
     /// becomes a [`Position`].
     pub fn from_setup(variant: Variant, setup: Setup) -> Result<Position, PositionError> {
         let room = Room::of_variant(variant);
+        if let Some(reason) = dispatch!(room, M => M::why_not_size(variant, setup.width, setup.height)) {
+            return err(reason);
+        }
         check_board(&setup)?;
         dispatch!(room, M => M::check_setup(&setup, variant))?;
         if setup.fullmoves == 0 {
@@ -119,12 +122,9 @@ impl Position {
     }
 }
 
-/// What every board needs whatever its room: a size, and pieces each on one square of it. The
-/// text reader cannot write anything else; a setup built by hand can.
+/// What every board needs whatever its room: pieces each on one square of it. The text reader
+/// cannot write anything else; a setup built by hand can.
 fn check_board(setup: &Setup) -> Result<(), PositionError> {
-    if !(1..=8).contains(&setup.width) || !(1..=8).contains(&setup.height) {
-        return err("a board has 1 to 8 ranks of 1 to 8 files");
-    }
     let board = Bitboard::rect(setup.width, setup.height);
     let [white, black] = setup.by_color;
     let roles = setup.by_role.iter().fold(Bitboard::EMPTY, |all, &r| all | r);
@@ -175,4 +175,48 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::read_setup;
+
+    #[test]
+    fn text_goes_through_the_setup() {
+        for &v in Variant::ALL {
+            let setup = read_setup(v, v.start_fen()).unwrap();
+            let pos = Position::from_setup(v, setup).unwrap();
+            assert_eq!(pos, Position::start(v), "{v}");
+            assert_eq!(pos.fen(), v.start_fen(), "{v}");
+        }
+    }
+
+    #[test]
+    fn a_setup_built_by_hand_is_checked_like_text() {
+        let sq = |s| Square::parse(s).unwrap();
+        let mut setup = Setup::empty(8, 8);
+        setup.squares = Bitboard::FULL;
+        setup.put(sq("e1"), Piece::new(Color::White, Role::King));
+        setup.put(sq("e8"), Piece::new(Color::Black, Role::King));
+        let pos = Position::from_setup(Variant::Chess, setup.clone()).unwrap();
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+
+        let mut two_on_one = setup.clone();
+        two_on_one.put(sq("e1"), Piece::new(Color::Black, Role::Queen));
+        assert!(Position::from_setup(Variant::Chess, two_on_one).is_err());
+
+        let mut off_board = setup.clone();
+        off_board.width = 7;
+        off_board.put(sq("h4"), Piece::new(Color::White, Role::Rook));
+        let e = Position::from_setup(Variant::QuadSquare, off_board).unwrap_err();
+        assert!(e.to_string().contains("on the board"), "{e}");
+        let e = Position::from_setup(Variant::QuadSquare, setup.clone()).unwrap_err();
+        assert!(e.to_string().contains("7 files"), "{e}");
+
+        let mut no_hand = setup;
+        no_hand.squares = Bitboard::rank(0) | Bitboard::rank(7);
+        let e = Position::from_setup(Variant::Hans38, no_hand).unwrap_err();
+        assert!(e.to_string().contains("hand:3/3"), "{e}");
+    }
 }

@@ -1,7 +1,7 @@
 //! Blue Chip Chess (Neal Turner, B1–B4): after each move the mover places the chip on an empty
 //! square, which the opponent may not move onto next turn. Black opens by placing it alone.
 
-use super::{Mechanic, TurnEffects};
+use super::{Mechanic, Room, TurnEffects};
 use crate::moves::{Action, Move};
 use crate::notation::{ParsedAction, ParsedPieceMove};
 use crate::position::Position;
@@ -75,6 +75,7 @@ impl Mechanic for Chip {
         !moves.is_empty()
     }
 
+    #[inline]
     fn apply_own(pos: &mut Position, action: Action, _fx: &mut TurnEffects) {
         match action {
             Action::Chip { to } => pos.chip = Some(to),
@@ -168,6 +169,11 @@ pub(super) fn why_no_chip(pos: &Position, to: Square) -> String {
 }
 
 impl Position {
+    /// Whether the board has Blue Chip's chip, placed yet or not.
+    pub fn has_chip(&self) -> bool {
+        self.room == Room::Chip
+    }
+
     /// Blue Chip: the square closed to the side to move, once the chip is on the board.
     pub fn chip(&self) -> Option<Square> {
         self.chip

@@ -235,8 +235,13 @@ pub(crate) trait Mechanic: Sized {
     // Playing.
 
     /// Makes one action of the side to move, leaving the turn open.
+    #[inline]
     fn apply(pos: &mut Position, action: Action, fx: &mut TurnEffects) {
-        pos.apply_piece_action::<Self>(action, fx)
+        if action.is_piece_move() {
+            pos.apply_piece_action::<Self>(action, fx)
+        } else {
+            Self::apply_own(pos, action, fx)
+        }
     }
 
     /// Makes an action that is not a piece's own move (placements, square moves, the chip…).
@@ -287,6 +292,13 @@ pub(crate) trait Mechanic: Sized {
     /// The board's size by the placement text.
     fn board_size(variant: Variant, _placement: &str) -> Result<(u8, u8), PositionError> {
         Ok((variant.rules().width, 8))
+    }
+
+    /// Why a board of this size cannot be this variant's; checked for setups made by hand.
+    fn why_not_size(variant: Variant, width: u8, height: u8) -> Option<String> {
+        let rules = variant.rules();
+        ((width, height) != (rules.width, 8))
+            .then(|| format!("a {variant} board has {} files and 8 ranks", rules.width))
     }
 
     /// Reads a placement character that is not a piece or a digit; false if it is not this room's.
@@ -432,4 +444,29 @@ pub(crate) fn why_not_action(pos: &Position, parsed: &ParsedAction) -> Option<St
 /// Move text with quad-square names (`M1`) read as their cells; parsing sees no position.
 pub(crate) fn location_names_as_cells(text: &str) -> String {
     quad::names_as_cells(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A variant is one table row of switches, and its board one room: the switches that pick
+    /// rooms must not meet in one row, or a room's rules would silently go unasked.
+    #[test]
+    fn every_variant_lives_in_one_room() {
+        for &v in Variant::ALL {
+            let r = v.rules();
+            let rooms = [r.quad_squares, r.chip, r.tiles, r.shrink, r.square_actions && !r.tiles];
+            assert!(rooms.iter().filter(|&&on| on).count() <= 1, "{v} mixes rooms");
+            let squares_switches =
+                r.owned_squares || r.carry || r.removal_from_turn.is_some() || r.placement_locks;
+            if squares_switches {
+                assert!(
+                    matches!(Room::of(r), Room::Squares | Room::Tiles),
+                    "{v}: square switches need squares"
+                );
+            }
+            assert_eq!(crate::Position::start(v).room, Room::of(r), "{v}");
+        }
+    }
 }

@@ -50,6 +50,11 @@ impl Mechanic for Shrink {
         Ok((width as u8, rows.len() as u8))
     }
 
+    fn why_not_size(_variant: Variant, width: u8, height: u8) -> Option<String> {
+        (!(1..=8).contains(&width) || !(1..=8).contains(&height))
+            .then(|| "a shrunk board has 1 to 8 ranks of 1 to 8 files".into())
+    }
+
     /// A pawn reaches its own first rank by being shrunk there (S6).
     fn pawns_on_first_rank(_variant: Variant) -> bool {
         true
@@ -118,6 +123,11 @@ fn why_promotion_illegal(pos: &Position, parsed: &ParsedMove, made: &[Action]) -
 }
 
 impl Position {
+    /// Whether the board shrinks as lines empty (Shrink Chess), so its size can change.
+    pub fn can_shrink(&self) -> bool {
+        self.room == Room::Shrink
+    }
+
     /// Shrink Chess: every move is played out (the board may close up), and a move whose shrink
     /// promotes pawns comes once for each choice of pieces (S6): every pawn separately, each to any
     /// piece that leaves the mover's king out of check.
@@ -189,7 +199,7 @@ impl Position {
     /// Shrink Chess (S6): the pieces each pawn this move promotes by shrinking may become, by its
     /// square after the shrink; empty when the move promotes none or is illegal whatever is chosen.
     pub fn shrink_promotion_options(&self, mv: &Move) -> Vec<(Square, Vec<Role>)> {
-        if self.room != Room::Shrink {
+        if !self.can_shrink() {
             return Vec::new();
         }
         self.shrink_options_of(mv).unwrap_or_default()
@@ -266,7 +276,7 @@ impl Position {
     /// Shrink Chess: the files and ranks (0-based, on this board) that `mv` empties and so makes
     /// vanish. Empty for other variants.
     pub fn vanishing_lines(&self, mv: &Move) -> (Vec<u8>, Vec<u8>) {
-        if self.room != Room::Shrink {
+        if !self.can_shrink() {
             return (Vec::new(), Vec::new());
         }
         let before = self.occupied();

@@ -55,6 +55,7 @@ impl Mechanic for Squares {
         }
     }
 
+    #[inline]
     fn apply_own(pos: &mut Position, action: Action, fx: &mut TurnEffects) {
         match action {
             Action::Place { to } => place(pos, to, fx),
@@ -236,6 +237,7 @@ fn parse_squares(value: &str, key: &str) -> Result<Bitboard, PositionError> {
 }
 
 /// A square (or tile) from reserve placed at `to` (L4, T2).
+#[inline]
 pub(super) fn place(pos: &mut Position, to: Square, fx: &mut TurnEffects) {
     let rules = pos.rules();
     let us = pos.turn;
@@ -254,6 +256,7 @@ pub(super) fn place(pos: &mut Position, to: Square, fx: &mut TurnEffects) {
 
 /// Gives the square at `sq` to the side to move, where squares are owned (L10).
 /// Returns whether that captured an enemy square.
+#[inline]
 pub(super) fn occupy(pos: &mut Position, sq: Square) -> bool {
     if !pos.rules().owned_squares {
         return false;
@@ -265,6 +268,7 @@ pub(super) fn occupy(pos: &mut Position, sq: Square) -> bool {
     captured
 }
 
+#[inline]
 pub(super) fn remove_square(pos: &mut Position, sq: Square) {
     pos.squares &= !sq.bb();
     pos.owners[0] &= !sq.bb();

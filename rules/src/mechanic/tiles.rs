@@ -55,6 +55,7 @@ impl Mechanic for Tiles {
         }
     }
 
+    #[inline]
     fn apply_own(pos: &mut Position, action: Action, fx: &mut TurnEffects) {
         match action {
             Action::Place { to } => squares::place(pos, to, fx),
