@@ -30,6 +30,21 @@ impl Mechanic for Chip {
         !pos.chip.is_some_and(|c| c == king_to || c == rook_to)
     }
 
+    /// [`Chip::for_each_turn`] without a filter to ask or a visitor to call for each of the many
+    /// chip squares: the turns perft and the move list need, in the same order.
+    fn legal_moves_into(pos: &Position, out: &mut Vec<Move>) {
+        let Some(chip) = pos.chip else {
+            return pos.walk_legal_moves_into::<Chip>(out);
+        };
+        let mut piece_moves = Vec::new();
+        Chip::piece_moves(pos, &mut piece_moves);
+        for mv in piece_moves {
+            let mut after = pos.clone();
+            after.apply_action(mv.first());
+            out.extend(chip_squares(&after, chip).into_iter().map(|to| mv.then(Action::Chip { to })));
+        }
+    }
+
     /// The chip alone at the start (B1), then a piece move and the chip (B2).
     fn for_each_turn(
         pos: &Position,
@@ -54,8 +69,7 @@ impl Mechanic for Chip {
             }
             let mut after = pos.clone();
             after.apply_action(action);
-            // Any empty square but the chip's own; the one just vacated is allowed.
-            for to in after.squares & !after.occupied() & !chip.bb() {
+            for to in chip_squares(&after, chip) {
                 let place = Action::Chip { to };
                 if filter(1, &after, place) && !visit(mv.then(place)) {
                     return false;
@@ -155,6 +169,13 @@ impl Mechanic for Chip {
             None
         }
     }
+}
+
+/// Where the chip may go after a piece move (B2): any empty square but its own; the one just
+/// vacated is allowed.
+#[inline]
+fn chip_squares(after: &Position, chip: Square) -> Bitboard {
+    after.squares & !after.occupied() & !chip.bb()
 }
 
 /// Why the chip cannot go to `to` (B2).
