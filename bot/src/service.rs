@@ -167,6 +167,8 @@ pub struct Service<S: Store> {
     pub render: RenderOptions,
     /// Per-user limit on commands; chat mode sets one (the local terminal has a single typist).
     pub rate_limit: Option<crate::rate_limit::RateLimit>,
+    /// Running games as of their last move, so a move replays nothing (the store stays the truth).
+    games: crate::game_cache::GameCache,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -221,7 +223,7 @@ type Replies = Result<Vec<Reply>, String>;
 
 impl<S: Store> Service<S> {
     pub fn new(store: S) -> Service<S> {
-        Service { store, render: RenderOptions::default(), rate_limit: None }
+        Service { store, render: RenderOptions::default(), rate_limit: None, games: Default::default() }
     }
 
     pub fn store(&self) -> &S {
@@ -302,14 +304,15 @@ impl<S: Store> Service<S> {
             return Ok(Vec::new());
         }
         let me = self.me(msg)?;
-        let mine: Vec<GameRow> = self
+        let all_mine: Vec<GameRow> = self
             .store
             .channel_games(msg.platform, msg.channel)
             .map_err(internal)?
             .into_iter()
             .filter(|g| g.white == me.id || g.black == me.id)
-            .filter(|g| game.is_none_or(|id| g.id == id))
             .collect();
+        let mine_here = all_mine.len();
+        let mine: Vec<GameRow> = all_mine.into_iter().filter(|g| game.is_none_or(|id| g.id == id)).collect();
         if mine.is_empty() {
             return Ok(Vec::new());
         }
@@ -337,7 +340,13 @@ impl<S: Store> Service<S> {
                 _ => None,
             }
         });
-        self.make_move_as(msg, game, &move_text, &move_text)
+        // The game is already loaded where the author has the move in it; anything else (not
+        // their turn, no game or several) is answered as `!t move` would answer it.
+        let target = game.or_else(|| (mine.len() == 1).then(|| mine[0].id));
+        match to_move.into_iter().find(|l| Some(l.row.id) == target) {
+            Some(loaded) => self.play_turn(msg, &me, loaded, &move_text, Some(parsed), Some(mine_here)),
+            None => self.make_move_as(msg, game, &move_text, &move_text),
+        }
     }
 
     fn command(&self, msg: &Incoming, cmd: Command) -> Replies {
@@ -382,11 +391,19 @@ impl<S: Store> Service<S> {
 
     fn load(&self, row: GameRow) -> Result<Loaded, String> {
         let variant: Variant = row.variant.parse().map_err(|_| corrupt(&row, "unknown variant"))?;
-        let start =
-            Position::from_fen(variant, &row.start_fen).map_err(|_| corrupt(&row, "bad start position"))?;
-        let mut game = Game::new(start);
-        for (i, text) in row.moves.iter().enumerate() {
+        let (mut game, cached) = match self.games.get(row.id, &row.start_fen, &row.moves) {
+            Some(hit) => hit,
+            None => {
+                let start = Position::from_fen(variant, &row.start_fen)
+                    .map_err(|_| corrupt(&row, "bad start position"))?;
+                (Game::new(start), 0)
+            }
+        };
+        for (i, text) in row.moves.iter().enumerate().skip(cached) {
             game.play_text(text).map_err(|e| corrupt(&row, &format!("move {} ({text}): {e}", i + 1)))?;
+        }
+        if cached < row.moves.len() {
+            self.games.put(row.id, &row.start_fen, &row.moves, &game);
         }
         if let Some(result) = &row.result {
             let reason = row.result_reason.as_deref().unwrap_or("");
@@ -683,12 +700,28 @@ impl<S: Store> Service<S> {
     fn make_move_as(&self, msg: &Incoming, id: GameRef, text: &str, usage: &str) -> Replies {
         let me = self.me(msg)?;
         let loaded = self.find_as(msg, id, false, usage)?;
+        self.play_turn(msg, &me, loaded, text, None, None)
+    }
+
+    /// Plays `text` in a loaded game for `me`: checks, commits, answers with the board. Everything
+    /// is worked out once: the game is not read back after the commit but carried forward.
+    /// `parsed` (the text read, if it was already) and `mine_here` (how many running games the
+    /// author has in this channel) are passed where already known.
+    fn play_turn(
+        &self,
+        msg: &Incoming,
+        me: &Player,
+        loaded: Loaded,
+        text: &str,
+        parsed: Option<notation::ParsedMove>,
+        mine_here: Option<usize>,
+    ) -> Replies {
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
             let mut replies = vec![Reply::text(timeout)];
             self.after_game(&mut replies, loaded.row.id, msg.now);
             return Ok(replies);
         }
-        let Some(my_color) = loaded.color_of(&me) else {
+        let Some(my_color) = loaded.color_of(me) else {
             return Err(format!("you are not playing in game #{}", loaded.row.id));
         };
         if let Some(outcome) = loaded.game.outcome() {
@@ -707,13 +740,16 @@ impl<S: Store> Service<S> {
             Some(t) => (t.trim_end(), true),
             None => (text, false),
         };
-        let parsed = notation::parse(text).map_err(|e| e.to_string())?;
+        let parsed = match parsed {
+            Some(parsed) => parsed,
+            None => notation::parse(text).map_err(|e| e.to_string())?,
+        };
         let mv = parsed.resolve(&pos).map_err(|e| e.to_string())?;
         let mut game = loaded.game.clone();
         game.play(mv).map_err(|e| e.to_string())?;
         let ply = loaded.row.moves.len() + 1;
         if !confirmed
-            && self.setting_for(&me, msg.platform, msg.channel, &SETTINGS[0]) != "off"
+            && self.setting_for(me, msg.platform, msg.channel, &SETTINGS[0]) != "off"
             && let Some(danger) = turn_danger(&pos, &mv)
         {
             let id = loaded.row.id;
@@ -729,8 +765,7 @@ impl<S: Store> Service<S> {
                 ..Reply::default()
             }]);
         }
-        let written = notation::lan(&pos, &mv);
-        let stored_text = written.trim_end_matches(['+', '#']).to_string();
+        let (san_unmarked, stored_text) = notation::san_and_lan_unmarked(&pos, &mv);
         let outcome = game.outcome();
         let result = outcome.map(|o| (o.result(), reason_word(o)));
         match self.store.append_move(loaded.row.id, ply, &stored_text, result, msg.now).map_err(internal)? {
@@ -745,13 +780,38 @@ impl<S: Store> Service<S> {
                 return Ok(vec![r]);
             }
         }
-        // Committed: now it may be acknowledged.
-        let after = self.find(msg, Some(loaded.row.id), true)?;
-        let mut text = format!("{} played {}.", me.name, notation::san(&pos, &mv));
-        // With several games of theirs here, say which one it went to.
-        let mine_here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
-        if mine_here.iter().filter(|g| g.white == me.id || g.black == me.id).count() > 1 {
-            text = format!("Game #{}: {text}", loaded.row.id);
+        // Committed: now it may be acknowledged. The stored row now reads as `after`'s.
+        let after = {
+            let Loaded { mut row, white, black, .. } = loaded;
+            row.moves.push(stored_text);
+            row.last_move_at = msg.now;
+            row.reminded = false;
+            (row.draw_offer, row.takeback_offer) = (None, None);
+            (row.result, row.result_reason) = result.map(|(r, why)| (r.to_string(), why.to_string())).unzip();
+            match outcome {
+                Some(_) => self.games.forget(row.id),
+                None => self.games.put(row.id, &row.start_fen, &row.moves, &game),
+            }
+            Loaded { row, game, white, black }
+        };
+        let id = after.row.id;
+        let mark = match outcome {
+            Some(Outcome::Win { reason: WinReason::Checkmate, .. }) => "#",
+            _ if after.game.position().is_check() => "+",
+            _ => "",
+        };
+        let mut text = format!("{} played {san_unmarked}{mark}.", me.name);
+        // With several games of theirs here, say which one it went to (a game this move ended no
+        // longer runs).
+        let mine_here = match mine_here {
+            Some(n) => n - usize::from(outcome.is_some()),
+            None => {
+                let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
+                here.iter().filter(|g| g.white == me.id || g.black == me.id).count()
+            }
+        };
+        if mine_here > 1 {
+            text = format!("Game #{id}: {text}");
         }
         text.push_str(&shrink_note(&pos, &mv, after.game.position()));
         text.push_str(&shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions));
@@ -769,7 +829,7 @@ impl<S: Store> Service<S> {
         reply.text = text;
         let mut replies = vec![reply.notifying(after.player(my_color.other()))];
         if outcome.is_some() {
-            self.after_game(&mut replies, loaded.row.id, msg.now);
+            self.after_game(&mut replies, id, msg.now);
         }
         Ok(replies)
     }
@@ -1238,34 +1298,38 @@ impl<S: Store> Service<S> {
         if loaded.game.outcome().is_some() || loaded.color_of(&me) != Some(pos.turn()) {
             return Vec::new();
         }
-        let key = |s: &str| -> String {
-            s.chars()
-                .filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' '))
-                .collect::<String>()
-                .to_lowercase()
+        // Compared without case, capture marks, dashes or spaces, and without allocating: a
+        // compound-turn position lists tens of thousands of turns.
+        let ignored = |c: &char| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ');
+        let typed: Vec<char> = typed.chars().filter(ignored).flat_map(char::to_lowercase).collect();
+        let begins = |s: &str| {
+            let mut written = s.chars().filter(ignored).flat_map(char::to_lowercase);
+            typed.iter().all(|t| written.next() == Some(*t))
         };
-        let typed = key(typed);
-        let mut found: Vec<(u8, Suggestion)> = pos
-            .legal_moves()
-            .iter()
-            .filter_map(|mv| {
-                let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
-                let rank = if key(&san).starts_with(&typed) {
+        let moves = pos.legal_moves();
+        let mut found: Vec<(u8, String, String)> = notation::san_and_lan_unmarked_many(pos, &moves)
+            .into_iter()
+            .filter_map(|(san, lan)| {
+                let rank = if begins(&san) {
                     0
-                } else if key(&lan).starts_with(&typed)
-                    || key(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])).starts_with(&typed)
-                {
+                } else if begins(&lan) || begins(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])) {
                     1
                 } else {
                     return None;
                 };
-                let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
-                Some((rank, Suggestion { label, value: san }))
+                Some((rank, san, lan))
             })
             .collect();
-        found.sort_by(|(ra, a), (rb, b)| (ra, a.value.len(), &a.value).cmp(&(rb, b.value.len(), &b.value)));
-        found.dedup_by(|a, b| a.1.value == b.1.value);
-        found.into_iter().take(limit).map(|(_, s)| s).collect()
+        found.sort_by(|(ra, a, _), (rb, b, _)| (ra, a.len(), a).cmp(&(rb, b.len(), b)));
+        found.dedup_by(|a, b| a.1 == b.1);
+        found
+            .into_iter()
+            .take(limit)
+            .map(|(_, san, lan)| {
+                let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
+                Suggestion { label, value: san }
+            })
+            .collect()
     }
 
     /// The author's running games on this platform, this channel's first, for autocomplete; the
@@ -1508,31 +1572,18 @@ fn counted_by_beginning(pos: &Position, moves: &[tessera_rules::Move], wanted: &
 /// the turn could still take, or the opponent can answer it so that the mover has no legal turn,
 /// which loses where stalemate does (L8).
 fn turn_danger(pos: &Position, mv: &Move) -> Option<String> {
-    let actions: Vec<tessera_rules::Action> = mv.actions().collect();
-    if pos.rules().turn != tessera_rules::variant::TurnRule::Single {
-        let longer = pos.legal_moves().into_iter().find(|m| {
-            m.actions().count() > actions.len() && actions.iter().all(|a| m.actions().any(|b| b == *a))
-        });
-        if let Some(longer) = longer {
-            return Some(format!(
-                "this turn could take one more action, as `{}` does",
-                notation::san(pos, &longer)
-            ));
-        }
+    if let Some(longer) = pos.longer_turn(mv) {
+        return Some(format!(
+            "this turn could take one more action, as `{}` does",
+            notation::san(pos, &longer)
+        ));
     }
-    if pos.variant().stalemate() == tessera_rules::StalemateRule::Loss {
-        let after = pos.played(mv);
-        // Bounded: the replies of the busiest positions are a few thousand.
-        for reply in after.legal_moves().into_iter().take(5000) {
-            let next = after.played(&reply);
-            if !next.has_legal_moves() && !next.is_check() {
-                return Some(format!(
-                    "{} can answer {} and leave you no legal turn, which loses",
-                    pos.turn().other(),
-                    notation::san(&after, &reply)
-                ));
-            }
-        }
+    if let Some((after, answer)) = pos.stalemating_answer(mv) {
+        return Some(format!(
+            "{} can answer {} and leave you no legal turn, which loses",
+            pos.turn().other(),
+            notation::san(&after, &answer)
+        ));
     }
     None
 }
