@@ -357,7 +357,7 @@ impl<S: Store> Service<S> {
                 // With a picture of the start, its features drawn (holes, quads, hands, tiles).
                 let image =
                     tessera_render::render_png(&BoardView::new(&Position::start(v), None), &self.render).ok();
-                Ok(vec![Reply { image, ..Reply::text(rules_text(v)) }])
+                Ok(vec![Reply { image, ..Reply::text(v.help()) }])
             }
             Command::Challenge { variant, color, days, rated } => {
                 self.challenge(msg, variant, color, days, rated)
@@ -1894,98 +1894,6 @@ fn variants_text() -> String {
         out.push_str(&format!("`{}` — {}\n", v.name(), v.summary()));
     }
     out
-}
-
-/// `!t rules V`: how a turn is built, one example turn, and what ends the game, in a few lines.
-fn rules_text(v: Variant) -> String {
-    use Variant as V;
-    const OWNED: &str = "Ranks 1, 2, 7 and 8 have squares, ranks 3–6 are holes. You own the squares your army \
-        stands on and 3 more in hand. Only you move your empty squares; a piece landing on an empty square of \
-        the opponent's takes it.";
-    const NEUTRAL: &str = "Ranks 1, 2, 7 and 8 have squares, ranks 3–6 are holes; each player has 3 squares \
-        in hand. Squares belong to nobody: either player may move any empty square.";
-    const MOVING: &str = "A piece must land on a square; sliders cannot cross holes, knights jump them. A \
-        square moves one or two steps onto a hole (`@g1-g3`); one placed from hand goes on a hole (`@@e4`). \
-        The square your opponent just moved is locked for your turn.";
-    const POSTAL: &str = "Turn: a piece move, then at most one square action (a square move or a placement), \
-        like `Ng1-f3 @@e4`. On your first turn no piece can move yet: one square action alone.";
-    const POSTAL_PLUS: &str = "Turn: a piece move, then at most one square move and one placement, in either \
-        order, like `Ng1-f3 @g1-g3 @@e4`. On your first turn no piece can move yet: square actions alone.";
-    let (board, turn, example) = match v {
-        V::Chess => ("The FIDE game.", "Turn: one move.", "e2-e4"),
-        V::Hans38 => (OWNED, "Turn: one action: a piece move, a square move or a placement.", "@@e4"),
-        V::Hans38Neutral => {
-            (NEUTRAL, "Turn: one action: a piece move, a square move or a placement.", "@@f3")
-        }
-        V::Hans38Postal => (OWNED, POSTAL, "@@f3"),
-        V::Hans38NeutralPostal => (NEUTRAL, POSTAL, "@@f3"),
-        V::Hans38PostalPlus => (OWNED, POSTAL_PLUS, "@@f3 @f3-f4"),
-        V::Hans38NeutralPostalPlus => (NEUTRAL, POSTAL_PLUS, "@@f3 @f3-f4"),
-        V::InfiniteReserves => (
-            "Ranks 3–6 start as holes. Squares belong to nobody and your hand never runs out.",
-            "Turn: a piece move, a placement (required while any hole is left) and at most one square move, \
-             in either order, like `Ng1-f3 @@e4`; your first turn is square actions alone. From your fourth \
-             turn, the square a piece leaves is taken away.",
-            "@@e4",
-        ),
-        V::MovingOccupiedSquares => (
-            "As infinite-reserves: ranks 3–6 start as holes, squares belong to nobody, hands never run out.",
-            "Turn: as infinite-reserves, but the square move may carry one of your pieces (not the king) one \
-             step onto a hole (`@b2-b3`); a carried pawn may no longer double-step.",
-            "@@e4 @b2-b3",
-        ),
-        V::QuadSquare => (
-            "A 7×8 board with six quad-squares, S1–S4 and M1, M2 (labelled on the picture), each holding up to \
-             two pieces.",
-            "Turn: one move, written with quad names (`c3-M1`, `M1xd6`); name the piece you take on a shared \
-             quad (`Qd3xM1(N)`). A bishop may take on a quad and be lost with it (`Bd3xM1`); castling swaps king \
-             and rook.",
-            "c3-M1",
-        ),
-        V::TiledSquares => (
-            "Ranks 3–6 start as void. Pieces stand on tiles; lines cross the void but not anti-tiles.",
-            "Turn: one action: a piece move, dropping a tile (`@@e4`) or an anti-tile (`@!e4`), or taking an \
-             empty tile of yours away (`@xe4`). The king lays a tile where it steps.",
-            "@@e4",
-        ),
-        V::BlueChip => (
-            "The FIDE board and armies, and a blue chip.",
-            "Turn: Black begins by placing the chip (`[e5]`); after that every move also puts the chip on an \
-             empty square where your opponent may not move next.",
-            "e2-e4[d5]",
-        ),
-        V::Shrink => (
-            "The FIDE board and armies, on a board that shrinks.",
-            "Turn: one move. A rank or file the move empties vanishes and the board closes up towards a1 (the \
-             reply says what was renamed); a pawn a shrink brings to its last rank promotes, as you name it \
-             (`Rh1-h3[a1=N]`) or to a queen. Castling needs two or three empty squares between king and rook.",
-            "e2-e4",
-        ),
-    };
-    let board = match v {
-        V::Hans38
-        | V::Hans38Neutral
-        | V::Hans38Postal
-        | V::Hans38NeutralPostal
-        | V::Hans38PostalPlus
-        | V::Hans38NeutralPostalPlus => format!("{board} {MOVING}"),
-        _ => board.to_string(),
-    };
-    let stalemate = match v.stalemate() {
-        tessera_rules::StalemateRule::Loss => "a player with no legal turn loses (stalemate too)",
-        tessera_rules::StalemateRule::Draw => "stalemate draws",
-    };
-    let material = match v.dead_material() {
-        tessera_rules::DeadMaterial::PlaysOn => "no ending is drawn for lack of material",
-        tessera_rules::DeadMaterial::Fide => "dead positions draw",
-        tessera_rules::DeadMaterial::BareKings => "only bare kings are a dead draw",
-    };
-    format!(
-        "**{}**: {}\n{board}\n{turn}\nExample: `{example}`\nEnds: checkmate wins; {stalemate}; {material}; \
-         repetition and the 50-move rule as in chess (`!t claim`).",
-        v.name(),
-        v.summary()
-    )
 }
 
 /// Shrink Chess: what the reply says of each pawn the move's shrink promoted without the player
