@@ -77,8 +77,10 @@ fn main() {
         // first (a turn that could take one more action, or allows a stalemating answer).
         let mut times = Vec::new();
         let mut asked = 0;
+        // Blue Chip begins with Black placing the chip.
+        let first = usize::from(Position::start(variant).turn() == tessera_rules::Color::Black);
         for (ply, text) in game.iter().enumerate() {
-            let player = &players[ply % 2];
+            let player = &players[(ply + first) % 2];
             let played = format!("{} played ", player.name);
             let t = Instant::now();
             let mut replies = say(player, text, &[]);
@@ -91,7 +93,7 @@ fn main() {
             }
             assert!(replies.iter().any(|r| r.text.contains(&played)), "{text}: {replies:?}");
         }
-        let mover = &players[game.len() % 2];
+        let mover = &players[(game.len() + first) % 2];
         let msg = Incoming {
             platform: "bench",
             channel: &channel,

@@ -72,7 +72,7 @@ impl TurnBuilder {
         if !may_shift && !may_place {
             return true;
         }
-        let mut actions = Vec::new();
+        let mut actions = Vec::with_capacity(64);
         self.pos.gen_square_actions(&mut |a| actions.push(a));
         for action in actions {
             let is_place = matches!(action, Action::Place { .. });
@@ -534,7 +534,15 @@ impl Position {
                 self.single_piece_moves(&mut moves);
                 !moves.is_empty()
             }
-            _ => !self.for_each_turn(&mut |_, _, _| true, &mut |_| false),
+            // Most positions have a turn of a piece move and at most a placement: look for one of
+            // those first, then (rarely) at square moves too.
+            _ => {
+                let short = |step: usize, _: &Position, action: Action| {
+                    step == 0 || matches!(action, Action::Place { .. })
+                };
+                !self.for_each_turn(&mut { short }, &mut |_| false)
+                    || !self.for_each_turn(&mut |_, _, _| true, &mut |_| false)
+            }
         }
     }
 
