@@ -1,6 +1,7 @@
 //! What a player waits for: one move through the game service on a file database (parse, rebuild
-//! the game from its stored moves, check, commit with fsync, draw the PNG), at several game lengths
-//! and for several variants; and one autocomplete answer. Run: `cargo bench -p tessera-bot --bench service`.
+//! the game from its stored moves, check, commit with fsync, draw the PNG), through a 120-ply game
+//! in every variant; and one autocomplete answer at the end of each game.
+//! Run: `cargo bench -p tessera-bot --bench service`.
 
 use std::time::{Duration, Instant};
 
@@ -49,19 +50,13 @@ fn main() {
     let service = Service::new(SqliteStore::open(&dir.join("bench.sqlite")).expect("a database"));
     let players = [User::new("w", "white"), User::new("b", "black")];
     println!(
-        "{:<26} {:>6} {:>12} {:>12} {:>14}",
-        "variant", "plies", "move p50 ms", "move p95 ms", "suggest ms"
+        "{:<26} {:>6} {:>6} {:>12} {:>12} {:>12} {:>14}",
+        "variant", "plies", "asked", "move p50 ms", "move p95 ms", "move max ms", "suggest ms"
     );
-    for (n, variant) in [
-        Variant::Chess,
-        Variant::Hans38PostalPlus,
-        Variant::MovingOccupiedSquares,
-        Variant::QuadSquare,
-        Variant::TiledSquares,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    // `TESSERA_BENCH_VARIANTS=quad-square,shrink` measures only those.
+    let only = std::env::var("TESSERA_BENCH_VARIANTS").unwrap_or_default();
+    let wanted = |v: Variant| only.is_empty() || only.split(',').any(|name| name.trim() == v.name());
+    for (n, &variant) in Variant::ALL.iter().enumerate().filter(|(_, v)| wanted(**v)) {
         let channel = format!("bench-{n}");
         let say = |who: &User, text: &str, mentions: &[User]| {
             let msg = Incoming {
@@ -78,14 +73,27 @@ fn main() {
         say(&players[0], &format!("!t challenge @b {} white", variant.name()), &players[1..]);
         say(&players[1], "!t accept", &[]);
         let game = random_game(variant, 120, 0x9E37_79B9_7F4A_7C15 ^ n as u64);
+        // Every message a player sends counts: the move, and `!t confirm` where the bot asks
+        // first (a turn that could take one more action, or allows a stalemating answer).
         let mut times = Vec::new();
+        let mut asked = 0;
+        // Blue Chip begins with Black placing the chip.
+        let first = usize::from(Position::start(variant).turn() == tessera_rules::Color::Black);
         for (ply, text) in game.iter().enumerate() {
+            let player = &players[(ply + first) % 2];
+            let played = format!("{} played ", player.name);
             let t = Instant::now();
-            let replies = say(&players[ply % 2], text, &[]);
+            let mut replies = say(player, text, &[]);
             times.push(t.elapsed());
-            assert!(replies.iter().any(|r| r.text.contains(" played ")), "{text}: {replies:?}");
+            if replies.iter().any(|r| r.text.starts_with("Not played yet")) {
+                asked += 1;
+                let t = Instant::now();
+                replies = say(player, "!t confirm", &[]);
+                times.push(t.elapsed());
+            }
+            assert!(replies.iter().any(|r| r.text.contains(&played)), "{text}: {replies:?}");
         }
-        let mover = &players[game.len() % 2];
+        let mover = &players[(game.len() + first) % 2];
         let msg = Incoming {
             platform: "bench",
             channel: &channel,
@@ -101,11 +109,13 @@ fn main() {
         let mut sorted = times.clone();
         sorted.sort();
         println!(
-            "{:<26} {:>6} {:>12.2} {:>12.2} {:>14.2}",
+            "{:<26} {:>6} {:>6} {:>12.2} {:>12.2} {:>12.2} {:>14.2}",
             variant.name(),
             game.len(),
+            asked,
             percentile(&sorted, 0.5),
             percentile(&sorted, 0.95),
+            percentile(&sorted, 1.0),
             suggest.as_secs_f64() * 1e3
         );
         assert!(!suggested.is_empty(), "{}: the player to move has turns to suggest", variant.name());

@@ -50,7 +50,11 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// List the variants, one a line, name first.
-    Variants,
+    Variants {
+        /// Print `docs/variants.md` instead, as the variant table makes it.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Play in the terminal as if in a chat channel (what `tessera` does without chat credentials).
     Local,
     /// Count the leaf nodes of the move tree to DEPTH.
@@ -156,7 +160,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 Err(e) => bail!("{e}"),
             }
         }
-        Some(Command::Variants) => {
+        Some(Command::Variants { markdown: true }) => {
+            say!("{}", tessera_rules::variant::variants_markdown().trim_end());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Variants { markdown: false }) => {
             let width = Variant::ALL.iter().map(|v| v.name().len()).max().unwrap_or(0);
             for v in Variant::ALL {
                 say!("{:<width$}  {}", v.name(), v.summary());

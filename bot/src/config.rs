@@ -23,6 +23,18 @@ pub struct Config {
     pub matrix_store_passphrase: Option<Secret>,
 }
 
+/// What the Matrix adapter (`matrix.rs`) needs to connect: plain data, kept here so the
+/// adapter depends on the configuration and not the other way round.
+#[derive(Clone, Debug)]
+pub struct MatrixConfig {
+    pub homeserver: String,
+    pub user: String,
+    pub password: Secret,
+    /// matrix-sdk's own store (sync state, end-to-end keys) and the saved session.
+    pub store_dir: PathBuf,
+    pub store_passphrase: Option<Secret>,
+}
+
 /// A secret that never shows in logs or debug output.
 #[derive(Clone, Default)]
 pub struct Secret(String);
@@ -128,8 +140,8 @@ impl Config {
     }
 
     /// The Matrix connection, when homeserver, user and password are all configured.
-    pub fn matrix(&self) -> Option<crate::matrix::MatrixConfig> {
-        Some(crate::matrix::MatrixConfig {
+    pub fn matrix(&self) -> Option<MatrixConfig> {
+        Some(MatrixConfig {
             homeserver: self.matrix_homeserver.clone()?,
             user: self.matrix_user.clone()?,
             password: self.matrix_password.clone()?,

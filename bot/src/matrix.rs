@@ -5,7 +5,6 @@
 //! End-to-end encryption and its keys live in matrix-sdk's SQLite store, so encrypted rooms work
 //! and survive restarts.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,22 +19,11 @@ use matrix_sdk::ruma::events::room::message::{
 };
 use matrix_sdk::{Client, Room, RoomState};
 
-use crate::config::Secret;
+use crate::config::{MatrixConfig, Secret};
 use crate::service::{Incoming, Reply, Service, User, unix_now};
 use crate::store::SqliteStore;
 
 pub const PLATFORM: &str = "matrix";
-
-/// What the adapter needs to connect.
-#[derive(Clone, Debug)]
-pub struct MatrixConfig {
-    pub homeserver: String,
-    pub user: String,
-    pub password: Secret,
-    /// matrix-sdk's own store (sync state, end-to-end keys) and the saved session.
-    pub store_dir: PathBuf,
-    pub store_passphrase: Option<Secret>,
-}
 
 type Shared = Arc<Service<SqliteStore>>;
 

@@ -167,6 +167,8 @@ pub struct Service<S: Store> {
     pub render: RenderOptions,
     /// Per-user limit on commands; chat mode sets one (the local terminal has a single typist).
     pub rate_limit: Option<crate::rate_limit::RateLimit>,
+    /// Running games as of their last move, so a move replays nothing (the store stays the truth).
+    games: crate::game_cache::GameCache,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -221,7 +223,7 @@ type Replies = Result<Vec<Reply>, String>;
 
 impl<S: Store> Service<S> {
     pub fn new(store: S) -> Service<S> {
-        Service { store, render: RenderOptions::default(), rate_limit: None }
+        Service { store, render: RenderOptions::default(), rate_limit: None, games: Default::default() }
     }
 
     pub fn store(&self) -> &S {
@@ -302,14 +304,15 @@ impl<S: Store> Service<S> {
             return Ok(Vec::new());
         }
         let me = self.me(msg)?;
-        let mine: Vec<GameRow> = self
+        let all_mine: Vec<GameRow> = self
             .store
             .channel_games(msg.platform, msg.channel)
             .map_err(internal)?
             .into_iter()
             .filter(|g| g.white == me.id || g.black == me.id)
-            .filter(|g| game.is_none_or(|id| g.id == id))
             .collect();
+        let mine_here = all_mine.len();
+        let mine: Vec<GameRow> = all_mine.into_iter().filter(|g| game.is_none_or(|id| g.id == id)).collect();
         if mine.is_empty() {
             return Ok(Vec::new());
         }
@@ -337,7 +340,13 @@ impl<S: Store> Service<S> {
                 _ => None,
             }
         });
-        self.make_move_as(msg, game, &move_text, &move_text)
+        // The game is already loaded where the author has the move in it; anything else (not
+        // their turn, no game or several) is answered as `!t move` would answer it.
+        let target = game.or_else(|| (mine.len() == 1).then(|| mine[0].id));
+        match to_move.into_iter().find(|l| Some(l.row.id) == target) {
+            Some(loaded) => self.play_turn(msg, &me, loaded, &move_text, Some(parsed), Some(mine_here)),
+            None => self.make_move_as(msg, game, &move_text, &move_text),
+        }
     }
 
     fn command(&self, msg: &Incoming, cmd: Command) -> Replies {
@@ -348,7 +357,7 @@ impl<S: Store> Service<S> {
                 // With a picture of the start, its features drawn (holes, quads, hands, tiles).
                 let image =
                     tessera_render::render_png(&BoardView::new(&Position::start(v), None), &self.render).ok();
-                Ok(vec![Reply { image, ..Reply::text(rules_text(v)) }])
+                Ok(vec![Reply { image, ..Reply::text(v.help()) }])
             }
             Command::Challenge { variant, color, days, rated } => {
                 self.challenge(msg, variant, color, days, rated)
@@ -382,11 +391,19 @@ impl<S: Store> Service<S> {
 
     fn load(&self, row: GameRow) -> Result<Loaded, String> {
         let variant: Variant = row.variant.parse().map_err(|_| corrupt(&row, "unknown variant"))?;
-        let start =
-            Position::from_fen(variant, &row.start_fen).map_err(|_| corrupt(&row, "bad start position"))?;
-        let mut game = Game::new(start);
-        for (i, text) in row.moves.iter().enumerate() {
+        let (mut game, cached) = match self.games.get(row.id, &row.start_fen, &row.moves) {
+            Some(hit) => hit,
+            None => {
+                let start = Position::from_fen(variant, &row.start_fen)
+                    .map_err(|_| corrupt(&row, "bad start position"))?;
+                (Game::new(start), 0)
+            }
+        };
+        for (i, text) in row.moves.iter().enumerate().skip(cached) {
             game.play_text(text).map_err(|e| corrupt(&row, &format!("move {} ({text}): {e}", i + 1)))?;
+        }
+        if cached < row.moves.len() {
+            self.games.put(row.id, &row.start_fen, &row.moves, &game);
         }
         if let Some(result) = &row.result {
             let reason = row.result_reason.as_deref().unwrap_or("");
@@ -683,12 +700,28 @@ impl<S: Store> Service<S> {
     fn make_move_as(&self, msg: &Incoming, id: GameRef, text: &str, usage: &str) -> Replies {
         let me = self.me(msg)?;
         let loaded = self.find_as(msg, id, false, usage)?;
+        self.play_turn(msg, &me, loaded, text, None, None)
+    }
+
+    /// Plays `text` in a loaded game for `me`: checks, commits, answers with the board. Everything
+    /// is worked out once: the game is not read back after the commit but carried forward.
+    /// `parsed` (the text read, if it was already) and `mine_here` (how many running games the
+    /// author has in this channel) are passed where already known.
+    fn play_turn(
+        &self,
+        msg: &Incoming,
+        me: &Player,
+        loaded: Loaded,
+        text: &str,
+        parsed: Option<notation::ParsedMove>,
+        mine_here: Option<usize>,
+    ) -> Replies {
         if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
             let mut replies = vec![Reply::text(timeout)];
             self.after_game(&mut replies, loaded.row.id, msg.now);
             return Ok(replies);
         }
-        let Some(my_color) = loaded.color_of(&me) else {
+        let Some(my_color) = loaded.color_of(me) else {
             return Err(format!("you are not playing in game #{}", loaded.row.id));
         };
         if let Some(outcome) = loaded.game.outcome() {
@@ -707,13 +740,16 @@ impl<S: Store> Service<S> {
             Some(t) => (t.trim_end(), true),
             None => (text, false),
         };
-        let parsed = notation::parse(text).map_err(|e| e.to_string())?;
+        let parsed = match parsed {
+            Some(parsed) => parsed,
+            None => notation::parse(text).map_err(|e| e.to_string())?,
+        };
         let mv = parsed.resolve(&pos).map_err(|e| e.to_string())?;
         let mut game = loaded.game.clone();
         game.play(mv).map_err(|e| e.to_string())?;
         let ply = loaded.row.moves.len() + 1;
         if !confirmed
-            && self.setting_for(&me, msg.platform, msg.channel, &SETTINGS[0]) != "off"
+            && self.setting_for(me, msg.platform, msg.channel, &SETTINGS[0]) != "off"
             && let Some(danger) = turn_danger(&pos, &mv)
         {
             let id = loaded.row.id;
@@ -729,8 +765,7 @@ impl<S: Store> Service<S> {
                 ..Reply::default()
             }]);
         }
-        let written = notation::lan(&pos, &mv);
-        let stored_text = written.trim_end_matches(['+', '#']).to_string();
+        let (san_unmarked, stored_text) = notation::san_and_lan_unmarked(&pos, &mv);
         let outcome = game.outcome();
         let result = outcome.map(|o| (o.result(), reason_word(o)));
         match self.store.append_move(loaded.row.id, ply, &stored_text, result, msg.now).map_err(internal)? {
@@ -745,13 +780,38 @@ impl<S: Store> Service<S> {
                 return Ok(vec![r]);
             }
         }
-        // Committed: now it may be acknowledged.
-        let after = self.find(msg, Some(loaded.row.id), true)?;
-        let mut text = format!("{} played {}.", me.name, notation::san(&pos, &mv));
-        // With several games of theirs here, say which one it went to.
-        let mine_here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
-        if mine_here.iter().filter(|g| g.white == me.id || g.black == me.id).count() > 1 {
-            text = format!("Game #{}: {text}", loaded.row.id);
+        // Committed: now it may be acknowledged. The stored row now reads as `after`'s.
+        let after = {
+            let Loaded { mut row, white, black, .. } = loaded;
+            row.moves.push(stored_text);
+            row.last_move_at = msg.now;
+            row.reminded = false;
+            (row.draw_offer, row.takeback_offer) = (None, None);
+            (row.result, row.result_reason) = result.map(|(r, why)| (r.to_string(), why.to_string())).unzip();
+            match outcome {
+                Some(_) => self.games.forget(row.id),
+                None => self.games.put(row.id, &row.start_fen, &row.moves, &game),
+            }
+            Loaded { row, game, white, black }
+        };
+        let id = after.row.id;
+        let mark = match outcome {
+            Some(Outcome::Win { reason: WinReason::Checkmate, .. }) => "#",
+            _ if after.game.position().is_check() => "+",
+            _ => "",
+        };
+        let mut text = format!("{} played {san_unmarked}{mark}.", me.name);
+        // With several games of theirs here, say which one it went to (a game this move ended no
+        // longer runs).
+        let mine_here = match mine_here {
+            Some(n) => n - usize::from(outcome.is_some()),
+            None => {
+                let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
+                here.iter().filter(|g| g.white == me.id || g.black == me.id).count()
+            }
+        };
+        if mine_here > 1 {
+            text = format!("Game #{id}: {text}");
         }
         text.push_str(&shrink_note(&pos, &mv, after.game.position()));
         text.push_str(&shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions));
@@ -769,7 +829,7 @@ impl<S: Store> Service<S> {
         reply.text = text;
         let mut replies = vec![reply.notifying(after.player(my_color.other()))];
         if outcome.is_some() {
-            self.after_game(&mut replies, loaded.row.id, msg.now);
+            self.after_game(&mut replies, id, msg.now);
         }
         Ok(replies)
     }
@@ -1238,34 +1298,38 @@ impl<S: Store> Service<S> {
         if loaded.game.outcome().is_some() || loaded.color_of(&me) != Some(pos.turn()) {
             return Vec::new();
         }
-        let key = |s: &str| -> String {
-            s.chars()
-                .filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' '))
-                .collect::<String>()
-                .to_lowercase()
+        // Compared without case, capture marks, dashes or spaces, and without allocating: a
+        // compound-turn position lists tens of thousands of turns.
+        let ignored = |c: &char| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ');
+        let typed: Vec<char> = typed.chars().filter(ignored).flat_map(char::to_lowercase).collect();
+        let begins = |s: &str| {
+            let mut written = s.chars().filter(ignored).flat_map(char::to_lowercase);
+            typed.iter().all(|t| written.next() == Some(*t))
         };
-        let typed = key(typed);
-        let mut found: Vec<(u8, Suggestion)> = pos
-            .legal_moves()
-            .iter()
-            .filter_map(|mv| {
-                let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
-                let rank = if key(&san).starts_with(&typed) {
+        let moves = pos.legal_moves();
+        let mut found: Vec<(u8, String, String)> = notation::san_and_lan_unmarked_many(pos, &moves)
+            .into_iter()
+            .filter_map(|(san, lan)| {
+                let rank = if begins(&san) {
                     0
-                } else if key(&lan).starts_with(&typed)
-                    || key(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])).starts_with(&typed)
-                {
+                } else if begins(&lan) || begins(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])) {
                     1
                 } else {
                     return None;
                 };
-                let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
-                Some((rank, Suggestion { label, value: san }))
+                Some((rank, san, lan))
             })
             .collect();
-        found.sort_by(|(ra, a), (rb, b)| (ra, a.value.len(), &a.value).cmp(&(rb, b.value.len(), &b.value)));
-        found.dedup_by(|a, b| a.1.value == b.1.value);
-        found.into_iter().take(limit).map(|(_, s)| s).collect()
+        found.sort_by(|(ra, a, _), (rb, b, _)| (ra, a.len(), a).cmp(&(rb, b.len(), b)));
+        found.dedup_by(|a, b| a.1 == b.1);
+        found
+            .into_iter()
+            .take(limit)
+            .map(|(_, san, lan)| {
+                let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
+                Suggestion { label, value: san }
+            })
+            .collect()
     }
 
     /// The author's running games on this platform, this channel's first, for autocomplete; the
@@ -1508,31 +1572,18 @@ fn counted_by_beginning(pos: &Position, moves: &[tessera_rules::Move], wanted: &
 /// the turn could still take, or the opponent can answer it so that the mover has no legal turn,
 /// which loses where stalemate does (L8).
 fn turn_danger(pos: &Position, mv: &Move) -> Option<String> {
-    let actions: Vec<tessera_rules::Action> = mv.actions().collect();
-    if pos.rules().turn != tessera_rules::variant::TurnRule::Single {
-        let longer = pos.legal_moves().into_iter().find(|m| {
-            m.actions().count() > actions.len() && actions.iter().all(|a| m.actions().any(|b| b == *a))
-        });
-        if let Some(longer) = longer {
-            return Some(format!(
-                "this turn could take one more action, as `{}` does",
-                notation::san(pos, &longer)
-            ));
-        }
+    if let Some(longer) = pos.longer_turn(mv) {
+        return Some(format!(
+            "this turn could take one more action, as `{}` does",
+            notation::san(pos, &longer)
+        ));
     }
-    if pos.variant().stalemate() == tessera_rules::StalemateRule::Loss {
-        let after = pos.played(mv);
-        // Bounded: the replies of the busiest positions are a few thousand.
-        for reply in after.legal_moves().into_iter().take(5000) {
-            let next = after.played(&reply);
-            if !next.has_legal_moves() && !next.is_check() {
-                return Some(format!(
-                    "{} can answer {} and leave you no legal turn, which loses",
-                    pos.turn().other(),
-                    notation::san(&after, &reply)
-                ));
-            }
-        }
+    if let Some((after, answer)) = pos.stalemating_answer(mv) {
+        return Some(format!(
+            "{} can answer {} and leave you no legal turn, which loses",
+            pos.turn().other(),
+            notation::san(&after, &answer)
+        ));
     }
     None
 }
@@ -1843,98 +1894,6 @@ fn variants_text() -> String {
         out.push_str(&format!("`{}` — {}\n", v.name(), v.summary()));
     }
     out
-}
-
-/// `!t rules V`: how a turn is built, one example turn, and what ends the game, in a few lines.
-fn rules_text(v: Variant) -> String {
-    use Variant as V;
-    const OWNED: &str = "Ranks 1, 2, 7 and 8 have squares, ranks 3–6 are holes. You own the squares your army \
-        stands on and 3 more in hand. Only you move your empty squares; a piece landing on an empty square of \
-        the opponent's takes it.";
-    const NEUTRAL: &str = "Ranks 1, 2, 7 and 8 have squares, ranks 3–6 are holes; each player has 3 squares \
-        in hand. Squares belong to nobody: either player may move any empty square.";
-    const MOVING: &str = "A piece must land on a square; sliders cannot cross holes, knights jump them. A \
-        square moves one or two steps onto a hole (`@g1-g3`); one placed from hand goes on a hole (`@@e4`). \
-        The square your opponent just moved is locked for your turn.";
-    const POSTAL: &str = "Turn: a piece move, then at most one square action (a square move or a placement), \
-        like `Ng1-f3 @@e4`. On your first turn no piece can move yet: one square action alone.";
-    const POSTAL_PLUS: &str = "Turn: a piece move, then at most one square move and one placement, in either \
-        order, like `Ng1-f3 @g1-g3 @@e4`. On your first turn no piece can move yet: square actions alone.";
-    let (board, turn, example) = match v {
-        V::Chess => ("The FIDE game.", "Turn: one move.", "e2-e4"),
-        V::Hans38 => (OWNED, "Turn: one action: a piece move, a square move or a placement.", "@@e4"),
-        V::Hans38Neutral => {
-            (NEUTRAL, "Turn: one action: a piece move, a square move or a placement.", "@@f3")
-        }
-        V::Hans38Postal => (OWNED, POSTAL, "@@f3"),
-        V::Hans38NeutralPostal => (NEUTRAL, POSTAL, "@@f3"),
-        V::Hans38PostalPlus => (OWNED, POSTAL_PLUS, "@@f3 @f3-f4"),
-        V::Hans38NeutralPostalPlus => (NEUTRAL, POSTAL_PLUS, "@@f3 @f3-f4"),
-        V::InfiniteReserves => (
-            "Ranks 3–6 start as holes. Squares belong to nobody and your hand never runs out.",
-            "Turn: a piece move, a placement (required while any hole is left) and at most one square move, \
-             in either order, like `Ng1-f3 @@e4`; your first turn is square actions alone. From your fourth \
-             turn, the square a piece leaves is taken away.",
-            "@@e4",
-        ),
-        V::MovingOccupiedSquares => (
-            "As infinite-reserves: ranks 3–6 start as holes, squares belong to nobody, hands never run out.",
-            "Turn: as infinite-reserves, but the square move may carry one of your pieces (not the king) one \
-             step onto a hole (`@b2-b3`); a carried pawn may no longer double-step.",
-            "@@e4 @b2-b3",
-        ),
-        V::QuadSquare => (
-            "A 7×8 board with six quad-squares, S1–S4 and M1, M2 (labelled on the picture), each holding up to \
-             two pieces.",
-            "Turn: one move, written with quad names (`c3-M1`, `M1xd6`); name the piece you take on a shared \
-             quad (`Qd3xM1(N)`). A bishop may take on a quad and be lost with it (`Bd3xM1`); castling swaps king \
-             and rook.",
-            "c3-M1",
-        ),
-        V::TiledSquares => (
-            "Ranks 3–6 start as void. Pieces stand on tiles; lines cross the void but not anti-tiles.",
-            "Turn: one action: a piece move, dropping a tile (`@@e4`) or an anti-tile (`@!e4`), or taking an \
-             empty tile of yours away (`@xe4`). The king lays a tile where it steps.",
-            "@@e4",
-        ),
-        V::BlueChip => (
-            "The FIDE board and armies, and a blue chip.",
-            "Turn: Black begins by placing the chip (`[e5]`); after that every move also puts the chip on an \
-             empty square where your opponent may not move next.",
-            "e2-e4[d5]",
-        ),
-        V::Shrink => (
-            "The FIDE board and armies, on a board that shrinks.",
-            "Turn: one move. A rank or file the move empties vanishes and the board closes up towards a1 (the \
-             reply says what was renamed); a pawn a shrink brings to its last rank promotes, as you name it \
-             (`Rh1-h3[a1=N]`) or to a queen. Castling needs two or three empty squares between king and rook.",
-            "e2-e4",
-        ),
-    };
-    let board = match v {
-        V::Hans38
-        | V::Hans38Neutral
-        | V::Hans38Postal
-        | V::Hans38NeutralPostal
-        | V::Hans38PostalPlus
-        | V::Hans38NeutralPostalPlus => format!("{board} {MOVING}"),
-        _ => board.to_string(),
-    };
-    let stalemate = match v.stalemate() {
-        tessera_rules::StalemateRule::Loss => "a player with no legal turn loses (stalemate too)",
-        tessera_rules::StalemateRule::Draw => "stalemate draws",
-    };
-    let material = match v.dead_material() {
-        tessera_rules::DeadMaterial::PlaysOn => "no ending is drawn for lack of material",
-        tessera_rules::DeadMaterial::Fide => "dead positions draw",
-        tessera_rules::DeadMaterial::BareKings => "only bare kings are a dead draw",
-    };
-    format!(
-        "**{}**: {}\n{board}\n{turn}\nExample: `{example}`\nEnds: checkmate wins; {stalemate}; {material}; \
-         repetition and the 50-move rule as in chess (`!t claim`).",
-        v.name(),
-        v.summary()
-    )
 }
 
 /// Shrink Chess: what the reply says of each pawn the move's shrink promoted without the player

@@ -48,6 +48,19 @@ fn variants_one_a_line_name_first() {
 }
 
 #[test]
+fn variants_markdown_is_docs_variants_md() {
+    let out = tessera(&["variants", "--markdown"], None);
+    assert!(out.status.success());
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/variants.md");
+    let doc = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        stdout(&out) == doc,
+        "regenerate {}: tessera variants --markdown > docs/variants.md",
+        file.display()
+    );
+}
+
+#[test]
 fn perft_plain_divide_and_json() {
     let out = tessera(&["perft", "--variant", "chess", "3"], None);
     assert!(out.status.success());

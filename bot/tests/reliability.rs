@@ -344,3 +344,31 @@ fn a_flood_of_commands_is_answered_once_then_ignored() {
     let me = service.store().player("test", "mallory", "mallory").unwrap();
     assert_eq!(service.store().open_challenges("test", "room", me.id).unwrap().len(), 3);
 }
+
+/// Each process keeps its games in memory between moves; the database stays the truth. Two
+/// services on one file: each sees the other's moves and takebacks, and a stale memory never
+/// plays a move into the wrong position.
+#[test]
+fn a_game_kept_in_memory_follows_moves_and_takebacks_made_elsewhere() {
+    let path = temp_db("cache");
+    let one = Service::new(SqliteStore::open(&path).unwrap());
+    let two = Service::new(SqliteStore::open(&path).unwrap());
+    say(&one, "alice", "!t challenge @bob chess white");
+    say(&one, "bob", "!t accept");
+    assert!(text(&say(&one, "alice", "e4")).contains("alice played e4"));
+    // Bob answers through the other process; the first still remembers the game after e4.
+    assert!(text(&say(&two, "bob", "e5")).contains("bob played e5"));
+    assert!(text(&say(&one, "alice", "Nf3")).contains("alice played Nf3"));
+    assert!(text(&say(&two, "bob", "Nc6")).contains("bob played Nc6"));
+    // Alice takes Nf3 back (and Bob's answer with it) through the second process, Bob agreeing.
+    say(&two, "alice", "!t takeback");
+    let agreed = text(&say(&two, "bob", "!t takeback"));
+    assert!(agreed.contains("Takeback agreed: 2 moves undone"), "{agreed}");
+    // The first process must not play from its memory of the longer game.
+    let history = text(&say(&one, "alice", "!t history"));
+    assert!(history.contains("e7-e5") && !history.contains("Ng1-f3"), "{history}");
+    assert!(text(&say(&one, "alice", "Bc4")).contains("alice played Bc4"));
+    assert!(text(&say(&two, "bob", "Nf6")).contains("bob played Nf6"));
+    let history = text(&say(&one, "bob", "!t history"));
+    assert!(history.ends_with("2. Bf1-c4 Ng8-f6 *"), "{history}");
+}

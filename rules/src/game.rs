@@ -111,12 +111,24 @@ pub struct Game {
     current: Position,
     /// An ending decided outside the board: resignation, agreement, time.
     declared: Option<Outcome>,
+    /// The ending the rules decide on the current position, worked out once per move: deciding
+    /// it means looking for a legal turn, which in the compound-turn variants is not cheap.
+    ended: Option<Outcome>,
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
         let key = repetition_key(&start);
-        Game { current: start.clone(), start, moves: Vec::new(), history: vec![key], declared: None }
+        let mut game = Game {
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+            history: vec![key],
+            declared: None,
+            ended: None,
+        };
+        game.ended = game.board_outcome();
+        game
     }
 
     pub fn from_variant(variant: Variant) -> Game {
@@ -143,6 +155,7 @@ impl Game {
         self.current.play_unchecked(&mv);
         self.moves.push(mv);
         self.history.push(repetition_key(&self.current));
+        self.ended = self.board_outcome();
         Ok(())
     }
 
@@ -165,7 +178,7 @@ impl Game {
 
     /// How the game ended, if it has: by rule on the board first, then by declaration.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.board_outcome().or(self.declared)
+        self.ended.or(self.declared)
     }
 
     /// Endings the rules apply by themselves (G3, G4, L8).

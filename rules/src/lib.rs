@@ -11,6 +11,7 @@
 //! assert_eq!(tessera_rules::perft(&pos, 3), 8902);
 //! ```
 
+mod advice;
 pub mod attacks;
 pub mod game;
 mod magic;

@@ -876,6 +876,70 @@ pub fn san_and_lan_unmarked(pos: &Position, mv: &Move) -> (String, String) {
     (san.unwrap_or_else(|| lan.clone()), lan)
 }
 
+/// [`san_and_lan_unmarked`] for many turns of one position: each piece action's text (and the
+/// position it is written from) is worked out once for all the turns that begin the same way. A
+/// Moving Occupied Squares position has tens of thousands of turns but a few dozen piece moves,
+/// and disambiguating a piece move means generating its rivals' moves.
+pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String, String)> {
+    type Prefix = [Option<Action>; 3];
+    fn prefix(actions: &[Action]) -> Prefix {
+        let mut key = [None; 3];
+        for (slot, action) in key.iter_mut().zip(actions) {
+            *slot = Some(*action);
+        }
+        key
+    }
+    let long_only = dispatch!(pos.room, M => M::long_notation_only());
+    let mut texts: std::collections::HashMap<Prefix, (String, String)> = Default::default();
+    // The position after each prefix of actions that a later action is written from.
+    let mut after: std::collections::HashMap<Prefix, Position> = Default::default();
+    moves
+        .iter()
+        .map(|mv| {
+            let actions: Vec<Action> = mv.actions().collect();
+            let (mut san, mut lan) = (String::new(), String::new());
+            for (i, &action) in actions.iter().enumerate() {
+                if i > 0 {
+                    san.push(' ');
+                    lan.push(' ');
+                }
+                if i > 0 && matches!(action, Action::Chip { .. }) {
+                    san.pop();
+                    lan.pop();
+                }
+                // Square actions read the same from any position (castling is written per board).
+                if !matches!(action, Action::Castle { .. })
+                    && let Some(text) = square_action_text(action)
+                {
+                    san.push_str(&text);
+                    lan.push_str(&text);
+                    continue;
+                }
+                let (s, l) = texts.entry(prefix(&actions[..=i])).or_insert_with(|| {
+                    for j in 0..i {
+                        let key = prefix(&actions[..=j]);
+                        if !after.contains_key(&key) {
+                            let mut at =
+                                if j == 0 { pos.clone() } else { after[&prefix(&actions[..j])].clone() };
+                            at.apply_action(actions[j]);
+                            after.insert(key, at);
+                        }
+                    }
+                    let at = if i == 0 { pos } else { &after[&prefix(&actions[..i])] };
+                    let lan = lan_action(at, action);
+                    (if long_only { lan.clone() } else { san_action(at, action) }, lan)
+                });
+                san.push_str(s);
+                lan.push_str(l);
+            }
+            let promotions = turn_suffix(pos, mv);
+            san.push_str(&promotions);
+            lan.push_str(&promotions);
+            (san, lan)
+        })
+        .collect()
+}
+
 /// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4xd5`, `e7-e8=Q`, `@g8-e6`).
 pub fn lan(pos: &Position, mv: &Move) -> String {
     write_turn(pos, mv, lan_action)
@@ -1071,6 +1135,28 @@ mod tests {
 
     fn play(pos: &Position, text: &str) -> Result<Move, MoveError> {
         parse_move(pos, text)
+    }
+
+    #[test]
+    fn texts_written_many_at_once_equal_those_written_one_by_one() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for &variant in Variant::ALL {
+            let mut at = Position::start(variant);
+            for _ in 0..30 {
+                let moves = at.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let many = san_and_lan_unmarked_many(&at, &moves);
+                for (mv, texts) in moves.iter().zip(&many) {
+                    assert_eq!(texts, &san_and_lan_unmarked(&at, mv), "{variant} {}", at.fen());
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                at = at.played(&moves[seed as usize % moves.len()]);
+            }
+        }
     }
 
     #[test]

@@ -83,7 +83,7 @@ impl TurnBuilder {
         if !may_shift && !may_place {
             return true;
         }
-        let mut actions = Vec::new();
+        let mut actions = Vec::with_capacity(64);
         self.pos.gen_square_actions(&mut |a| actions.push(a));
         for action in actions {
             let is_place = matches!(action, Action::Place { .. });
@@ -403,7 +403,15 @@ impl Position {
     pub(crate) fn walk_has_legal_moves<M: Mechanic>(&self) -> bool {
         match self.rules().turn {
             TurnRule::Single => !self.legal_moves().is_empty(),
-            _ => !M::for_each_turn(self, &mut |_, _, _| true, &mut |_| false),
+            // Most positions have a turn of a piece move and at most a placement: look for one of
+            // those first, then (rarely) at square moves too.
+            _ => {
+                let short = |step: usize, _: &Position, action: Action| {
+                    step == 0 || matches!(action, Action::Place { .. })
+                };
+                !M::for_each_turn(self, &mut { short }, &mut |_| false)
+                    || !M::for_each_turn(self, &mut |_, _, _| true, &mut |_| false)
+            }
         }
     }
 

@@ -46,6 +46,17 @@ fn load(path: &Path) -> Vec<Case> {
     cases
 }
 
+/// A variant is its row in the table and its perft file (`docs/adding-a-variant.md`).
+#[test]
+fn every_variant_has_a_perft_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/perft");
+    for &v in Variant::ALL {
+        let file = dir.join(format!("{}.perft", v.name()));
+        assert!(file.is_file(), "{v} has no perft file: {} is missing", file.display());
+        assert!(!load(&file).is_empty(), "{} has no cases", file.display());
+    }
+}
+
 #[test]
 fn perft_suites() {
     let full = std::env::var_os("TESSERA_PERFT_FULL").is_some();
