@@ -1,8 +1,8 @@
 //! The shared board: pieces, the board's present squares, check detection and the turn walker.
 //!
 //! Whatever a variant's board does beyond FIDE chess (holes and reserves, quad-squares, the chip,
-//! tiles, shrinking) is asked of its room in [`crate::mechanic`] through the [`Mechanic`] hooks;
-//! this file never looks inside a room.
+//! tiles, shrinking) is asked of its room in `mechanic/` through the `Mechanic` hooks; this file
+//! never looks inside a room (see `docs/engine.md`).
 
 use crate::attacks;
 use crate::mechanic::{Mechanic, Room, TurnEffects, dispatch};
