@@ -1320,7 +1320,16 @@ impl<S: Store> Service<S> {
                 Some((rank, san, lan))
             })
             .collect();
-        found.sort_by(|(ra, a, _), (rb, b, _)| (ra, a.len(), a).cmp(&(rb, b.len(), b)));
+        let order = |(ra, a, _): &(u8, String, String), (rb, b, _): &(u8, String, String)| {
+            (ra, a.len(), a).cmp(&(rb, b.len(), b))
+        };
+        // Only the first few are shown: pick them before sorting (twice as many, for duplicates).
+        let keep = limit.saturating_mul(2).max(1);
+        if found.len() > keep {
+            found.select_nth_unstable_by(keep - 1, order);
+            found.truncate(keep);
+        }
+        found.sort_by(order);
         found.dedup_by(|a, b| a.1 == b.1);
         found
             .into_iter()

@@ -882,6 +882,7 @@ pub fn san_and_lan_unmarked(pos: &Position, mv: &Move) -> (String, String) {
 /// and disambiguating a piece move means generating its rivals' moves.
 pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String, String)> {
     type Prefix = [Option<Action>; 3];
+    type Map<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<QuickHasher>>;
     fn prefix(actions: &[Action]) -> Prefix {
         let mut key = [None; 3];
         for (slot, action) in key.iter_mut().zip(actions) {
@@ -890,14 +891,22 @@ pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String,
         key
     }
     let long_only = dispatch!(pos.room, M => M::long_notation_only());
-    let mut texts: std::collections::HashMap<Prefix, (String, String)> = Default::default();
+    let mut texts: Map<Prefix, (String, String)> = Default::default();
+    // Square actions read the same from any position: written once each.
+    let mut fixed: Map<Action, Option<String>> = Default::default();
     // The position after each prefix of actions that a later action is written from.
-    let mut after: std::collections::HashMap<Prefix, Position> = Default::default();
+    let mut after: Map<Prefix, Position> = Default::default();
     moves
         .iter()
         .map(|mv| {
-            let actions: Vec<Action> = mv.actions().collect();
-            let (mut san, mut lan) = (String::new(), String::new());
+            let mut actions = [mv.first(); 3];
+            let mut n = 0;
+            for action in mv.actions() {
+                actions[n] = action;
+                n += 1;
+            }
+            let actions = &actions[..n];
+            let (mut san, mut lan) = (String::with_capacity(24), String::with_capacity(24));
             for (i, &action) in actions.iter().enumerate() {
                 if i > 0 {
                     san.push(' ');
@@ -907,12 +916,14 @@ pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String,
                     san.pop();
                     lan.pop();
                 }
-                // Square actions read the same from any position (castling is written per board).
-                if !matches!(action, Action::Castle { .. })
-                    && let Some(text) = square_action_text(action)
-                {
-                    san.push_str(&text);
-                    lan.push_str(&text);
+                // Castling is written per board, so it is not among the fixed texts.
+                let text = match action {
+                    Action::Castle { .. } => None,
+                    _ => fixed.entry(action).or_insert_with(|| square_action_text(action)).as_deref(),
+                };
+                if let Some(text) = text {
+                    san.push_str(text);
+                    lan.push_str(text);
                     continue;
                 }
                 let (s, l) = texts.entry(prefix(&actions[..=i])).or_insert_with(|| {
@@ -938,6 +949,29 @@ pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String,
             (san, lan)
         })
         .collect()
+}
+
+/// A multiply-and-rotate hasher (as rustc's FxHash) for the small keys of
+/// [`san_and_lan_unmarked_many`]: SipHash's resistance to chosen keys is not needed for actions
+/// the engine generated, and it costs more than the lookup saves.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl std::hash::Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Long algebraic notation as the variants' authors write it (`Ng1-f3`, `e4xd5`, `e7-e8=Q`, `@g8-e6`).
