@@ -1307,20 +1307,21 @@ impl<S: Store> Service<S> {
             typed.iter().all(|t| written.next() == Some(*t))
         };
         let moves = pos.legal_moves();
-        let mut found: Vec<(u8, String, String)> = notation::san_and_lan_unmarked_many(pos, &moves)
-            .into_iter()
-            .filter_map(|(san, lan)| {
-                let rank = if begins(&san) {
-                    0
-                } else if begins(&lan) || begins(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])) {
-                    1
-                } else {
-                    return None;
-                };
-                Some((rank, san, lan))
+        let mut writer = notation::TurnWriter::new(pos);
+        // The long form is written only where the short one does not match already.
+        let mut found: Vec<(u8, String, &Move)> = moves
+            .iter()
+            .filter_map(|mv| {
+                let san = writer.san(mv);
+                if begins(&san) {
+                    return Some((0, san, mv));
+                }
+                let lan = writer.lan(mv);
+                (begins(&lan) || begins(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])))
+                    .then_some((1, san, mv))
             })
             .collect();
-        let order = |(ra, a, _): &(u8, String, String), (rb, b, _): &(u8, String, String)| {
+        let order = |(ra, a, _): &(u8, String, &Move), (rb, b, _): &(u8, String, &Move)| {
             (ra, a.len(), a).cmp(&(rb, b.len(), b))
         };
         // Only the first few are shown: pick them before sorting (twice as many, for duplicates).
@@ -1334,7 +1335,8 @@ impl<S: Store> Service<S> {
         found
             .into_iter()
             .take(limit)
-            .map(|(_, san, lan)| {
+            .map(|(_, san, mv)| {
+                let lan = writer.lan(mv);
                 let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
                 Suggestion { label, value: san }
             })

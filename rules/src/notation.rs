@@ -881,74 +881,102 @@ pub fn san_and_lan_unmarked(pos: &Position, mv: &Move) -> (String, String) {
 /// Moving Occupied Squares position has tens of thousands of turns but a few dozen piece moves,
 /// and disambiguating a piece move means generating its rivals' moves.
 pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String, String)> {
-    type Prefix = [Option<Action>; 3];
-    type Map<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<QuickHasher>>;
-    fn prefix(actions: &[Action]) -> Prefix {
-        let mut key = [None; 3];
-        for (slot, action) in key.iter_mut().zip(actions) {
-            *slot = Some(*action);
-        }
-        key
+    let mut writer = TurnWriter::new(pos);
+    moves.iter().map(|mv| (writer.san(mv), writer.lan(mv))).collect()
+}
+
+/// Writes many turns of one position as [`san_and_lan_unmarked`] does, each piece action's text
+/// (and the position it is written from) worked out once for all the turns that begin the same
+/// way, each square action's once for all turns. Autocomplete asks for the long form only of the
+/// turns whose short form does not already match.
+pub struct TurnWriter<'a> {
+    pos: &'a Position,
+    long_only: bool,
+    texts: QuickMap<[Option<Action>; 3], (String, String)>,
+    fixed: QuickMap<Action, Option<String>>,
+    /// The position after each prefix of actions that a later action is written from.
+    after: QuickMap<[Option<Action>; 3], Position>,
+}
+
+type QuickMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<QuickHasher>>;
+
+impl fmt::Debug for TurnWriter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TurnWriter").field("pos", self.pos).field("texts", &self.texts.len()).finish()
     }
-    let long_only = dispatch!(pos.room, M => M::long_notation_only());
-    let mut texts: Map<Prefix, (String, String)> = Default::default();
-    // Square actions read the same from any position: written once each.
-    let mut fixed: Map<Action, Option<String>> = Default::default();
-    // The position after each prefix of actions that a later action is written from.
-    let mut after: Map<Prefix, Position> = Default::default();
-    moves
-        .iter()
-        .map(|mv| {
-            let mut actions = [mv.first(); 3];
-            let mut n = 0;
-            for action in mv.actions() {
-                actions[n] = action;
-                n += 1;
+}
+
+impl<'a> TurnWriter<'a> {
+    pub fn new(pos: &'a Position) -> TurnWriter<'a> {
+        let long_only = dispatch!(pos.room, M => M::long_notation_only());
+        TurnWriter {
+            pos,
+            long_only,
+            texts: Default::default(),
+            fixed: Default::default(),
+            after: Default::default(),
+        }
+    }
+
+    /// The short form, without a check mark.
+    pub fn san(&mut self, mv: &Move) -> String {
+        self.write(mv, false)
+    }
+
+    /// The long form, without a check mark.
+    pub fn lan(&mut self, mv: &Move) -> String {
+        self.write(mv, true)
+    }
+
+    fn write(&mut self, mv: &Move, long: bool) -> String {
+        fn prefix(actions: &[Action]) -> [Option<Action>; 3] {
+            let mut key = [None; 3];
+            for (slot, action) in key.iter_mut().zip(actions) {
+                *slot = Some(*action);
             }
-            let actions = &actions[..n];
-            let (mut san, mut lan) = (String::with_capacity(24), String::with_capacity(24));
-            for (i, &action) in actions.iter().enumerate() {
-                if i > 0 {
-                    san.push(' ');
-                    lan.push(' ');
-                }
-                if i > 0 && matches!(action, Action::Chip { .. }) {
-                    san.pop();
-                    lan.pop();
-                }
-                // Castling is written per board, so it is not among the fixed texts.
-                let text = match action {
-                    Action::Castle { .. } => None,
-                    _ => fixed.entry(action).or_insert_with(|| square_action_text(action)).as_deref(),
-                };
-                if let Some(text) = text {
-                    san.push_str(text);
-                    lan.push_str(text);
-                    continue;
-                }
-                let (s, l) = texts.entry(prefix(&actions[..=i])).or_insert_with(|| {
-                    for j in 0..i {
-                        let key = prefix(&actions[..=j]);
-                        if !after.contains_key(&key) {
-                            let mut at =
-                                if j == 0 { pos.clone() } else { after[&prefix(&actions[..j])].clone() };
-                            at.apply_action(actions[j]);
-                            after.insert(key, at);
-                        }
+            key
+        }
+        let pos = self.pos;
+        let mut actions = [mv.first(); 3];
+        let mut n = 0;
+        for action in mv.actions() {
+            actions[n] = action;
+            n += 1;
+        }
+        let actions = &actions[..n];
+        let mut out = String::with_capacity(24);
+        for (i, &action) in actions.iter().enumerate() {
+            if i > 0 && !matches!(action, Action::Chip { .. }) {
+                out.push(' ');
+            }
+            // Castling is written per board, so it is not among the fixed texts.
+            let text = match action {
+                Action::Castle { .. } => None,
+                _ => self.fixed.entry(action).or_insert_with(|| square_action_text(action)).as_deref(),
+            };
+            if let Some(text) = text {
+                out.push_str(text);
+                continue;
+            }
+            let (after, long_only) = (&mut self.after, self.long_only);
+            let (s, l) = self.texts.entry(prefix(&actions[..=i])).or_insert_with(|| {
+                for j in 0..i {
+                    let key = prefix(&actions[..=j]);
+                    if !after.contains_key(&key) {
+                        let mut at = if j == 0 { pos.clone() } else { after[&prefix(&actions[..j])].clone() };
+                        at.apply_action(actions[j]);
+                        after.insert(key, at);
                     }
-                    let at = if i == 0 { pos } else { &after[&prefix(&actions[..i])] };
-                    let lan = lan_action(at, action);
-                    (if long_only { lan.clone() } else { san_action(at, action) }, lan)
-                });
-                san.push_str(s);
-                lan.push_str(l);
-            }
-            let promotions = turn_suffix(pos, mv);
-            san.push_str(&promotions);
-            lan.push_str(&promotions);
-            (san, lan)
-        })
-        .collect()
+                }
+                let at = if i == 0 { pos } else { &after[&prefix(&actions[..i])] };
+                let lan = lan_action(at, action);
+                (if long_only { lan.clone() } else { san_action(at, action) }, lan)
+            });
+            out.push_str(if long { l } else { s });
+        }
+        out.push_str(&turn_suffix(pos, mv));
+        out
+    }
 }
 
 /// A multiply-and-rotate hasher (as rustc's FxHash) for the small keys of
