@@ -15,6 +15,47 @@ use crate::view::{BoardView, CellKind, Hand};
 
 pub(crate) struct Squares;
 
+/// Placements from hand: on any hole while a square is in hand (L4, L12).
+pub(crate) fn placements(pos: &Position, emit: &mut dyn FnMut(Action)) {
+    let in_hand = match pos.rules().reserve {
+        Reserve::None => false,
+        Reserve::Finite(_) => pos.reserves[pos.turn.index()] > 0,
+        Reserve::Infinite => true,
+    };
+    if in_hand {
+        for to in pos.holes() {
+            emit(Action::Place { to });
+        }
+    }
+}
+
+/// A Postal turn of a piece move alone, or a piece move and a placement, as the turn walker
+/// would build it (the placement due while a hole exists in Infinite Reserves, L12; the king safe
+/// at the end, L9).
+fn has_piece_and_placement_turn(pos: &Position) -> bool {
+    let placement_rule = pos.rules().turn == crate::variant::TurnRule::InfiniteReserves;
+    let mut piece_actions = Vec::with_capacity(48);
+    Squares::pseudo_piece_actions(pos, &mut |a| piece_actions.push(a));
+    piece_actions.into_iter().any(|action| {
+        let mut after = pos.clone();
+        let mut fx = TurnEffects::default();
+        after.apply(action, &mut fx);
+        let placement_due = placement_rule && !after.holes().is_empty();
+        if !placement_due && !after.king_attacked(after.turn) {
+            return true;
+        }
+        let mut found = false;
+        placements(&after, &mut |place| {
+            if !found {
+                let mut placed = after.clone();
+                placed.apply(place, &mut fx.clone());
+                found = !placed.king_attacked(placed.turn);
+            }
+        });
+        found
+    })
+}
+
 impl Mechanic for Squares {
     fn square_actions(pos: &Position, emit: &mut dyn FnMut(Action)) {
         let rules = pos.rules();
@@ -43,16 +84,16 @@ impl Mechanic for Squares {
                 }
             }
         }
-        let in_hand = match rules.reserve {
-            Reserve::None => false,
-            Reserve::Finite(_) => pos.reserves[us.index()] > 0,
-            Reserve::Infinite => true,
-        };
-        if in_hand {
-            for to in holes {
-                emit(Action::Place { to });
-            }
-        }
+        placements(pos, emit);
+    }
+
+    /// Almost every position has a turn of a piece move and at most a placement: one is looked
+    /// for without listing the square moves (tens of them at every step), and only where there is
+    /// none does the whole turn tree get walked. What the quick look finds is a turn the walk would
+    /// visit, so the answer is the same.
+    fn has_legal_moves(pos: &Position) -> bool {
+        (pos.rules().turn.is_postal() && has_piece_and_placement_turn(pos))
+            || pos.walk_has_legal_moves::<Self>()
     }
 
     #[inline]
@@ -357,5 +398,38 @@ impl Position {
     /// Pawns that were carried by their square (and may not double-step).
     pub fn carried_pawns(&self) -> Bitboard {
         self.carried
+    }
+}
+
+#[cfg(test)]
+mod quick_turn_tests {
+    use crate::position::Position;
+    use crate::variant::Variant;
+
+    /// The quick look for a piece move and a placement never changes whether a turn exists: along
+    /// random games, and in positions where the side to move has few or no turns.
+    #[test]
+    fn a_legal_turn_exists_exactly_when_the_list_of_turns_is_not_empty() {
+        let postal = Variant::ALL.iter().filter(|v| v.rules().turn.is_postal());
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for &variant in postal {
+            for game in 0..16 {
+                let mut at = Position::start(variant);
+                for _ in 0..60 + game * 10 {
+                    let moves = at.legal_moves();
+                    assert_eq!(at.has_legal_moves(), !moves.is_empty(), "{variant} {}", at.fen());
+                    checked += 1;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    at = at.played(&moves[seed as usize % moves.len()]);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }
