@@ -923,8 +923,9 @@ impl<S: Store> Service<S> {
         let wanted = start.map(move_key).unwrap_or_default();
         let mut turns: Vec<(String, &'static str, String)> = Vec::new();
         let moves = pos.legal_moves();
+        let mut writer = notation::TurnWriter::new(pos);
         for mv in &moves {
-            let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
+            let (san, lan) = (writer.san(mv), writer.lan(mv));
             if begins_like(&san, &lan, &wanted) {
                 let (order, group) = turn_group(pos, mv.first());
                 turns.push((format!("{order}{group}"), group_kind(order), san));
@@ -1298,14 +1299,7 @@ impl<S: Store> Service<S> {
         if loaded.game.outcome().is_some() || loaded.color_of(&me) != Some(pos.turn()) {
             return Vec::new();
         }
-        // Compared without case, capture marks, dashes or spaces, and without allocating: a
-        // compound-turn position lists tens of thousands of turns.
-        let ignored = |c: &char| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ');
-        let typed: Vec<char> = typed.chars().filter(ignored).flat_map(char::to_lowercase).collect();
-        let begins = |s: &str| {
-            let mut written = s.chars().filter(ignored).flat_map(char::to_lowercase);
-            typed.iter().all(|t| written.next() == Some(*t))
-        };
+        let typed = move_key(typed);
         let moves = pos.legal_moves();
         let mut writer = notation::TurnWriter::new(pos);
         // The long form is written only where the short one does not match already.
@@ -1313,12 +1307,10 @@ impl<S: Store> Service<S> {
             .iter()
             .filter_map(|mv| {
                 let san = writer.san(mv);
-                if begins(&san) {
+                if key_begins(&san, &typed) {
                     return Some((0, san, mv));
                 }
-                let lan = writer.lan(mv);
-                (begins(&lan) || begins(lan.trim_start_matches(['K', 'Q', 'R', 'B', 'N'])))
-                    .then_some((1, san, mv))
+                long_begins_like(&writer.lan(mv), &typed).then_some((1, san, mv))
             })
             .collect();
         let order = |(ra, a, _): &(u8, String, &Move), (rb, b, _): &(u8, String, &Move)| {
@@ -1521,12 +1513,26 @@ fn move_key(s: &str) -> String {
     s.chars().filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ')).collect::<String>().to_lowercase()
 }
 
-/// Whether a turn, written short or long, begins like `wanted` (a [`move_key`]); the long form
-/// also without its piece letter (`g1` finds Ng1-f3).
+/// Whether `written`, read as a [`move_key`], begins with `wanted` (one), without allocating:
+/// a compound-turn position has tens of thousands of turns to compare.
+fn key_begins(written: &str, wanted: &str) -> bool {
+    let mut key = written
+        .chars()
+        .filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' '))
+        .flat_map(char::to_lowercase);
+    wanted.chars().all(|w| key.next() == Some(w))
+}
+
+/// Whether a turn's long form begins like `wanted` (a [`move_key`]), also without its piece
+/// letter (`g1` finds Ng1-f3).
+fn long_begins_like(lan: &str, wanted: &str) -> bool {
+    key_begins(lan, wanted)
+        || (lan.starts_with(|c: char| c.is_ascii_uppercase()) && key_begins(&lan[1..], wanted))
+}
+
+/// Whether a turn, written short or long, begins like `wanted` (a [`move_key`]).
 fn begins_like(san: &str, lan: &str, wanted: &str) -> bool {
-    let long = move_key(lan);
-    let from_square = if lan.starts_with(|c: char| c.is_ascii_uppercase()) { &long[1..] } else { &long[..] };
-    move_key(san).starts_with(wanted) || long.starts_with(wanted) || from_square.starts_with(wanted)
+    key_begins(san, wanted) || long_begins_like(lan, wanted)
 }
 
 /// What a turn is listed under: an order (pieces, then pawns, then squares, chip, tiles) and the
@@ -1562,12 +1568,13 @@ fn group_kind(order: char) -> &'static str {
 fn counted_by_beginning(pos: &Position, moves: &[tessera_rules::Move], wanted: &str) -> Vec<String> {
     let mut counts: std::collections::BTreeMap<(char, String), std::collections::BTreeMap<String, usize>> =
         Default::default();
+    let mut writer = notation::TurnWriter::new(pos);
     for mv in moves {
-        let (san, lan) = notation::san_and_lan_unmarked(pos, mv);
+        let (san, lan) = (writer.san(mv), writer.lan(mv));
         if !begins_like(&san, &lan, wanted) {
             continue;
         }
-        let first = notation::san_and_lan_unmarked(pos, &tessera_rules::Move::single(mv.first())).0;
+        let first = writer.san(&tessera_rules::Move::single(mv.first()));
         *counts.entry(turn_group(pos, mv.first())).or_default().entry(first).or_default() += 1;
     }
     counts

@@ -57,8 +57,9 @@ const fn ray_tables() -> [[u64; 64]; 8] {
     rays
 }
 
+const RAYS: [[u64; 64]; 8] = ray_tables();
+
 const fn between_table() -> [[u64; 64]; 64] {
-    let rays = ray_tables();
     let mut table = [[0u64; 64]; 64];
     let mut a = 0;
     while a < 64 {
@@ -66,9 +67,9 @@ const fn between_table() -> [[u64; 64]; 64] {
         while d < 8 {
             let mut b = 0;
             while b < 64 {
-                if rays[d][a] & (1 << b) != 0 {
+                if RAYS[d][a] & (1 << b) != 0 {
                     // Locations on the ray from a that lie before b.
-                    table[a][b] = rays[d][a] & !rays[d][b] & !(1 << b);
+                    table[a][b] = RAYS[d][a] & !RAYS[d][b] & !(1 << b);
                 }
                 b += 1;
             }
@@ -84,13 +85,13 @@ static BETWEEN: [[u64; 64]; 64] = between_table();
 #[inline]
 #[cfg(test)]
 fn ray(dir: usize, sq: Square, blockers: Bitboard) -> u64 {
-    let ray = RAYS_CONST[dir][sq.index()];
+    let ray = RAYS[dir][sq.index()];
     let hit = ray & blockers.0;
     if hit == 0 {
         return ray;
     }
     let first = if dir < 4 { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
-    ray & !RAYS_CONST[dir][first as usize]
+    ray & !RAYS[dir][first as usize]
 }
 
 #[inline]
@@ -152,8 +153,8 @@ const fn line_table() -> [[u64; 64]; 64] {
         while d < 8 {
             let mut b = 0;
             while b < 64 {
-                if RAYS_CONST[d][a] & (1 << b) != 0 {
-                    table[a][b] = RAYS_CONST[d][a] | RAYS_CONST[(d + 4) % 8][a] | (1 << a);
+                if RAYS[d][a] & (1 << b) != 0 {
+                    table[a][b] = RAYS[d][a] | RAYS[(d + 4) % 8][a] | (1 << a);
                 }
                 b += 1;
             }
@@ -164,7 +165,6 @@ const fn line_table() -> [[u64; 64]; 64] {
     table
 }
 
-const RAYS_CONST: [[u64; 64]; 8] = ray_tables();
 static LINE: [[u64; 64]; 64] = line_table();
 
 /// Whole line through two squares (both included), empty if they share none.

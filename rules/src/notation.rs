@@ -876,15 +876,6 @@ pub fn san_and_lan_unmarked(pos: &Position, mv: &Move) -> (String, String) {
     (san.unwrap_or_else(|| lan.clone()), lan)
 }
 
-/// [`san_and_lan_unmarked`] for many turns of one position: each piece action's text (and the
-/// position it is written from) is worked out once for all the turns that begin the same way. A
-/// Moving Occupied Squares position has tens of thousands of turns but a few dozen piece moves,
-/// and disambiguating a piece move means generating its rivals' moves.
-pub fn san_and_lan_unmarked_many(pos: &Position, moves: &[Move]) -> Vec<(String, String)> {
-    let mut writer = TurnWriter::new(pos);
-    moves.iter().map(|mv| (writer.san(mv), writer.lan(mv))).collect()
-}
-
 /// Writes many turns of one position as [`san_and_lan_unmarked`] does, each piece action's text
 /// (and the position it is written from) worked out once for all the turns that begin the same
 /// way, each square action's once for all turns. Autocomplete asks for the long form only of the
@@ -980,7 +971,7 @@ impl<'a> TurnWriter<'a> {
 }
 
 /// A multiply-and-rotate hasher (as rustc's FxHash) for the small keys of
-/// [`san_and_lan_unmarked_many`]: SipHash's resistance to chosen keys is not needed for actions
+/// [`TurnWriter`]: SipHash's resistance to chosen keys is not needed for actions
 /// the engine generated, and it costs more than the lookup saves.
 #[derive(Default)]
 struct QuickHasher(u64);
@@ -1209,9 +1200,10 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let many = san_and_lan_unmarked_many(&at, &moves);
-                for (mv, texts) in moves.iter().zip(&many) {
-                    assert_eq!(texts, &san_and_lan_unmarked(&at, mv), "{variant} {}", at.fen());
+                let mut writer = TurnWriter::new(&at);
+                for mv in &moves {
+                    let texts = (writer.san(mv), writer.lan(mv));
+                    assert_eq!(texts, san_and_lan_unmarked(&at, mv), "{variant} {}", at.fen());
                 }
                 seed ^= seed << 13;
                 seed ^= seed >> 7;

@@ -403,15 +403,8 @@ impl Position {
     pub(crate) fn walk_has_legal_moves<M: Mechanic>(&self) -> bool {
         match self.rules().turn {
             TurnRule::Single => !self.legal_moves().is_empty(),
-            // Most positions have a turn of a piece move and at most a placement: look for one of
-            // those first, then (rarely) at square moves too.
-            _ => {
-                let short = |step: usize, _: &Position, action: Action| {
-                    step == 0 || matches!(action, Action::Place { .. })
-                };
-                !M::for_each_turn(self, &mut { short }, &mut |_| false)
-                    || !M::for_each_turn(self, &mut |_, _, _| true, &mut |_| false)
-            }
+            // Rooms with compound turns look for the usual short turn first (the squares room).
+            _ => !M::for_each_turn(self, &mut |_, _, _| true, &mut |_| false),
         }
     }
 
