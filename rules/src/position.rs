@@ -715,6 +715,7 @@ impl Position {
                 self.take(from);
                 self.put(to, Piece::new(us, Role::Pawn));
                 fx.reset_clock = true;
+                M::stepped(self, Role::Pawn, from, to);
                 M::arrived(self, to);
                 M::departed(self, from);
             }

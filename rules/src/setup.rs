@@ -154,8 +154,11 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
         let last = Bitboard::rank(color.last_rank(pos.height));
         let first =
             if first_rank_pawns { Bitboard::EMPTY } else { Bitboard::rank(color.first_rank(pos.height)) };
-        if (pawns & (last | first)).any() {
-            return err("pawns cannot stand on the first or last rank");
+        if let Some(sq) = (pawns & (last | first)).into_iter().next() {
+            let ranks = if first_rank_pawns { "their last rank" } else { "their first or last rank" };
+            return err(format!(
+                "pawns cannot stand on {ranks}, and the {color} pawn on {sq} does: move it or promote it"
+            ));
         }
     }
     let them = pos.turn.other();

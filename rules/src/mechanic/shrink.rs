@@ -41,18 +41,20 @@ impl Mechanic for Shrink {
 
     /// A shrunk board is as large as its placement says (S2): its ranks, and the files of its
     /// first rank.
-    fn board_size(_variant: Variant, placement: &str) -> Result<(u8, u8), PositionError> {
+    fn board_size(variant: Variant, placement: &str) -> Result<(u8, u8), PositionError> {
         let rows: Vec<&str> = placement.split('/').collect();
         let width: u32 = rows[0].chars().map(|c| c.to_digit(10).unwrap_or(1)).sum();
-        if !(1..=8).contains(&rows.len()) || !(1..=8).contains(&width) {
-            return Err(PositionError("a shrunk board has 1 to 8 ranks of 1 to 8 files".into()));
+        let (width, height) = (width.min(255) as u8, rows.len().min(255) as u8);
+        match Self::why_not_size(variant, width, height) {
+            Some(why) => Err(PositionError(why)),
+            None => Ok((width, height)),
         }
-        Ok((width as u8, rows.len() as u8))
     }
 
     fn why_not_size(_variant: Variant, width: u8, height: u8) -> Option<String> {
-        (!(1..=8).contains(&width) || !(1..=8).contains(&height))
-            .then(|| "a shrunk board has 1 to 8 ranks of 1 to 8 files".into())
+        (!(1..=8).contains(&width) || !(1..=8).contains(&height)).then(|| {
+            format!("a shrunk board has 1 to 8 ranks of 1 to 8 files, not {height} ranks of {width} files")
+        })
     }
 
     /// A pawn reaches its own first rank by being shrunk there (S6).

@@ -433,3 +433,22 @@ mod quick_turn_tests {
         assert!(checked > 1000, "{checked}");
     }
 }
+
+#[cfg(test)]
+mod carried_tests {
+    use crate::notation::parse_move;
+    use crate::position::Position;
+    use crate::variant::Variant;
+
+    /// A carried pawn (L13) that takes en passant leaves its mark behind like any other move:
+    /// the position after it writes and reads back.
+    #[test]
+    fn a_carried_pawn_taking_en_passant_takes_its_mark_along() {
+        let v = Variant::MovingOccupiedSquares;
+        let pos = Position::from_fen(v, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2 carried:e5").unwrap();
+        let mv = parse_move(&pos, "e5xd6").unwrap();
+        let after = pos.played(&mv);
+        assert!(!after.fen().contains("carried"), "{}", after.fen());
+        assert_eq!(Position::from_fen(v, &after.fen()).unwrap(), after);
+    }
+}

@@ -102,6 +102,10 @@ impl Mechanic for Tiles {
         key: &str,
         value: &str,
     ) -> Option<Result<(), PositionError>> {
+        // Tiles are never locked (T1–T7 have no lock): `lock:` is not part of a tiled position.
+        if key == "lock" {
+            return None;
+        }
         Squares::read_extension(setup, variant, key, value)
     }
 
@@ -179,5 +183,20 @@ impl Position {
     /// Tiled Squares: the anti-tiles.
     pub fn anti_tiles(&self) -> Bitboard {
         self.anti
+    }
+}
+
+#[cfg(test)]
+mod lock_tests {
+    use crate::position::Position;
+    use crate::variant::Variant;
+
+    /// Tiles are never locked, so a tiled position with `lock:` is refused, not read and ignored.
+    #[test]
+    fn a_tiled_position_has_no_locks() {
+        let start = Position::start(Variant::TiledSquares).fen();
+        let locked = format!("{start} lock:e2");
+        let refused = Position::from_fen(Variant::TiledSquares, &locked).unwrap_err().to_string();
+        assert!(refused.contains("lock"), "{refused}");
     }
 }
