@@ -69,8 +69,7 @@ impl TurnBuilder {
         let rules = self.pos.rules();
         if let Some(mv) = self.mv {
             // L12: the placement is required while a hole exists; L9: the king safe at the end.
-            let placement_done =
-                rules.turn != TurnRule::InfiniteReserves || placed || self.pos.holes().is_empty();
+            let placement_done = placed || !self.pos.placement_due();
             if placement_done && !self.pos.king_attacked(self.pos.turn) && !visit(mv) {
                 return false;
             }
@@ -398,6 +397,12 @@ impl Position {
             return board.has_moves();
         }
         dispatch!(self.room, M => M::has_legal_moves(self))
+    }
+
+    /// Whether an open turn still owes a placement before it may end: in Infinite Reserves while
+    /// a hole exists (L12).
+    pub(crate) fn placement_due(&self) -> bool {
+        self.rules().turn == TurnRule::InfiniteReserves && !self.holes().is_empty()
     }
 
     pub(crate) fn walk_has_legal_moves<M: Mechanic>(&self) -> bool {

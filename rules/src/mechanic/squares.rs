@@ -33,15 +33,13 @@ pub(crate) fn placements(pos: &Position, emit: &mut dyn FnMut(Action)) {
 /// would build it (the placement due while a hole exists in Infinite Reserves, L12; the king safe
 /// at the end, L9).
 fn has_piece_and_placement_turn(pos: &Position) -> bool {
-    let placement_rule = pos.rules().turn == crate::variant::TurnRule::InfiniteReserves;
     let mut piece_actions = Vec::with_capacity(48);
     Squares::pseudo_piece_actions(pos, &mut |a| piece_actions.push(a));
     piece_actions.into_iter().any(|action| {
         let mut after = pos.clone();
         let mut fx = TurnEffects::default();
         after.apply(action, &mut fx);
-        let placement_due = placement_rule && !after.holes().is_empty();
-        if !placement_due && !after.king_attacked(after.turn) {
+        if !after.placement_due() && !after.king_attacked(after.turn) {
             return true;
         }
         let mut found = false;
