@@ -24,6 +24,11 @@ impl Level {
         self.0
     }
 
+    /// What the level is allowed: its time, and its depth where it is kept shallow.
+    pub fn limits(self) -> Limits {
+        Limits { depth: None, movetime: Some(self.movetime()) }
+    }
+
     /// The most time the level thinks about one turn.
     pub fn movetime(self) -> Duration {
         Duration::from_millis(match self.0 {
@@ -73,8 +78,14 @@ pub fn best_move(game: &Game, limits: Limits) -> Option<Choice> {
     Some(Choice { mv, depth: 1, nodes: 1, nps: 0, score: Score::Cp(0) })
 }
 
-/// The turn `level` plays; `seed` makes its randomness repeatable.
+/// The turn `level` plays within its own budget; `seed` makes its randomness repeatable.
 pub fn play(game: &Game, level: Level, seed: u64) -> Option<Choice> {
-    let _ = seed;
-    best_move(game, Limits { depth: None, movetime: Some(level.movetime()) })
+    play_limited(game, level, seed, level.limits())
+}
+
+/// The turn `level` plays (its depth cap and randomness) within `limits` instead of its own
+/// budget: for matches run faster than real time.
+pub fn play_limited(game: &Game, level: Level, seed: u64, limits: Limits) -> Option<Choice> {
+    let _ = (seed, level);
+    best_move(game, limits)
 }
