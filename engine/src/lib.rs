@@ -1,15 +1,23 @@
 //! Tessera's practice opponent: iterative-deepening alpha-beta over every variant's turns.
 //!
 //! Pure computation like the rules crate: no I/O, no async, no threads of its own. The caller
-//! decides where it runs (the bot runs it on one worker thread, off the chat runtime).
+//! decides where it runs (the bot runs it on one worker thread, off the chat runtime). How it
+//! searches, what it evaluates and how strong each level is: `docs/opponent.md`.
+
+mod eval;
+mod search;
+mod tt;
+mod turns;
 
 use std::time::Duration;
 
 use tessera_rules::{Game, Move};
 
+use search::{Memory, Style};
+
 /// A strength from 1 (a beginner: shallow, with some randomness) to 5 (the strongest the
 /// time budget allows).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
 
 impl Level {
@@ -26,18 +34,37 @@ impl Level {
 
     /// What the level is allowed: its time, and its depth where it is kept shallow.
     pub fn limits(self) -> Limits {
-        Limits { depth: None, movetime: Some(self.movetime()) }
+        let depth = match self.0 {
+            1 => Some(1),
+            2 => Some(2),
+            3 => Some(3),
+            _ => None,
+        };
+        Limits { depth, movetime: Some(self.movetime()) }
     }
 
-    /// The most time the level thinks about one turn.
+    /// The most time the level thinks about one turn. Level 5's leaves room under the five
+    /// seconds the issue allows for the last node and the reply.
     pub fn movetime(self) -> Duration {
         Duration::from_millis(match self.0 {
-            1 => 50,
-            2 => 150,
-            3 => 500,
-            4 => 1500,
+            1 => 100,
+            2 => 250,
+            3 => 600,
+            4 => 1200,
             _ => 4500,
         })
+    }
+
+    /// Centipawns of noise on its judgement: the weaker levels misjudge, and so blunder now
+    /// and then, the way people learning a game do.
+    fn noise(self) -> i32 {
+        match self.0 {
+            1 => 200,
+            2 => 90,
+            3 => 35,
+            4 => 10,
+            _ => 0,
+        }
     }
 }
 
@@ -61,31 +88,92 @@ pub enum Score {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
     pub mv: Move,
+    /// The deepest iteration completed, in plies.
     pub depth: u32,
     pub nodes: u64,
     pub nps: u64,
     pub score: Score,
 }
 
-/// The best turn within `limits`, at full strength; `None` when the game is over or the side to
-/// move has no legal turn.
-pub fn best_move(game: &Game, limits: Limits) -> Option<Choice> {
-    if game.outcome().is_some() {
-        return None;
+/// A search with its memory (a transposition table of fixed size, about 10 MB): keep one per
+/// thread and reuse it, so a game's later turns profit from what the earlier ones learnt.
+#[derive(Debug)]
+pub struct Searcher {
+    memory: Memory,
+    prune: bool,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new()
     }
-    let mv = *game.position().legal_moves().first()?;
-    let _ = limits;
-    Some(Choice { mv, depth: 1, nodes: 1, nps: 0, score: Score::Cp(0) })
 }
 
-/// The turn `level` plays within its own budget; `seed` makes its randomness repeatable.
+impl Searcher {
+    /// Table entries, as a power of two.
+    const TABLE_BITS: u32 = 18;
+
+    pub fn new() -> Searcher {
+        Searcher { memory: Memory::new(Self::TABLE_BITS), prune: true }
+    }
+
+    /// Bytes the transposition table holds (the search's memory, bar a few move lists).
+    pub fn table_bytes(&self) -> usize {
+        self.memory.table.bytes()
+    }
+
+    /// Whether compound turns are pruned to the square actions that matter (on by default;
+    /// off only to measure what the pruning costs).
+    pub fn set_pruning(&mut self, prune: bool) {
+        self.prune = prune;
+    }
+
+    /// Forgets what it learnt: for a new game.
+    pub fn forget(&mut self) {
+        self.memory.forget();
+    }
+
+    /// The best turn within `limits`, at full strength; `None` when the game is over.
+    pub fn best_move(&mut self, game: &Game, limits: Limits) -> Option<Choice> {
+        let style = Style { noise: 0, seed: 0, prune: self.prune };
+        search::run(&mut self.memory, game, limits, style)
+    }
+
+    /// The turn `level` plays within its own budget; `seed` makes its randomness repeatable.
+    pub fn play(&mut self, game: &Game, level: Level, seed: u64) -> Option<Choice> {
+        self.play_limited(game, level, seed, level.limits())
+    }
+
+    /// The turn `level` plays (its depth cap and noise) within `limits` where they are tighter
+    /// than its own: for matches run faster than real time.
+    pub fn play_limited(&mut self, game: &Game, level: Level, seed: u64, limits: Limits) -> Option<Choice> {
+        let own = level.limits();
+        let limits = Limits {
+            depth: match (own.depth, limits.depth) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            movetime: match (own.movetime, limits.movetime) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+        };
+        let style = Style { noise: level.noise(), seed: search::splitmix(seed), prune: self.prune };
+        search::run(&mut self.memory, game, limits, style)
+    }
+}
+
+/// [`Searcher::best_move`] with a fresh searcher.
+pub fn best_move(game: &Game, limits: Limits) -> Option<Choice> {
+    Searcher::new().best_move(game, limits)
+}
+
+/// [`Searcher::play`] with a fresh searcher.
 pub fn play(game: &Game, level: Level, seed: u64) -> Option<Choice> {
-    play_limited(game, level, seed, level.limits())
+    Searcher::new().play(game, level, seed)
 }
 
-/// The turn `level` plays (its depth cap and randomness) within `limits` instead of its own
-/// budget: for matches run faster than real time.
+/// [`Searcher::play_limited`] with a fresh searcher.
 pub fn play_limited(game: &Game, level: Level, seed: u64, limits: Limits) -> Option<Choice> {
-    let _ = (seed, level);
-    best_move(game, limits)
+    Searcher::new().play_limited(game, level, seed, limits)
 }

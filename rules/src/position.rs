@@ -49,6 +49,45 @@ pub struct Position {
     pub(crate) anti: Bitboard,
 }
 
+/// A quick multiply-rotate hasher for [`Position::key`]: the search asks for a key at every node.
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        // A final avalanche so that nearby positions land far apart in a table.
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        x ^ (x >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7CC1_B727_220A_95);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
 /// A compound turn being built: the position after its actions so far (turn not yet closed).
 struct TurnBuilder {
     pos: Position,
@@ -415,6 +454,43 @@ impl Position {
 
     /// Walks the legal turns whose `i`-th action passes `filter(i, position before it, action)`,
     /// calling `visit` with each; stops early, returning false, when `visit` returns false.
+    ///
+    /// A turn's actions come in the order they are made; a turn that may end is visited before
+    /// its longer continuations. For searches that look at a chosen few of the many compound
+    /// turns (the practice opponent prunes square actions this way).
+    pub fn for_each_legal_turn(
+        &self,
+        filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
+        visit: &mut dyn FnMut(Move) -> bool,
+    ) -> bool {
+        self.for_each_turn(filter, visit)
+    }
+
+    /// A 64-bit hash of everything that makes the position, counters aside: pieces, squares and
+    /// their owners, reserves, locks, carried pawns, the chip, tiles, the board's size, castling,
+    /// en passant, the side to move and the part of the turn number that changes the rules.
+    /// Positions with equal keys are, but for hash collisions, the same for every rule.
+    pub fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = KeyHasher(0x9E37_79B9_7F4A_7C15);
+        self.variant.hash(&mut hasher);
+        self.by_role.hash(&mut hasher);
+        self.by_color.hash(&mut hasher);
+        self.squares.hash(&mut hasher);
+        hasher.write_u64(u64::from(self.width) | (u64::from(self.height) << 8));
+        self.turn.hash(&mut hasher);
+        self.castling.hash(&mut hasher);
+        self.ep.hash(&mut hasher);
+        hasher.write_u64(u64::from(self.turn_number_phase()));
+        self.owners.hash(&mut hasher);
+        self.reserves.hash(&mut hasher);
+        self.locked.hash(&mut hasher);
+        self.carried.hash(&mut hasher);
+        self.chip.hash(&mut hasher);
+        self.anti.hash(&mut hasher);
+        hasher.finish()
+    }
+
     pub(crate) fn for_each_turn(
         &self,
         filter: &mut dyn FnMut(usize, &Position, Action) -> bool,

@@ -1,0 +1,452 @@
+//! Iterative-deepening principal-variation alpha-beta with a transposition table, killer and
+//! history move ordering, late-move reductions, check extensions and a capture quiescence.
+
+use std::time::Instant;
+
+use tessera_rules::variant::StalemateRule;
+use tessera_rules::{Action, Game, Move, Position, Role, Square};
+
+use crate::eval;
+use crate::tt::{Bound, Table};
+use crate::turns::{self, Width};
+use crate::{Choice, Limits, Score};
+
+pub(crate) const MATE: i32 = 30_000;
+const INF: i32 = 32_000;
+/// Scores beyond this are mates, counted in plies from the root.
+const MATE_BOUND: i32 = MATE - 1_000;
+const MAX_PLY: usize = 96;
+
+/// What the caller asks beyond the limits: a level's weakening, and the pruning switch.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Style {
+    /// Up to this many centipawns of repeatable noise on every evaluation (weaker levels).
+    pub noise: i32,
+    pub seed: u64,
+    /// Whether compound turns are pruned to the square actions that matter.
+    pub prune: bool,
+}
+
+/// The search's long-lived memory: the table and the ordering statistics.
+#[derive(Debug)]
+pub(crate) struct Memory {
+    pub table: Table,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+}
+
+impl Memory {
+    pub fn new(table_bits: u32) -> Memory {
+        Memory { table: Table::new(table_bits), killers: vec![[None; 2]; MAX_PLY], history: vec![0; 64 * 64] }
+    }
+
+    /// A new game: nothing learnt of the last one applies.
+    pub fn forget(&mut self) {
+        self.table.clear();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+}
+
+struct Run<'a> {
+    memory: &'a mut Memory,
+    style: Style,
+    /// Keys of the game's earlier positions, then of the positions on the current path.
+    path: Vec<u64>,
+    deadline: Option<Instant>,
+    /// How often the clock is read, as a mask of node counts: every node where one node can
+    /// cost milliseconds (compound turns), more rarely elsewhere.
+    clock_mask: u64,
+    stopped: bool,
+    nodes: u64,
+    root_moves: Vec<Move>,
+    root_best: Option<(Move, i32)>,
+}
+
+/// Searches the game's position within `limits`.
+pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style) -> Option<Choice> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    let start = Instant::now();
+    let pos = game.position();
+    memory.table.age();
+    let mut path = Vec::with_capacity(game.moves().len() + MAX_PLY);
+    let mut earlier = game.start().clone();
+    for mv in game.moves() {
+        path.push(earlier.key());
+        earlier.play_unchecked(mv);
+    }
+    let mut root_moves = Vec::new();
+    let width = if style.prune { Width::ROOT } else { Width::All };
+    turns::candidates(pos, width, &mut root_moves);
+    if root_moves.is_empty() {
+        pos.legal_moves_into(&mut root_moves);
+    }
+    let first = *root_moves.first()?;
+    let mut run = Run {
+        memory,
+        style,
+        path,
+        deadline: limits.movetime.map(|t| start + t),
+        clock_mask: if turns::compound(pos) || pos.has_named_locations() { 0 } else { 127 },
+        stopped: false,
+        nodes: 0,
+        root_moves,
+        root_best: None,
+    };
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 / 2);
+    let mut best = (first, 0);
+    let mut depth_done = 0;
+    for depth in 1..=max_depth {
+        run.root_best = None;
+        let score = run.search(pos, depth as i32, -INF, INF, 0);
+        if run.stopped {
+            // The last iteration's choice is searched first; a turn that became the root's best
+            // after it was proved better, so an unfinished iteration's best is kept even so.
+            if let Some(found) = run.root_best {
+                best = found;
+            }
+            break;
+        }
+        best = (run.root_best.map_or(first, |b| b.0), score);
+        depth_done = depth;
+        // The best turn first in the next iteration.
+        if let Some(i) = run.root_moves.iter().position(|m| *m == best.0) {
+            run.root_moves[..=i].rotate_right(1);
+        }
+        if score.abs() > MATE_BOUND || run.root_moves.len() == 1 {
+            break;
+        }
+        // Another iteration costs several times this one: not begun when it cannot end in time.
+        if let Some(t) = limits.movetime
+            && start.elapsed() * 3 > t
+        {
+            break;
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64().max(1e-6);
+    Some(Choice {
+        mv: best.0,
+        depth: depth_done.max(1),
+        nodes: run.nodes,
+        nps: (run.nodes as f64 / elapsed) as u64,
+        score: to_score(best.1),
+    })
+}
+
+fn to_score(score: i32) -> Score {
+    if score > MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        Score::Mate(-((MATE + score + 1) / 2))
+    } else {
+        Score::Cp(score)
+    }
+}
+
+/// The score of a side to move without a legal turn: mated, or stalemated by the variant's rule.
+fn no_turn_score(pos: &Position, ply: usize) -> i32 {
+    let lost = -MATE + ply as i32;
+    if pos.is_check() {
+        return lost;
+    }
+    match pos.variant().stalemate() {
+        StalemateRule::Draw => 0,
+        StalemateRule::Loss => lost,
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay true wherever the node is met.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Where an action ends: for the history table.
+fn lands(action: Action) -> Square {
+    match action {
+        Action::Normal { to, .. }
+        | Action::EnPassant { to, .. }
+        | Action::Shift { to, .. }
+        | Action::Sacrifice { to, .. }
+        | Action::Place { to }
+        | Action::Chip { to }
+        | Action::DropAnti { to } => to,
+        Action::Castle { rook, .. } => rook,
+        Action::RemoveTile { at } => at,
+    }
+}
+
+fn history_index(mv: &Move) -> usize {
+    let first = mv.first();
+    first.from().index() * 64 + lands(first).index()
+}
+
+fn is_quiet(mv: &Move) -> bool {
+    !turns::is_capture(mv) && mv.actions().all(|a| a.promotion().is_none())
+}
+
+impl Run<'_> {
+    fn out_of_time(&mut self) -> bool {
+        if !self.stopped
+            && self.nodes & self.clock_mask == 0
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn evaluate(&self, pos: &Position, key: u64) -> i32 {
+        let score = eval::evaluate(pos);
+        if self.style.noise == 0 {
+            return score;
+        }
+        let spread = 2 * self.style.noise as u64 + 1;
+        score + (splitmix(key ^ self.style.seed) % spread) as i32 - self.style.noise
+    }
+
+    fn repeated(&self, key: u64) -> bool {
+        self.path.contains(&key)
+    }
+
+    fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
+        let killers = self.memory.killers[ply];
+        moves.sort_by_cached_key(|mv| {
+            let score = if Some(*mv) == tt_move {
+                1_000_000
+            } else if let Some(victim) = turns::victim(pos, mv) {
+                let attacker = match mv.piece_action() {
+                    Some(Action::Normal { role, .. }) => eval::value(pos, role),
+                    _ => eval::PAWN,
+                };
+                200_000 + 10 * eval::value(pos, victim) - attacker / 10
+            } else if mv.actions().any(|a| a.promotion() == Some(Role::Queen)) {
+                190_000
+            } else if killers[0] == Some(*mv) {
+                180_000
+            } else if killers[1] == Some(*mv) {
+                179_000
+            } else {
+                self.memory.history[history_index(mv)].min(170_000)
+            };
+            -score
+        });
+    }
+
+    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let root = ply == 0;
+        let key = pos.key();
+        if !root {
+            if self.repeated(key) || pos.halfmoves() >= 100 || pos.insufficient_material() {
+                return 0;
+            }
+            // No mate found further on can beat one already found nearer.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = pos.is_check();
+        let depth = if in_check && ply < MAX_PLY / 2 { depth + 1 } else { depth };
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        let entry = self.memory.table.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry
+            && !root
+            && i32::from(e.depth) >= depth
+        {
+            let score = from_table(e.score, ply);
+            match e.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+
+        let mut moves = Vec::new();
+        if root {
+            moves.clone_from(&self.root_moves);
+        } else {
+            let width = if self.style.prune { Width::INNER } else { Width::All };
+            turns::candidates(pos, width, &mut moves);
+            if moves.is_empty() {
+                if !pos.has_legal_moves() {
+                    return no_turn_score(pos, ply);
+                }
+                pos.legal_moves_into(&mut moves);
+            }
+        }
+        if root {
+            // The root keeps the order the last iteration left; the table's turn first.
+            if let Some(i) = tt_move.and_then(|t| moves.iter().position(|m| *m == t)) {
+                moves[..=i].rotate_right(1);
+            }
+        } else {
+            self.order(pos, &mut moves, tt_move, ply);
+        }
+
+        self.path.push(key);
+        let alpha_before = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for (i, mv) in moves.iter().enumerate() {
+            let child = pos.played(mv);
+            let quiet = is_quiet(mv);
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
+                    1 + i32::from(i >= 12)
+                } else {
+                    0
+                };
+                score = -self.search(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduce > 0 && !self.stopped {
+                    score = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(*mv);
+                if root {
+                    self.root_best = Some((*mv, score));
+                }
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if quiet {
+                    let killers = &mut self.memory.killers[ply];
+                    if killers[0] != Some(*mv) {
+                        killers[1] = killers[0];
+                        killers[0] = Some(*mv);
+                    }
+                    let h = &mut self.memory.history[history_index(mv)];
+                    *h = (*h + depth * depth).min(160_000);
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_before {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.memory.table.store(key, best_move, to_table(best, ply), depth as i16, bound);
+        best
+    }
+
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if pos.insufficient_material() {
+            return 0;
+        }
+        let key = pos.key();
+        let mut moves = Vec::new();
+        // In check near the horizon: every (pruned) answer, so a mate there is seen as one.
+        if qply < 2 && pos.is_check() {
+            let width = if self.style.prune { Width::INNER } else { Width::All };
+            turns::candidates(pos, width, &mut moves);
+            if moves.is_empty() {
+                if !pos.has_legal_moves() {
+                    return no_turn_score(pos, ply);
+                }
+                pos.legal_moves_into(&mut moves);
+            }
+            self.order(pos, &mut moves, None, ply.min(MAX_PLY - 1));
+            let mut best = -INF;
+            for mv in &moves {
+                let score = -self.quiesce(&pos.played(mv), -beta, -alpha, ply + 1, qply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                best = best.max(score);
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            return best;
+        }
+        let stand = self.evaluate(pos, key);
+        if stand >= beta || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        turns::captures(pos, &mut moves);
+        self.order(pos, &mut moves, None, ply.min(MAX_PLY - 1));
+        let mut best = stand;
+        for mv in &moves {
+            // A capture that cannot lift the score near alpha is not worth looking at.
+            let gain = turns::victim(pos, mv).map_or(0, |v| eval::value(pos, v));
+            if stand + gain + 200 < alpha {
+                continue;
+            }
+            let score = -self.quiesce(&pos.played(mv), -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A well-mixed 64-bit function of its input: the levels' repeatable noise.
+pub(crate) fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
