@@ -72,7 +72,7 @@ impl std::hash::Hasher for KeyHasher {
     }
 
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7CC1_B727_220A_95);
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517C_C1B7_2722_0A95);
     }
 
     fn write_u8(&mut self, n: u8) {
