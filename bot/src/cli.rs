@@ -1,4 +1,4 @@
-//! The scriptable commands: `variants`, `perft`, `replay`. Their `--json` output is stable.
+//! The scriptable commands: `variants`, `perft`, `replay`, `bestmove`. Their `--json` output is stable.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -83,6 +83,27 @@ enum Command {
         json: bool,
         /// The record file, or - for standard input.
         file: PathBuf,
+    },
+    /// The practice opponent's choice of turn: printed in the notation `replay` reads, then the
+    /// search's depth, nodes, nodes per second and score (side to move's view).
+    Bestmove {
+        /// Default: a record's `[Variant]` tag, else chess.
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// The position; defaults to the variant's start.
+        #[arg(long, conflicts_with = "moves")]
+        fen: Option<String>,
+        /// A game record (file or -): the position after its moves, its repetitions known.
+        #[arg(long)]
+        moves: Option<PathBuf>,
+        /// Think at most this many milliseconds (default 1000 unless --depth is given).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Search to this depth in plies.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=48))]
+        depth: Option<u32>,
+        #[arg(long)]
+        json: bool,
     },
     /// Draw a position (or a whole game) as a PNG, or an animated GIF.
     Render {
@@ -175,6 +196,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             run_perft(variant, fen, divide, json, max_nodes, depth)
         }
         Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
+        Some(Command::Bestmove { variant, fen, moves, movetime, depth, json }) => {
+            run_bestmove(variant, fen, moves, movetime, depth, json)
+        }
         Some(Command::Render {
             variant,
             fen,
@@ -464,6 +488,69 @@ fn record_variant(text: &str) -> Result<Variant> {
         Some(name) => name.parse()?,
         None => Variant::Chess,
     })
+}
+
+fn run_bestmove(
+    variant: Option<Variant>,
+    fen: Option<String>,
+    moves: Option<PathBuf>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    json: bool,
+) -> Result<ExitCode> {
+    let record = moves.as_ref().map(read_input).transpose()?;
+    let variant = match (variant, &record) {
+        (Some(v), _) => v,
+        (None, Some(text)) => record_variant(text)?,
+        (None, None) => Variant::Chess,
+    };
+    let game = match (&fen, &record) {
+        (Some(f), _) => tessera_rules::Game::new(Position::from_fen(variant, f).context("--fen")?),
+        (None, Some(text)) => tessera_rules::replay(variant, text).map_err(|e| anyhow::anyhow!("{e}"))?.game,
+        (None, None) => tessera_rules::Game::from_variant(variant),
+    };
+    let movetime = match (movetime, depth) {
+        (Some(ms), _) => Some(std::time::Duration::from_millis(ms.max(1))),
+        (None, Some(_)) => None,
+        (None, None) => Some(std::time::Duration::from_millis(1000)),
+    };
+    let limits = tessera_engine::Limits { depth, movetime };
+    let pos = game.position();
+    let Some(choice) = tessera_engine::best_move(&game, limits) else {
+        let outcome = game.outcome().map(|o| o.to_string()).unwrap_or_else(|| "no legal turn".into());
+        if json {
+            say!(
+                "{}",
+                json!({ "move": null, "variant": variant.name(), "fen": pos.fen(), "ended": outcome })
+            );
+        } else {
+            eprintln!("no turn to choose: {outcome}");
+        }
+        return Ok(ExitCode::FAILURE);
+    };
+    let text = notation::lan(pos, &choice.mv);
+    let (score_json, score_text) = match choice.score {
+        tessera_engine::Score::Cp(cp) => (json!({ "cp": cp }), format!("cp {cp}")),
+        tessera_engine::Score::Mate(n) => (json!({ "mate": n }), format!("mate {n}")),
+    };
+    if json {
+        say!(
+            "{}",
+            json!({
+                "move": text,
+                "depth": choice.depth,
+                "nodes": choice.nodes,
+                "nps": choice.nps,
+                "score": score_json,
+                "variant": variant.name(),
+                "fen": pos.fen(),
+            })
+        );
+    } else {
+        say!("{text}");
+        say!("depth {} nodes {} nps {} score {score_text}", choice.depth, choice.nodes, choice.nps);
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_replay(variant: Option<Variant>, json: bool, file: &PathBuf) -> Result<ExitCode> {

@@ -554,3 +554,49 @@ fn the_bots_pgn_reads_back() {
     assert!(height(&png) > height(&bare), "names above and below the board");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bestmove_prints_a_legal_turn_replay_reads_in_every_variant() {
+    for &variant in tessera_rules::Variant::ALL {
+        let out = tessera(&["bestmove", "--variant", variant.name(), "--movetime", "100", "--json"], None);
+        assert!(out.status.success(), "{variant:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        for key in ["move", "depth", "nodes", "nps", "score"] {
+            assert!(v.get(key).is_some(), "{variant:?}: no {key} in {v}");
+        }
+        assert!(v["depth"].as_u64().unwrap() >= 1 && v["nodes"].as_u64().unwrap() >= 1, "{v}");
+        let score = &v["score"];
+        assert!(score["cp"].is_i64() || score["mate"].is_i64(), "{v}");
+        // The turn is one `replay` accepts from the start.
+        let record = format!("1. {}", v["move"].as_str().unwrap());
+        let replay = tessera(&["replay", "--variant", variant.name(), "--json", "-"], Some(&record));
+        assert!(replay.status.success(), "{variant:?}: {record}: {}", stdout(&replay));
+        assert_eq!(json(&replay)["ply"], 1, "{variant:?}");
+    }
+}
+
+#[test]
+fn bestmove_plain_from_a_record_and_a_position() {
+    // From a record: the scholar's mate is there to take.
+    let record = "[Variant \"chess\"]\n1. e2-e4 e7-e5 2. Qd1-h5 Nb8-c6 3. Bf1-c4 Ng8-f6\n";
+    let out = tessera(&["bestmove", "--moves", "-", "--depth", "3"], Some(record));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("Qh5xf7#"), "{text}");
+    let info = lines.next().unwrap();
+    assert!(
+        info.starts_with("depth ") && info.contains(" nodes ") && info.ends_with("score mate 1"),
+        "{info}"
+    );
+
+    // A finished game has no turn to choose: said, and a failing exit.
+    let out = tessera(&["bestmove", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "--json"], None);
+    assert!(!out.status.success());
+    assert_eq!(json(&out)["move"], Value::Null);
+
+    // A bad position is refused with the reason.
+    let out = tessera(&["bestmove", "--fen", "8/8 w - - 0 1"], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--fen"));
+}
