@@ -1331,7 +1331,8 @@ pub fn from_slash(path: &str, given: &[(&str, Raw)]) -> Result<Command, CommandE
 pub fn help() -> String {
     let mut out = String::from(
         "Tessera plays chess variants whose board changes. Commands start with `!t`; in a game's channel \
-         a move can also be written alone. Name a game with #12 and a tournament with t3 when there are several.",
+         a move can also be written alone. Name a game with #12 and a tournament with t3 when there are several. \
+         To practise, challenge me: I answer at once, at `level` 1-5 (3 unless chosen), never rated.",
     );
     for section in Section::ALL {
         let usages: Vec<String> =

@@ -791,7 +791,7 @@ mod tests {
         assert_eq!(
             shape.join(" "),
             concat!(
-                "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
+                "challenge(opponent,variant,color,days,rated,level) rematch(opponent) accept(challenge) ",
                 "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) channel(change) resign(game) ",
                 "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
                 "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",

@@ -214,4 +214,20 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 4);
         std::fs::remove_dir_all(&dir).ok();
     }
+
+    #[test]
+    fn the_bot_answers_at_once_in_the_terminal() {
+        let dir = std::env::temp_dir().join(format!("tessera-local-practice-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let service = Service::new(SqliteStore::in_memory().unwrap());
+        serve(&service).unwrap();
+        let mut s = Session::new(dir.join("boards"));
+        let out = s.line(&service, "!t challenge @tessera chess black level 1").unwrap();
+        // The bot has White: its first move follows the start in the same answer.
+        assert!(out.contains("practice against me") && out.contains("tessera played"), "{out}");
+        let out = s.line(&service, "e5").unwrap();
+        assert!(out.contains("alice played e5") && out.contains("tessera played"), "{out}");
+        assert!(s.line(&service, "/as tessera").unwrap().contains("speak as someone else"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

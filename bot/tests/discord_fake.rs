@@ -753,7 +753,7 @@ fn a_practice_game_through_a_fake_discord() {
     assert_eq!(answer.path, format!("/api/v10/channels/{CHANNEL}/messages"));
     assert!(answer.has_png(), "the board after the bot's move is uploaded");
     assert!(answer.text().contains("alice, your move"), "{}", answer.text());
-    assert_eq!(service.store().game(1).unwrap().unwrap().moves.len(), 2);
+    assert_eq!(tessera_bot::store::Store::game(service.store(), 1).unwrap().unwrap().moves.len(), 2);
     // The slash form takes the bot as the opponent, and refuses a level out of range.
     let too_strong = slash(
         "challenge",
