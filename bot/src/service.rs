@@ -947,15 +947,16 @@ impl<S: Store> Service<S> {
                         b.level,
                         think_time(b.level)
                     )),
-                    None => text.push_str(&format!(" {}, your move ({next}).", after.player(next).name)),
-                }
-                // A draw is claimed by the player to move; the bot does not claim.
-                if let Some(reason) = after
-                    .game
-                    .claimable_draw()
-                    .filter(|_| !after.row.bot.is_some_and(|b| b.player == after.player(next).id))
-                {
-                    text.push_str(&format!(" You may claim a draw ({}): `!t claim`.", draw_name(reason)));
+                    None => {
+                        text.push_str(&format!(" {}, your move ({next}).", after.player(next).name));
+                        // A draw is claimed by the player to move; the bot does not claim.
+                        if let Some(reason) = after.game.claimable_draw() {
+                            text.push_str(&format!(
+                                " You may claim a draw ({}): `!t claim`.",
+                                draw_name(reason)
+                            ));
+                        }
+                    }
                 }
             }
         }
