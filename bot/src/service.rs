@@ -870,7 +870,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    /// Commits `mv`, which turns `before` into `game`, as `me`'s turn in `loaded`, and answers with
+    /// Commits `mv`, which turns `pos` into `game`, as `me`'s turn in `loaded`, and answers with
     /// the board: the one path of a person's move and the practice opponent's. `None`, with
     /// nothing changed, when the game moved on or ended since `loaded` was read. `named`: the
     /// promotions the player wrote (a Shrink note names the ones they did not), `None` for the bot.
@@ -881,12 +881,12 @@ impl<S: Store> Service<S> {
         me: &Player,
         loaded: Loaded,
         game: Game,
-        before: &Position,
+        pos: &Position,
         mv: &Move,
         named: Option<&[(Square, Role)]>,
         mine_here: Option<usize>,
     ) -> Result<Option<Vec<Reply>>, String> {
-        let (pos, mv) = (before, mv);
+        // Only the player to move moves: callers have checked that `me` is that player.
         let my_color = pos.turn();
         let (san_unmarked, stored_text) = notation::san_and_lan_unmarked(pos, mv);
         let outcome = game.outcome();
