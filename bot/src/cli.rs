@@ -247,6 +247,8 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
         let mut clock = tessera_bot::clock::Clock::new();
         let matrix = matrix.map(|m| (m, clock.serve(tessera_bot::matrix::PLATFORM)));
         let discord = cfg.discord_token.as_ref().map(|t| (t, clock.serve(tessera_bot::discord::PLATFORM)));
+        // The bot's own turns in practice games: one thread of its own, posting like the clock.
+        let _practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
         let runtime = tokio::runtime::Runtime::new()?;
         runtime.block_on(async {
             tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));

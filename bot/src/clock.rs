@@ -20,7 +20,42 @@ pub type Inbox = UnboundedReceiver<Notice>;
 /// The platforms this process announces on, each with the way to its adapter.
 #[derive(Debug, Default)]
 pub struct Clock {
+    router: Router,
+}
+
+/// The way from the service to each platform's adapter, for messages nobody asked for at that
+/// moment: the clock's notices, and the practice opponent's moves ([`crate::practice`]).
+#[derive(Clone, Debug, Default)]
+pub struct Router {
     routes: Vec<(&'static str, UnboundedSender<Notice>)>,
+}
+
+impl Router {
+    pub fn platforms(&self) -> Vec<&'static str> {
+        self.routes.iter().map(|(p, _)| *p).collect()
+    }
+
+    /// Hands each notice to its platform's adapter; returns how many were handed over. A notice
+    /// whose adapter has stopped, or whose platform is not served, is logged.
+    pub fn deliver(&self, notices: Vec<Notice>) -> usize {
+        let mut handed = 0;
+        for notice in notices {
+            match self.routes.iter().find(|(p, _)| *p == notice.platform) {
+                Some((_, outbox)) => match outbox.send(notice) {
+                    Ok(()) => handed += 1,
+                    Err(lost) => tracing::warn!(
+                        platform = %lost.0.platform,
+                        channel = %lost.0.channel,
+                        "a notice found its adapter stopped"
+                    ),
+                },
+                None => {
+                    tracing::warn!(platform = %notice.platform, "a notice for a platform not served")
+                }
+            }
+        }
+        handed
+    }
 }
 
 impl Clock {
@@ -32,42 +67,30 @@ impl Clock {
     /// arrive in the returned inbox.
     pub fn serve(&mut self, platform: &'static str) -> Inbox {
         let (outbox, inbox) = unbounded_channel();
-        self.routes.retain(|(p, _)| *p != platform);
-        self.routes.push((platform, outbox));
+        self.router.routes.retain(|(p, _)| *p != platform);
+        self.router.routes.push((platform, outbox));
         inbox
     }
 
     pub fn platforms(&self) -> Vec<&'static str> {
-        self.routes.iter().map(|(p, _)| *p).collect()
+        self.router.platforms()
+    }
+
+    /// The routes to the served platforms' inboxes, for others that announce there.
+    pub fn router(&self) -> Router {
+        self.router.clone()
     }
 
     /// One tick: settles the served platforms' clocks and routes every notice to its platform.
     /// Returns how many notices were handed over. A notice whose adapter has stopped is logged.
     pub fn tick<S: Store>(&self, service: &Service<S>, now: i64) -> usize {
-        let notices = match service.tick_for(now, Some(&self.platforms())) {
-            Ok(n) => n,
+        match service.tick_for(now, Some(&self.platforms())) {
+            Ok(notices) => self.router.deliver(notices),
             Err(e) => {
                 tracing::error!("the clock's tick failed: {e:#}");
-                return 0;
-            }
-        };
-        let mut handed = 0;
-        for notice in notices {
-            match self.routes.iter().find(|(p, _)| *p == notice.platform) {
-                Some((_, outbox)) => match outbox.send(notice) {
-                    Ok(()) => handed += 1,
-                    Err(lost) => tracing::warn!(
-                        platform = %lost.0.platform,
-                        channel = %lost.0.channel,
-                        "a clock notice found its adapter stopped"
-                    ),
-                },
-                None => {
-                    tracing::warn!(platform = %notice.platform, "a clock notice for a platform not served")
-                }
+                0
             }
         }
-        handed
     }
 
     /// Ticks every `period` until the process ends, off the async workers (the store is

@@ -591,12 +591,20 @@ pub static COMMANDS: &[CommandSpec] = &[
             ),
             opt("days", Kind::Days, "Days per move (default: no clock)", "3d").after(&["days", "day"]),
             opt("rated", RATED, "Counts for ratings (default: no)", "rated"),
+            opt(
+                "level",
+                Kind::Number { min: 1, max: Some(5) },
+                "Against me (the bot): how strong I play, 1 to 5 (default: 3)",
+                "level 1-5",
+            )
+            .after(&["level", "lvl"]),
         ],
         strays: Strays::Each("variant"),
         slash: true,
         moderated: false,
         section: Section::Challenges,
-        example: "@bob hans38 white 3d rated",
+        // Every option, as the tests want it; `level` counts only against the bot itself.
+        example: "@bob hans38 white 3d rated level 3",
         build: |a| {
             Ok(Command::Challenge {
                 variant: a.variant("variant").unwrap_or(Variant::Chess),
@@ -607,6 +615,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 },
                 days: a.small("days"),
                 rated: a.flag("rated").unwrap_or(false),
+                level: a.number("level").and_then(|n| u8::try_from(n).ok()),
             })
         },
     },
@@ -1322,7 +1331,8 @@ pub fn from_slash(path: &str, given: &[(&str, Raw)]) -> Result<Command, CommandE
 pub fn help() -> String {
     let mut out = String::from(
         "Tessera plays chess variants whose board changes. Commands start with `!t`; in a game's channel \
-         a move can also be written alone. Name a game with #12 and a tournament with t3 when there are several.",
+         a move can also be written alone. Name a game with #12 and a tournament with t3 when there are several. \
+         To practise, challenge me: I answer at once, at `level` 1-5 (3 unless chosen), never rated.",
     );
     for section in Section::ALL {
         let usages: Vec<String> =

@@ -106,6 +106,8 @@ pub enum Command {
         color: ColorChoice,
         days: Option<u32>,
         rated: bool,
+        /// The practice opponent's strength, 1 to 5, for a challenge to the bot itself.
+        level: Option<u8>,
     },
     /// Challenge the opponent of an earlier game (the platform user id given, else the one
     /// mentioned, else the latest) to the same variant and clock, colours swapped.
@@ -258,7 +260,8 @@ mod tests {
                 variant: Variant::Hans38,
                 color: ColorChoice::White,
                 days: Some(3),
-                rated: false
+                rated: false,
+                level: None
             }
         );
         assert_eq!(
@@ -267,7 +270,8 @@ mod tests {
                 variant: Variant::QuadSquare,
                 color: ColorChoice::Random,
                 days: Some(7),
-                rated: true
+                rated: true,
+                level: None
             }
         );
         assert_eq!(
@@ -299,6 +303,8 @@ mod tests {
         assert!(e("!t frobnicate").contains("!t help"));
         assert!(e("!t challenge @bob checkers").contains("unknown variant"));
         assert!(e("!t challenge @bob days 99").contains("1 to 30"));
+        assert!(e("!t challenge @tessera level 9").contains("level is a number from 1 to 5"));
+        assert!(e("!t challenge @tessera level x").contains("level is a number from 1 to 5"));
         assert!(e("!t board #x").contains("#12"));
         assert!(e("!t move").contains("!t move e2-e4"));
         assert!(e("!t draw maybe").contains("offer, accept or decline"));

@@ -64,6 +64,23 @@ fn addressed_by_mention(content: &str, bot: Option<UserId>) -> String {
     content.to_string()
 }
 
+/// The users a message mentions, in the order its text names them (the first one is the one
+/// challenged): people, and the bot itself (a challenge to it is a practice game); other bots
+/// cannot play and are left out.
+fn mentioned(text: &str, users: &[serenity::all::User], bot: Option<UserId>) -> Vec<User> {
+    let mut out: Vec<User> = Vec::new();
+    for word in text.split_whitespace() {
+        let Some(id) = word.strip_prefix("<@").and_then(|w| w.strip_suffix('>')) else { continue };
+        let Ok(id) = id.trim_start_matches('!').parse::<u64>() else { continue };
+        let Some(u) = users.iter().find(|u| u.id.get() == id) else { continue };
+        if (u.bot && Some(u.id) != bot) || out.iter().any(|o| o.id == u.id.to_string()) {
+            continue;
+        }
+        out.push(user_of(u));
+    }
+    out
+}
+
 fn user_of(u: &serenity::all::User) -> User {
     User::new(u.id.to_string(), u.global_name.clone().unwrap_or_else(|| u.name.clone()))
 }
@@ -142,10 +159,11 @@ impl EventHandler for Handler {
         if msg.author.bot {
             return;
         }
+        let me = self.me.get().copied();
+        let text = addressed_by_mention(&msg.content, me);
         let mut asker = Asker {
-            text: addressed_by_mention(&msg.content, self.me.get().copied()),
-            // Bots (this one included) cannot play, so they are never an opponent.
-            mentions: msg.mentions.iter().filter(|u| !u.bot).map(user_of).collect(),
+            mentions: mentioned(&text, &msg.mentions, me),
+            text,
             ..Asker::new(msg.channel_id, &msg.author, None)
         };
         if let Some(nick) = msg.member.as_ref().and_then(|m| m.nick.clone()) {
@@ -178,6 +196,7 @@ impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, "Tessera is on Discord");
         let _ = self.me.set(ready.user.id);
+        self.service.set_bot_account(PLATFORM, &ready.user.id.to_string());
         let registered = match self.guild {
             Some(guild) => guild.set_commands(&ctx.http, slash_commands()).await,
             None => serenity::all::Command::set_global_commands(&ctx.http, slash_commands()).await,
@@ -191,7 +210,7 @@ impl EventHandler for Handler {
 
 impl Handler {
     async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
-        let replies = match slash_to_command(&c.data.name, &c.data.options()) {
+        let replies = match slash_to_command(&c.data.name, &c.data.options(), self.me.get().copied()) {
             Ok((cmd, mentions)) => {
                 let asker = Asker { mentions, ..Asker::new(c.channel_id, &c.user, c.member.as_deref()) };
                 asker.ask(&self.service, |s, m| s.run(m, cmd)).await
@@ -563,7 +582,11 @@ fn slash_option(o: &OptionSpec) -> CreateCommandOption {
 
 /// A slash command as a service command, and the users it names. Users are kept aside (the
 /// service reads them as mentions); the other options are decoded by the command table.
-fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, Vec<User>), String> {
+fn slash_to_command(
+    name: &str,
+    options: &[ResolvedOption],
+    bot: Option<UserId>,
+) -> Result<(Command, Vec<User>), String> {
     let (path, options) = match options.iter().find_map(|o| match &o.value {
         ResolvedValue::SubCommand(inner) => Some((o.name, inner.as_slice())),
         _ => None,
@@ -585,8 +608,9 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
                 let person = by_path(&path)
                     .and_then(|c| c.option(o.name))
                     .is_some_and(|spec| matches!(spec.kind, Kind::User { person: true }));
-                if person && u.bot {
-                    return Err(format!("{} is a bot and cannot play; challenge a person", u.name));
+                // Other bots cannot play; this one can (a practice game).
+                if person && u.bot && Some(u.id) != bot {
+                    return Err(format!("{} is a bot and cannot play; challenge a person, or me", u.name));
                 }
                 users.push(user_of(u));
                 Raw::User
@@ -599,11 +623,12 @@ fn slash_to_command(name: &str, options: &[ResolvedOption]) -> Result<(Command, 
     Ok((cmd, users))
 }
 
-/// Posts the clock's notices (reminders, losses on time, tournament rounds) as they come.
+/// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
+/// the bot's own moves) as they come.
 async fn deliver(http: Arc<Http>, mut notices: crate::clock::Inbox) {
     while let Some(notice) = notices.recv().await {
         let Ok(id) = notice.channel.parse::<u64>() else { continue };
-        let reply = Reply { text: notice.text, notify: notice.notify, ..Reply::default() };
+        let reply = notice.into_reply();
         if let Err(e) = send(&http, ChannelId::new(id), &reply, None).await {
             tracing::warn!(channel = id, "a clock notice could not be posted: {e}");
         }
@@ -766,7 +791,7 @@ mod tests {
         assert_eq!(
             shape.join(" "),
             concat!(
-                "challenge(opponent,variant,color,days,rated) rematch(opponent) accept(challenge) ",
+                "challenge(opponent,variant,color,days,rated,level) rematch(opponent) accept(challenge) ",
                 "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) channel(change) resign(game) ",
                 "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
                 "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
@@ -876,7 +901,10 @@ mod tests {
             }
             // Every command the service knows is reachable, and every slash command reads.
             if name != "challenge" && name != "tournament" {
-                assert!(slash_to_command(name, &[]).is_ok() || name == "move" || name == "rules", "{name}");
+                assert!(
+                    slash_to_command(name, &[], None).is_ok() || name == "move" || name == "rules",
+                    "{name}"
+                );
             }
         }
         for autocompleted in ["challenge", "rematch", "move", "rules", "board", "accept"] {

@@ -11,9 +11,13 @@ use crate::store::Store;
 
 pub const PLATFORM: &str = "local";
 
+/// The bot's own name in the terminal: `@tessera` challenges it to a practice game.
+pub const BOT: &str = "tessera";
+
 const LOCAL_HELP: &str = "Local mode: type what a player would write in a channel, e.g.
   !t challenge @bob hans38        then  /as bob   and  !t accept
   @@e4   (a move, written plainly in the channel)
+  !t challenge @tessera chess level 2   (a practice game against me: I answer at once)
 Local commands: /as NAME (speak as NAME) · /channel NAME · /wait HOURS (let time pass) · /help · /quit";
 
 /// The terminal session's state: who is speaking, where, and how much time has been skipped.
@@ -63,6 +67,9 @@ impl Session {
             let mut words = rest.split_whitespace();
             return match (words.next(), words.next()) {
                 (Some("quit" | "exit" | "q"), _) => None,
+                (Some("as"), Some(name)) if name.eq_ignore_ascii_case(BOT) => {
+                    Some(format!("({BOT} is me, the bot: I play only my own turns; speak as someone else)"))
+                }
                 (Some("as"), Some(name)) => {
                     self.user = User::new(name.to_lowercase(), name);
                     Some(format!("(you are now {name})"))
@@ -103,7 +110,21 @@ impl Session {
             now: unix_now() + self.clock_offset,
         };
         let replies = service.handle(&msg);
-        Some(replies.iter().map(|r| self.show(r)).collect::<Vec<_>>().join("\n"))
+        let mut shown: Vec<String> = replies.iter().map(|r| self.show(r)).collect();
+        shown.extend(self.bot_turns(service));
+        Some(shown.join("\n"))
+    }
+
+    /// The bot's turns waiting in this terminal's games, played and shown. One typist, one
+    /// terminal: the bot's answer is awaited here rather than on a worker thread.
+    pub fn bot_turns<S: Store>(&mut self, service: &Service<S>) -> Vec<String> {
+        let mut shown = Vec::new();
+        while let Some(game) = service.practice_queue().try_pop() {
+            for notice in service.practice_turn(game, unix_now() + self.clock_offset) {
+                shown.push(self.show(&notice.into_reply()));
+            }
+        }
+        shown
     }
 
     fn show(&mut self, reply: &Reply) -> String {
@@ -131,12 +152,23 @@ impl Session {
     }
 }
 
+/// Makes `@tessera` the bot in the terminal, and queues its turns an earlier run left.
+pub fn serve<S: Store>(service: &Service<S>) -> Result<()> {
+    service.set_bot_account(PLATFORM, BOT);
+    service.practice_resume(Some(&[PLATFORM]))?;
+    Ok(())
+}
+
 /// Runs the local mode on standard input and output until /quit or end of input.
 pub fn run<S: Store>(service: &Service<S>, boards_dir: PathBuf) -> Result<()> {
+    serve(service)?;
     let mut session = Session::new(boards_dir);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
     writeln!(stdout, "{LOCAL_HELP}")?;
+    for out in session.bot_turns(service) {
+        writeln!(stdout, "{out}")?;
+    }
     loop {
         write!(stdout, "{}@#{}> ", session.user.name, session.channel)?;
         stdout.flush()?;
@@ -180,6 +212,22 @@ mod tests {
         let mut again = Session::new(dir.join("boards"));
         assert!(again.line(&service, "!t board").unwrap().contains("board-0004.png"));
         assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 4);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_bot_answers_at_once_in_the_terminal() {
+        let dir = std::env::temp_dir().join(format!("tessera-local-practice-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let service = Service::new(SqliteStore::in_memory().unwrap());
+        serve(&service).unwrap();
+        let mut s = Session::new(dir.join("boards"));
+        let out = s.line(&service, "!t challenge @tessera chess black level 1").unwrap();
+        // The bot has White: its first move follows the start in the same answer.
+        assert!(out.contains("practice against me") && out.contains("tessera played"), "{out}");
+        let out = s.line(&service, "e5").unwrap();
+        assert!(out.contains("alice played e5") && out.contains("tessera played"), "{out}");
+        assert!(s.line(&service, "/as tessera").unwrap().contains("speak as someone else"));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

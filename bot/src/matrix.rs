@@ -160,6 +160,9 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbo
         .sync_once(catch_up.filter(catch_up_filter()))
         .await
         .context("catching up with the homeserver")?;
+    if let Some(me) = client.user_id() {
+        service.set_bot_account(PLATFORM, me.as_str());
+    }
     tokio::spawn(deliver(client.clone(), notices));
     tracing::info!(
         user = %client.user_id().map_or("?".into(), |u| u.to_string()),
@@ -232,8 +235,8 @@ async fn on_message(
     // The service talks to SQLite synchronously: keep it off the async workers.
     let replies = tokio::task::spawn_blocking(move || {
         let author = User::new(sender, name);
-        // The bot cannot play, so it is never an opponent.
-        let mentioned: Vec<User> = mentions(&body).into_iter().filter(|u| u.id != me).collect();
+        // The bot itself may be mentioned: a challenge to it is a practice game.
+        let mentioned: Vec<User> = mentions(&body);
         let msg = Incoming {
             platform: PLATFORM,
             channel: &channel,
@@ -311,17 +314,17 @@ async fn send(room: &Room, reply: &Reply) -> Result<()> {
     Ok(())
 }
 
-/// Posts the clock's notices (reminders, losses on time, tournament rounds) as they come.
+/// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
+/// the bot's own moves with their boards) as they come.
 async fn deliver(client: Client, mut notices: crate::clock::Inbox) {
     while let Some(notice) = notices.recv().await {
         let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
         let Some(room) = client.get_room(&room_id) else {
-            tracing::warn!(room = %room_id, "a clock notice for a room the bot is not in");
+            tracing::warn!(room = %room_id, "a notice for a room the bot is not in");
             continue;
         };
-        let content = mentioning(RoomMessageEventContent::text_plain(&notice.text), &notice.notify);
-        if let Err(e) = room.send(content).await {
-            tracing::warn!(room = %room_id, "a clock notice could not be posted: {e}");
+        if let Err(e) = send(&room, &notice.into_reply()).await {
+            tracing::warn!(room = %room_id, "a notice could not be posted: {e}");
         }
     }
 }

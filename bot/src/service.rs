@@ -12,10 +12,15 @@ use tessera_rules::{
 };
 
 use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
-use crate::store::{Append, Challenge, GameRow, NewGame, Player, Store};
+use crate::store::{Append, BotOpponent, Challenge, GameId, GameRow, NewGame, Player, Store};
 
 #[path = "service_tournaments.rs"]
 mod tournaments;
+
+#[path = "service_practice.rs"]
+mod practice_games;
+pub use practice_games::PracticeMove;
+use practice_games::think_time;
 
 /// A person on a chat platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,14 +149,43 @@ impl Reply {
 /// Longest reply text the bot sends at once (four Discord messages); longer answers are cut.
 pub const MAX_REPLY_CHARS: usize = 8000;
 
-/// A message the service sends on its own (reminders, losses on time).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A message the service sends on its own (reminders, losses on time, the practice opponent's
+/// moves).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notice {
     pub platform: String,
     pub channel: String,
     pub text: String,
     /// Platform user ids of the players it concerns.
     pub notify: Vec<String>,
+    /// The board after a move, as a [`Reply`] carries it.
+    pub image: Option<Vec<u8>>,
+    pub animation: Option<Vec<u8>>,
+    pub diagram: Option<String>,
+    pub actions: Option<Actions>,
+}
+
+impl Notice {
+    /// A reply to post in a game's channel though nobody wrote there.
+    fn posting(platform: &str, channel: &str, reply: Reply) -> Notice {
+        let Reply { text, image, animation, diagram, actions, notify, .. } = reply.capped();
+        Notice {
+            platform: platform.into(),
+            channel: channel.into(),
+            text,
+            notify,
+            image,
+            animation,
+            diagram,
+            actions,
+        }
+    }
+
+    /// The notice as the reply an adapter posts.
+    pub fn into_reply(self) -> Reply {
+        let Notice { text, notify, image, animation, diagram, actions, .. } = self;
+        Reply { text, notify, image, animation, diagram, actions, ..Reply::default() }
+    }
 }
 
 const DAY: i64 = 86_400;
@@ -169,6 +203,11 @@ pub struct Service<S: Store> {
     pub rate_limit: Option<crate::rate_limit::RateLimit>,
     /// Running games as of their last move, so a move replays nothing (the store stays the truth).
     games: crate::game_cache::GameCache,
+    /// The bot's own user id on each platform, as the adapter learnt it: a challenge to it is a
+    /// practice game (issue 16).
+    accounts: std::sync::RwLock<std::collections::HashMap<String, String>>,
+    /// Games where the bot is to move, for the practice worker ([`crate::practice`]).
+    practice: crate::practice::Queue,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -223,7 +262,31 @@ type Replies = Result<Vec<Reply>, String>;
 
 impl<S: Store> Service<S> {
     pub fn new(store: S) -> Service<S> {
-        Service { store, render: RenderOptions::default(), rate_limit: None, games: Default::default() }
+        Service {
+            store,
+            render: RenderOptions::default(),
+            rate_limit: None,
+            games: Default::default(),
+            accounts: Default::default(),
+            practice: Default::default(),
+        }
+    }
+
+    /// Tells the service its own user id on `platform`: mentioning it challenges the bot itself.
+    pub fn set_bot_account(&self, platform: &str, user_id: &str) {
+        let mut accounts = self.accounts.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        accounts.insert(platform.to_string(), user_id.to_string());
+    }
+
+    /// Whether `user_id` is the bot's own account on `platform`.
+    pub fn is_bot_account(&self, platform: &str, user_id: &str) -> bool {
+        let accounts = self.accounts.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        accounts.get(platform).is_some_and(|id| id == user_id)
+    }
+
+    /// The games waiting for the bot's turn.
+    pub fn practice_queue(&self) -> &crate::practice::Queue {
+        &self.practice
     }
 
     pub fn store(&self) -> &S {
@@ -238,6 +301,11 @@ impl<S: Store> Service<S> {
     }
 
     fn handle_unguarded(&self, msg: &Incoming) -> Vec<Reply> {
+        // The bot's own words (the local mode could type them) are never commands or moves: it
+        // plays only through its worker.
+        if self.is_bot_account(msg.platform, &msg.author.id) {
+            return Vec::new();
+        }
         let parsed = match commands::parse(msg.text) {
             Ok(p) => p,
             Err(e) => return vec![Reply::error(e.to_string())],
@@ -359,8 +427,8 @@ impl<S: Store> Service<S> {
                     tessera_render::render_png(&BoardView::new(&Position::start(v), None), &self.render).ok();
                 Ok(vec![Reply { image, ..Reply::text(v.help()) }])
             }
-            Command::Challenge { variant, color, days, rated } => {
-                self.challenge(msg, variant, color, days, rated)
+            Command::Challenge { variant, color, days, rated, level } => {
+                self.challenge(msg, variant, color, days, rated, level)
             }
             Command::Rematch(opponent) => self.rematch(msg, opponent),
             Command::Accept(id) => self.accept(msg, id),
@@ -472,12 +540,23 @@ impl<S: Store> Service<S> {
         color: ColorChoice,
         days: Option<u32>,
         rated: bool,
+        level: Option<u8>,
     ) -> Replies {
         let Some(opponent) = msg.mentions.first() else {
             return Err(format!("name your opponent, like `!t challenge @alice {variant}`"));
         };
         if opponent.id == msg.author.id {
             return Err("you cannot challenge yourself; name someone else".into());
+        }
+        if self.is_bot_account(msg.platform, &opponent.id) {
+            return self.practice_start(msg, opponent, variant, color, days, rated, level);
+        }
+        if level.is_some() {
+            return Err(format!(
+                "{} plays at their own level: `level` is only for a game against me (mention me as the \
+                 opponent); leave it out to challenge {}",
+                opponent.name, opponent.name
+            ));
         }
         let me = self.me(msg)?;
         let them = self.store.player(msg.platform, &opponent.id, &opponent.name).map_err(internal)?;
@@ -565,6 +644,7 @@ impl<S: Store> Service<S> {
             color,
             game.days_per_move,
             game.rated,
+            game.bot.map(|b| b.level),
         )
     }
 
@@ -628,6 +708,7 @@ impl<S: Store> Service<S> {
             days_per_move: c.days_per_move,
             rated: c.rated,
             now: msg.now,
+            bot: None,
         };
         let Some(game_id) = self.store.accept_challenge(c.id, &game).map_err(internal)? else {
             return Err("that challenge was just withdrawn or taken up".into());
@@ -765,20 +846,58 @@ impl<S: Store> Service<S> {
                 ..Reply::default()
             }]);
         }
-        let (san_unmarked, stored_text) = notation::san_and_lan_unmarked(&pos, &mv);
-        let outcome = game.outcome();
-        let result = outcome.map(|o| (o.result(), reason_word(o)));
-        match self.store.append_move(loaded.row.id, ply, &stored_text, result, msg.now).map_err(internal)? {
-            Append::Stored => {}
-            Append::Conflict => {
-                let now = self.find(msg, Some(loaded.row.id), true)?;
+        let id = loaded.row.id;
+        match self.commit_turn(
+            msg,
+            me,
+            loaded,
+            game,
+            &pos,
+            &mv,
+            Some(&parsed.shrink_promotions),
+            mine_here,
+        )? {
+            Some(replies) => Ok(replies),
+            None => {
+                let now = self.find(msg, Some(id), true)?;
                 let mut r = self.board_reply(&now, None, false, msg.now);
                 r.text = format!(
                     "The position changed before your move arrived; {}. Here is the board now.",
                     status_line(&now)
                 );
-                return Ok(vec![r]);
+                Ok(vec![r])
             }
+        }
+    }
+
+    /// Commits `mv`, which turns `pos` into `game`, as `me`'s turn in `loaded`, and answers with
+    /// the board: the one path of a person's move and the practice opponent's. `None`, with
+    /// nothing changed, when the game moved on or ended since `loaded` was read. `named`: the
+    /// promotions the player wrote (a Shrink note names the ones they did not), `None` for the bot.
+    #[allow(clippy::too_many_arguments)]
+    fn commit_turn(
+        &self,
+        msg: &Incoming,
+        me: &Player,
+        loaded: Loaded,
+        game: Game,
+        pos: &Position,
+        mv: &Move,
+        named: Option<&[(Square, Role)]>,
+        mine_here: Option<usize>,
+    ) -> Result<Option<Vec<Reply>>, String> {
+        // Only the player to move moves: callers have checked that `me` is that player.
+        let my_color = pos.turn();
+        let (san_unmarked, stored_text) = notation::san_and_lan_unmarked(pos, mv);
+        let outcome = game.outcome();
+        let result = outcome.map(|o| (o.result(), reason_word(o)));
+        // On exactly the moves the mover saw: a takeback and another move since (the bot's search
+        // takes seconds) leave as many moves but another position.
+        let appended =
+            self.store.append_move_after(loaded.row.id, &loaded.row.moves, &stored_text, result, msg.now);
+        match appended.map_err(internal)? {
+            Append::Stored => {}
+            Append::Conflict => return Ok(None),
         }
         // Committed: now it may be acknowledged. The stored row now reads as `after`'s.
         let after = {
@@ -813,25 +932,49 @@ impl<S: Store> Service<S> {
         if mine_here > 1 {
             text = format!("Game #{id}: {text}");
         }
-        text.push_str(&shrink_note(&pos, &mv, after.game.position()));
-        text.push_str(&shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions));
+        text.push_str(&shrink_note(pos, mv, after.game.position()));
+        if let Some(named) = named {
+            text.push_str(&shrink_promotion_note(pos, mv, named));
+        }
         match outcome {
             Some(o) => text.push_str(&format!(" {o} ({}).", o.result())),
             None => {
                 let next = after.game.position().turn();
-                text.push_str(&format!(" {}, your move ({next}).", after.player(next).name));
-                if let Some(reason) = after.game.claimable_draw() {
-                    text.push_str(&format!(" You may claim a draw ({}): `!t claim`.", draw_name(reason)));
+                match after.row.bot.filter(|b| b.player == after.player(next).id) {
+                    Some(b) => text.push_str(&format!(
+                        " {} is thinking (level {}, {} at most).",
+                        after.player(next).name,
+                        b.level,
+                        think_time(b.level)
+                    )),
+                    None => {
+                        text.push_str(&format!(" {}, your move ({next}).", after.player(next).name));
+                        // A draw is claimed by the player to move; the bot does not claim.
+                        if let Some(reason) = after.game.claimable_draw() {
+                            text.push_str(&format!(
+                                " You may claim a draw ({}): `!t claim`.",
+                                draw_name(reason)
+                            ));
+                        }
+                    }
                 }
             }
         }
-        let mut reply = self.board_reply(&after, Some((&pos, &mv)), false, msg.now);
+        let mut reply = self.board_reply(&after, Some((pos, mv)), false, msg.now);
         reply.text = text;
-        let mut replies = vec![reply.notifying(after.player(my_color.other()))];
+        let other = after.player(my_color.other());
+        // The bot needs no ping to move: its worker is told below.
+        if after.row.bot.is_none_or(|b| b.player != other.id) {
+            reply = reply.notifying(other);
+        }
+        let mut replies = vec![reply];
         if outcome.is_some() {
             self.after_game(&mut replies, id, msg.now);
+        } else if after.row.bot.is_some_and(|b| b.player != me.id) {
+            // Committed and acknowledged: the bot's answer is the worker's, off this thread.
+            self.practice.push(id);
         }
-        Ok(replies)
+        Ok(Some(replies))
     }
 
     /// The board as the player to move prefers to see it (`!t settings board`).
@@ -1108,6 +1251,13 @@ impl<S: Store> Service<S> {
 
     fn draw(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
+        if loaded.row.bot.is_some() {
+            return Err(format!(
+                "I neither offer nor accept draws in a practice game: play on (on your move, `!t claim` a \
+                 repetition or the 50-move rule), or `!t resign #{}`",
+                loaded.row.id
+            ));
+        }
         let opponent = loaded.player(color.other());
         let pending = loaded.row.draw_offer;
         match offer {
@@ -1168,6 +1318,9 @@ impl<S: Store> Service<S> {
 
     fn takeback(&self, msg: &Incoming, offer: Offer, id: GameRef) -> Replies {
         let (me, loaded, color) = self.participant(msg, id)?;
+        if loaded.row.bot.is_some() {
+            return self.practice_takeback(msg, offer, Some(loaded.row.id));
+        }
         if loaded.row.rated || self.store.tournament_of_game(loaded.row.id).map_err(internal)?.is_some() {
             return Err(format!(
                 "game #{} is rated or part of a tournament: moves cannot be taken back",
@@ -1461,7 +1614,7 @@ impl<S: Store> Service<S> {
                 None
             };
             if let Some(text) = text {
-                notices.push(Notice { platform, channel, text, notify });
+                notices.push(Notice { platform, channel, text, notify, ..Notice::default() });
             }
         }
         // Tournaments: rounds whose games just ended on time, starts that are due, and any round

@@ -669,6 +669,7 @@ impl<S: Store> Service<S> {
                     channel: t.channel.clone(),
                     text: a.text,
                     notify: a.notify,
+                    ..Notice::default()
                 });
             }
         }

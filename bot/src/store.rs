@@ -60,6 +60,16 @@ pub struct GameRow {
     pub takeback_offer: Option<PlayerId>,
     pub rated: bool,
     pub created_at: i64,
+    /// A game against the bot itself: its player and level.
+    pub bot: Option<BotOpponent>,
+}
+
+/// The bot as one side of a practice game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BotOpponent {
+    pub player: PlayerId,
+    /// 1 to 5, as `tessera_engine::Level` takes it.
+    pub level: u8,
 }
 
 /// What happened to a move handed to [`Store::append_move`].
@@ -81,6 +91,7 @@ pub struct NewGame<'a> {
     pub days_per_move: Option<u32>,
     pub rated: bool,
     pub now: i64,
+    pub bot: Option<BotOpponent>,
 }
 
 pub trait Store: Send + Sync + TournamentStore {
@@ -122,6 +133,8 @@ pub trait Store: Send + Sync + TournamentStore {
     fn recent_games(&self, player: PlayerId, limit: usize) -> Result<Vec<GameRow>>;
     /// Unfinished games on a clock.
     fn clocked_games(&self) -> Result<Vec<GameRow>>;
+    /// Unfinished games against the bot itself.
+    fn bot_games(&self) -> Result<Vec<GameRow>>;
 
     /// Stores move number `ply` (1-based) if the game has exactly `ply - 1` moves, with the result
     /// if the move ended the game, in one transaction. Clears draw and takeback offers.
@@ -129,6 +142,15 @@ pub trait Store: Send + Sync + TournamentStore {
         &self,
         game: GameId,
         ply: usize,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append>;
+    /// As [`Store::append_move`], on condition that the game's moves are exactly `before`.
+    fn append_move_after(
+        &self,
+        game: GameId,
+        before: &[String],
         text: &str,
         result: Option<(&str, &str)>,
         now: i64,
@@ -159,6 +181,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("../migrations/001_init.sql")),
     (2, include_str!("../migrations/002_tournaments_ratings.sql")),
     (3, include_str!("../migrations/003_settings.sql")),
+    (4, include_str!("../migrations/004_practice_opponent.sql")),
 ];
 
 pub struct SqliteStore {
@@ -231,6 +254,42 @@ impl SqliteStore {
         Ok(SqliteStore { conn: Mutex::new(conn) })
     }
 
+    /// Appends move `ply` if the game runs with `ply - 1` moves (exactly `before`, when given),
+    /// in one transaction.
+    fn append_checked(
+        &self,
+        game: GameId,
+        ply: usize,
+        before: Option<&[String]>,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: Vec<String> = {
+            let mut stmt = tx.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        let finished: Option<String> =
+            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+        if stored.len() + 1 != ply || before.is_some_and(|b| b != stored.as_slice()) || finished.is_some() {
+            return Ok(Append::Conflict);
+        }
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)",
+            params![game, ply as i64, text, now],
+        )?;
+        tx.execute(
+            "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
+             result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
+             WHERE id = ?1",
+            params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
+        )?;
+        tx.commit()?;
+        Ok(Append::Stored)
+    }
+
     pub(crate) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -262,7 +321,7 @@ fn switch_to_wal(conn: &Connection) -> Result<()> {
 }
 
 const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
-     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at";
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level";
 
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     let id: GameId = row.get(0)?;
@@ -285,6 +344,10 @@ fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow>
         takeback_offer: row.get(13)?,
         rated: row.get(14)?,
         created_at: row.get(15)?,
+        bot: match (row.get::<_, Option<PlayerId>>(16)?, row.get::<_, Option<u8>>(17)?) {
+            (Some(player), Some(level)) => Some(BotOpponent { player, level }),
+            _ => None,
+        },
         moves,
     })
 }
@@ -443,8 +506,21 @@ impl Store for SqliteStore {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-             last_move_at, reminded, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
-            params![g.platform, g.channel, g.variant, g.start_fen, g.white, g.black, g.days_per_move, g.now, g.rated],
+             last_move_at, reminded, rated, bot_player, bot_level)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11)",
+            params![
+                g.platform,
+                g.channel,
+                g.variant,
+                g.start_fen,
+                g.white,
+                g.black,
+                g.days_per_move,
+                g.now,
+                g.rated,
+                g.bot.map(|b| b.player),
+                g.bot.map(|b| b.level)
+            ],
         )?;
         Ok(conn.last_insert_rowid())
     }
@@ -507,6 +583,11 @@ impl Store for SqliteStore {
         games(&conn, "result IS NULL AND days_per_move IS NOT NULL", &[])
     }
 
+    fn bot_games(&self) -> Result<Vec<GameRow>> {
+        let conn = self.conn();
+        games(&conn, "result IS NULL AND bot_level IS NOT NULL", &[])
+    }
+
     fn append_move(
         &self,
         game: GameId,
@@ -515,27 +596,18 @@ impl Store for SqliteStore {
         result: Option<(&str, &str)>,
         now: i64,
     ) -> Result<Append> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: i64 =
-            tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
-        let finished: Option<String> =
-            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        if stored as usize + 1 != ply || finished.is_some() {
-            return Ok(Append::Conflict);
-        }
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)",
-            params![game, ply as i64, text, now],
-        )?;
-        tx.execute(
-            "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
-             result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
-             WHERE id = ?1",
-            params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
-        )?;
-        tx.commit()?;
-        Ok(Append::Stored)
+        self.append_checked(game, ply, None, text, result, now)
+    }
+
+    fn append_move_after(
+        &self,
+        game: GameId,
+        before: &[String],
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        self.append_checked(game, before.len() + 1, Some(before), text, result, now)
     }
 
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
@@ -642,6 +714,7 @@ mod tests {
                 days_per_move: Some(3),
                 rated: false,
                 now: 100,
+                bot: None,
             })
             .unwrap()
     }

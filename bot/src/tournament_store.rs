@@ -786,9 +786,10 @@ impl TournamentStore for SqliteStore {
 
     fn rated_results(&self) -> Result<Vec<RatedResult>> {
         let conn = self.conn();
+        // Games against the bot are created unrated; the filter keeps them out even if one were not.
         let mut stmt = conn.prepare(
             "SELECT id, variant, platform, channel, white, black, result, COALESCE(finished_at, last_move_at)
-             FROM games WHERE rated = 1 AND result IN ('1-0', '0-1', '1/2-1/2')
+             FROM games WHERE rated = 1 AND bot_level IS NULL AND result IN ('1-0', '0-1', '1/2-1/2')
              ORDER BY COALESCE(finished_at, last_move_at), id",
         )?;
         let rows = stmt.query_map([], |r| {

@@ -506,8 +506,9 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert_eq!(variants.len(), 1);
     assert_eq!(variants[0]["value"], "quad-square");
 
-    let tessera = user(BOT_ID, "tessera", true);
-    let at_bot = slash("challenge", &[("opponent", 6, json!(BOT_ID))], json!({"users": {BOT_ID: tessera}}));
+    // Another bot cannot play (Tessera itself can: see a_practice_game_through_a_fake_discord).
+    let robot = user("4", "robot", true);
+    let at_bot = slash("challenge", &[("opponent", 6, json!("4"))], json!({"users": {"4": robot}}));
     let refused = fake.interact(id(), &alice, 2, at_bot, None);
     assert!(refused.ephemeral() && refused.text().contains("is a bot"), "{}", refused.text());
 
@@ -728,5 +729,50 @@ fn a_round_robin_through_a_fake_discord() {
         .send(("MESSAGE_CREATE", server_message(id(), players[2].clone(), text, &["600"])))
         .unwrap();
     in_channel("t1 is already over");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_practice_game_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-practice-{}", std::process::id()));
+    let (fake, _, clock, service) = clocked_bot_on_fake(&dir, false);
+    let worker = tessera_bot::practice::Worker::start(Arc::clone(&service), clock.router()).unwrap();
+    let alice = user("1", "alice", false);
+    let tessera = user(BOT_ID, "tessera", true);
+    // Addressed by mentioning the bot, which is also the one challenged.
+    let text = format!("<@{BOT_ID}> challenge <@{BOT_ID}> chess white level 1");
+    fake.to_gateway
+        .send(("MESSAGE_CREATE", message(301, alice.clone(), &text, vec![tessera.clone()])))
+        .unwrap();
+    let begins = fake.wait_for("practice against me at level 1");
+    assert!(begins.has_png(), "the board comes with the start");
+    fake.to_gateway.send(("MESSAGE_CREATE", message(302, alice.clone(), "e4", vec![]))).unwrap();
+    fake.wait_for("alice played e4");
+    // The bot's answer arrives on its own, in the game's channel, with the board and a ping.
+    let answer = fake.wait_for("tessera played");
+    assert_eq!(answer.path, format!("/api/v10/channels/{CHANNEL}/messages"));
+    assert!(answer.has_png(), "the board after the bot's move is uploaded");
+    assert!(answer.text().contains("alice, your move"), "{}", answer.text());
+    assert_eq!(tessera_bot::store::Store::game(service.store(), 1).unwrap().unwrap().moves.len(), 2);
+    // The slash form takes the bot as the opponent, and refuses a level out of range.
+    let too_strong = slash(
+        "challenge",
+        &[("opponent", 6, json!(BOT_ID)), ("level", 4, json!(9))],
+        json!({"users": {BOT_ID: tessera.clone()}}),
+    );
+    let refused = fake.interact(401, &alice, 2, too_strong, None);
+    assert!(refused.ephemeral() && refused.text().contains("from 1 to 5"), "{}", refused.text());
+    let by_slash = slash(
+        "challenge",
+        &[("opponent", 6, json!(BOT_ID)), ("color", 3, json!("black")), ("level", 4, json!(2))],
+        json!({"users": {BOT_ID: tessera}}),
+    );
+    let started = fake.interact(402, &alice, 2, by_slash, None);
+    assert!(started.text().contains("at level 2"), "{}", started.text());
+    let first = fake.wait_until("the bot's first move in game 2", |p| {
+        p.text().contains("tessera played") && p.text().contains("Game #2")
+    });
+    assert!(first.has_png());
+    worker.stop();
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -229,6 +229,24 @@ async def play_game(alice, bob, encrypted):
     print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards and the game GIF checked", flush=True)
     if not encrypted:
         await play_tournament(alice, bob, room_id, watch_a, watch_b)
+        await play_practice(alice, room_id, watch_a)
+
+
+async def play_practice(alice, room_id, watch_a):
+    """A game against the bot itself: it starts at once, and the bot answers a move on its own
+    (from its worker thread, through the notice inbox) with a board picture."""
+    images = len(watch_a.images)
+    await say(alice, room_id, f"!t challenge {BOT_ID} chess white level 1", False)
+    await watch_a.wait_for("practice against me at level 1", images=images + 1)
+    await say(alice, room_id, "e4", False)
+    await watch_a.wait_for("alice played e4", images=images + 2)
+    answer = await watch_a.wait_for("tessera played", images=images + 3)
+    img = Image.open(io.BytesIO(watch_a.images[-1]))
+    if img.format != "PNG":
+        fail(f"the bot's move came with a {img.format}, not a PNG board")
+    await say(alice, room_id, "!t resign", False)
+    await watch_a.wait_for("alice resigns")
+    print(f"practice: {answer!r}", flush=True)
 
 
 async def play_tournament(alice, bob, room_id, watch_a, watch_b):

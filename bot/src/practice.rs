@@ -1,0 +1,167 @@
+//! The practice opponent's worker: the bot's own turns in games against it (issue 16), searched
+//! on ONE dedicated OS thread, off the chat runtime, one game at a time. The search is CPU-bound
+//! for up to a few seconds; the adapters' async workers and every other game never wait for it.
+//!
+//! The service queues a game whenever the bot is to move in it ([`Queue::push`]); the worker takes
+//! the games in order, has the service think and commit ([`Service::practice_turn`]), and hands
+//! the announcement to the game's platform like a clock notice ([`crate::clock::Router`]).
+//! Nothing here is stored: the games are, and [`Service::practice_resume`] queues them again at
+//! start.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::clock::Router;
+use crate::service::{Service, unix_now};
+use crate::store::{GameId, Store};
+
+/// The level a challenge to the bot gets when it names none: in the middle, a fair first game.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// Running games against the bot one player may have on a platform: each is a turn on the one
+/// worker thread, so one player cannot fill its queue for everyone else.
+pub const MAX_GAMES_EACH: usize = 5;
+
+/// The bot's answer is posted no sooner than this after the player's move was committed, so the
+/// adapter has posted that move (its board, its text) first and the channel reads in order.
+pub const MIN_ANSWER_DELAY: Duration = Duration::from_millis(1000);
+
+/// Games in which the bot is to move, each once, oldest first. Bounded by the running games
+/// against the bot (a game already waiting is not queued twice).
+#[derive(Debug, Default)]
+pub struct Queue {
+    state: Mutex<State>,
+    ready: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    jobs: VecDeque<(GameId, Instant)>,
+    closed: bool,
+}
+
+impl Queue {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        // A job is a game number: a panic elsewhere cannot leave the queue half-changed.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Queues the bot's turn in `game` unless it is already waiting (or the queue was closed).
+    pub fn push(&self, game: GameId) {
+        let mut state = self.state();
+        if state.closed || state.jobs.iter().any(|(g, _)| *g == game) {
+            return;
+        }
+        state.jobs.push_back((game, Instant::now()));
+        self.ready.notify_one();
+    }
+
+    /// The oldest waiting game, without waiting (the local mode answers at once).
+    pub fn try_pop(&self) -> Option<GameId> {
+        self.state().jobs.pop_front().map(|(g, _)| g)
+    }
+
+    /// How many games wait for the bot's turn.
+    pub fn len(&self) -> usize {
+        self.state().jobs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Stops the worker once its current game is done; later pushes are ignored.
+    pub fn close(&self) {
+        self.state().closed = true;
+        self.ready.notify_all();
+    }
+
+    /// The next game and when it was queued; `None` once closed.
+    fn pop_wait(&self) -> Option<(GameId, Instant)> {
+        let mut state = self.state();
+        loop {
+            if state.closed {
+                return None;
+            }
+            if let Some(job) = state.jobs.pop_front() {
+                return Some(job);
+            }
+            state = self.ready.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+}
+
+/// The running worker thread; [`Worker::stop`] ends it.
+#[derive(Debug)]
+pub struct Worker<S: Store + 'static> {
+    service: Arc<Service<S>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<S: Store + 'static> Worker<S> {
+    /// Queues the running games where the bot is to move on `router`'s platforms (a restart
+    /// resumes them), then starts the one thread that plays the bot's turns and posts them
+    /// through `router`.
+    pub fn start(service: Arc<Service<S>>, router: Router) -> std::io::Result<Worker<S>> {
+        let platforms = router.platforms();
+        match service.practice_resume(Some(&platforms)) {
+            Ok(n) if n > 0 => tracing::info!(games = n, "resuming the bot's turns"),
+            Ok(_) => {}
+            Err(e) => tracing::error!("could not look for the bot's games to resume: {e:#}"),
+        }
+        let worker = Arc::clone(&service);
+        let thread = std::thread::Builder::new().name("tessera-practice".into()).spawn(move || {
+            while let Some((game, queued)) = worker.practice_queue().pop_wait() {
+                let notices = worker.practice_turn(game, unix_now());
+                // Sleeping here delays only the bot's games, and only those answered faster.
+                if let Some(wait) = MIN_ANSWER_DELAY.checked_sub(queued.elapsed()) {
+                    std::thread::sleep(wait);
+                }
+                router.deliver(notices);
+            }
+        })?;
+        Ok(Worker { service, thread: Some(thread) })
+    }
+
+    /// Ends the thread after the game it is playing, if any; queued games stay in the database
+    /// and are resumed by the next start.
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        self.service.practice_queue().close();
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            tracing::error!("the practice worker panicked");
+        }
+    }
+}
+
+impl<S: Store + 'static> Drop for Worker<S> {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_waits_once_and_a_closed_queue_takes_nothing() {
+        let q = Queue::default();
+        q.push(3);
+        q.push(4);
+        q.push(3);
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.try_pop(), Some(3));
+        assert_eq!(q.pop_wait().map(|j| j.0), Some(4));
+        q.close();
+        q.push(5);
+        assert!(q.is_empty());
+        assert_eq!(q.pop_wait(), None);
+    }
+}
