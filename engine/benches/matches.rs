@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tessera_engine::{Level, Limits, play_limited};
+use tessera_engine::{Level, Limits, Searcher};
 use tessera_rules::{
     Color, DrawReason, Game, Move, Outcome, Position, Role, StalemateRule, Variant, notation,
 };
@@ -26,7 +26,7 @@ use tessera_rules::{
 // ---------------------------------------------------------------------------------------------------------
 // Configuration
 
-const PAIRING_KINDS: [&str; 4] = ["random", "greedy", "ladder", "stockfish"];
+const PAIRING_KINDS: [&str; 5] = ["random", "greedy", "ladder", "pruning", "stockfish"];
 
 #[derive(Clone, Debug)]
 struct Config {
@@ -34,6 +34,8 @@ struct Config {
     games: u32,
     /// The cap on every level's movetime, if any.
     movetime: Option<Duration>,
+    /// Every level's movetime is multiplied by this.
+    time_scale: f64,
     pairings: Vec<&'static str>,
     threads: usize,
     max_plies: usize,
@@ -72,7 +74,9 @@ impl Config {
     /// - `TESSERA_MATCH_VARIANTS`: comma list of variant names (default: all);
     /// - `TESSERA_MATCH_GAMES`: games per pairing (default 100);
     /// - `TESSERA_MATCH_MOVETIME_MS`: a cap on every level's movetime (default: each level's own budget);
-    /// - `TESSERA_MATCH_PAIRINGS`: subset of `random,greedy,ladder,stockfish` (default: all);
+    /// - `TESSERA_MATCH_TIME_SCALE`: every level's movetime times this (default 1), which keeps the
+    ///   levels' proportions where a cap would make them all alike;
+    /// - `TESSERA_MATCH_PAIRINGS`: subset of `random,greedy,ladder,pruning,stockfish` (default: all);
     /// - `TESSERA_MATCH_THREADS`: games played at once (default 1);
     /// - `TESSERA_MATCH_MAX_PLIES`: turns before a game is adjudicated a draw (default 400);
     /// - `TESSERA_MATCH_SEED`: the seed every game's seed derives from (default 1);
@@ -128,6 +132,12 @@ impl Config {
             variants,
             games: env_num("TESSERA_MATCH_GAMES", 100),
             movetime: ms("TESSERA_MATCH_MOVETIME_MS"),
+            time_scale: env("TESSERA_MATCH_TIME_SCALE").map_or(1.0, |t| {
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|x| *x > 0.0 && *x <= 1.0)
+                    .unwrap_or_else(|| die("TESSERA_MATCH_TIME_SCALE: a number above 0, at most 1"))
+            }),
             pairings,
             threads: env_num("TESSERA_MATCH_THREADS", 1usize).max(1),
             max_plies: env_num("TESSERA_MATCH_MAX_PLIES", 400),
@@ -147,7 +157,8 @@ impl Config {
     /// What `level` may use for one turn in these matches.
     fn limits(&self, level: Level) -> Limits {
         let own = level.limits();
-        let movetime = match (own.movetime, self.movetime) {
+        let scaled = own.movetime.map(|t| t.mul_f64(self.time_scale).max(Duration::from_millis(1)));
+        let movetime = match (scaled, self.movetime) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -204,6 +215,8 @@ enum PlayerKind {
     Random,
     Greedy,
     Engine(Level),
+    /// The engine looking at every compound turn: what the pruning of square actions costs.
+    Unpruned(Level),
     Stockfish(Strength),
 }
 
@@ -213,6 +226,7 @@ impl PlayerKind {
             PlayerKind::Random => "random".into(),
             PlayerKind::Greedy => "greedy".into(),
             PlayerKind::Engine(level) => format!("L{}", level.number()),
+            PlayerKind::Unpruned(level) => format!("L{}-unpruned", level.number()),
             PlayerKind::Stockfish(Strength::Skill(k)) => format!("stockfish-skill{k}"),
             PlayerKind::Stockfish(Strength::Elo(e)) => format!("stockfish-elo{e}"),
         }
@@ -223,7 +237,7 @@ impl PlayerKind {
 enum Player {
     Random(Rng),
     Greedy(Rng),
-    Engine { level: Level, limits: Limits, rng: Rng },
+    Engine { level: Level, limits: Limits, rng: Rng, prune: bool },
     Stockfish(Stockfish),
 }
 
@@ -244,7 +258,10 @@ impl Player {
             PlayerKind::Random => Player::Random(Rng(seed)),
             PlayerKind::Greedy => Player::Greedy(Rng(seed)),
             PlayerKind::Engine(level) => {
-                Player::Engine { level, limits: config.limits(level), rng: Rng(seed) }
+                Player::Engine { level, limits: config.limits(level), rng: Rng(seed), prune: true }
+            }
+            PlayerKind::Unpruned(level) => {
+                Player::Engine { level, limits: config.limits(level), rng: Rng(seed), prune: false }
             }
             PlayerKind::Stockfish(strength) => {
                 let path = config.stockfish.as_ref().ok_or("Stockfish not found")?;
@@ -259,10 +276,12 @@ impl Player {
         match self {
             Player::Random(rng) => Ok((legal[rng.below(legal.len())], None)),
             Player::Greedy(rng) => Ok((greedy(game.position(), legal, rng), None)),
-            Player::Engine { level, limits, rng } => {
+            Player::Engine { level, limits, rng, prune } => {
                 let seed = rng.next();
                 let started = Instant::now();
-                let choice = play_limited(game, *level, seed, *limits);
+                let mut searcher = Searcher::new();
+                searcher.set_pruning(*prune);
+                let choice = searcher.play_limited(game, *level, seed, *limits);
                 let elapsed = started.elapsed();
                 let choice = choice.ok_or_else(|| {
                     format!("L{} returned no move with the game on (move seed {seed:#x})", level.number())
@@ -497,6 +516,10 @@ fn pairings(config: &Config) -> Vec<Pairing> {
                     for k in 1..=4 {
                         add(kind, level(k + 1), level(k), Target::Above(0.60), None);
                     }
+                }
+                // Pruned against unpruned at the same level and time, where turns are compound.
+                "pruning" if variant.rules().turn != tessera_rules::variant::TurnRule::Single => {
+                    add(kind, level(5), PlayerKind::Unpruned(Level::STRONGEST), Target::AtLeast(0.5), None);
                 }
                 "stockfish" if variant == Variant::Chess => {
                     let skipped = config.stockfish.is_none().then(|| {
@@ -856,10 +879,11 @@ fn main() {
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "# Tessera engine matches\n\nseed {}, {} game(s) per pairing, ply cap {}, movetime cap {}, wall {:.0}s\n",
+        "# Tessera engine matches\n\nseed {}, {} game(s) per pairing, ply cap {}, movetime scale {}, movetime cap {}, wall {:.0}s\n",
         config.seed,
         config.games,
         config.max_plies,
+        config.time_scale,
         config.movetime.map_or("none (each level's own)".to_string(), |d| format!("{} ms", d.as_millis())),
         run_started.elapsed().as_secs_f64()
     );

@@ -573,3 +573,29 @@ fn a_black_turn_of_square_actions_is_marked_in_the_record() {
     assert_eq!(g.record(), "1. @@a4 1... @a4-c3 *");
     assert_eq!(game(Variant::Hans38NeutralPostalPlus, &g.record()).position(), g.position());
 }
+
+/// L8 with L9 and L11: in Hans38 with neutral squares under the Postal rule, White's first turn can
+/// only place one square, Black may move that (unlocked, neutral) square away, and White is left
+/// with no turn that moves a piece, which loses. Every one of White's 32 first turns is so refuted;
+/// under the owned squares of plain Hans38 Postal some are not.
+#[test]
+fn neutral_postal_first_player_loses_by_force() {
+    let refuted = |variant: Variant| {
+        let start = Position::start(variant);
+        let firsts = start.legal_moves();
+        let lost = firsts
+            .iter()
+            .filter(|first| {
+                let after = start.played(first);
+                after.legal_moves().iter().any(|answer| !after.played(answer).has_legal_moves())
+            })
+            .count();
+        (firsts.len(), lost)
+    };
+    assert_eq!(refuted(Variant::Hans38NeutralPostal), (32, 32));
+    let (firsts, lost) = refuted(Variant::Hans38Postal);
+    assert!(firsts == 32 && lost < firsts, "{lost} of {firsts}");
+    // The refutation as a game: White places e3, Black moves it to e5, White has lost.
+    let g = game(Variant::Hans38NeutralPostal, "1. @@e3 @e3-e5");
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Stalemate }));
+}
