@@ -10,7 +10,6 @@ use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
 use tessera_bot::config::Config;
 use tessera_bot::service::Service;
-use tessera_bot::store::SqliteStore;
 use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::variant::Reserve;
 use tessera_rules::view::{BoardView, CellKind};
@@ -171,7 +170,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Pair { json, file }) => run_pair(&file, json),
         Some(Command::Tournament { action: TournamentAction::Export { id } }) => {
             let cfg = Config::load(cli.config.as_deref(), cli.data_dir.as_deref())?;
-            let service = Service::new(SqliteStore::open(&cfg.database)?);
+            let service = Service::new(tessera_bot::store::open(&cfg.database)?);
             match service.export_trf(id) {
                 Ok(trf) => {
                     use std::io::Write as _;
@@ -233,11 +232,11 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     if !cfg.data_dir.exists() {
         tessera_bot::private_files::private_dir(&cfg.data_dir)?;
     }
-    let store = SqliteStore::open(&cfg.database)?;
+    let store = tessera_bot::store::open(&cfg.database)?;
     let mut service = Service::new(store);
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
     service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
-    tracing::info!(database = %cfg.database.display(), "games are kept here");
+    tracing::info!(database = %cfg.database.describe(), "games are kept here");
     let matrix = cfg.matrix();
     if matrix.is_some() || cfg.discord_token.is_some() {
         // Chat mode: every configured platform at once, sharing one service and database.

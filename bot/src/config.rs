@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     pub data_dir: PathBuf,
-    pub database: PathBuf,
+    pub database: Database,
     pub board_size: u32,
     pub theme: String,
     /// Present only when a Discord token is configured (the value itself is never logged).
@@ -21,6 +21,50 @@ pub struct Config {
     pub matrix_password: Option<Secret>,
     /// Encrypts matrix-sdk's store (end-to-end keys) at rest, when given.
     pub matrix_store_passphrase: Option<Secret>,
+}
+
+/// Where the games are kept: `database = postgres://user@host/db` (or `postgresql://`) is a
+/// PostgreSQL server; anything else is an SQLite file, `DATA_DIR/tessera.sqlite` when not given.
+#[derive(Clone, Debug)]
+pub enum Database {
+    Sqlite(PathBuf),
+    /// The server's address, a secret: it may hold a password.
+    Postgres(Secret),
+}
+
+impl Default for Database {
+    fn default() -> Database {
+        Database::Sqlite(PathBuf::new())
+    }
+}
+
+impl Database {
+    pub fn parse(text: &str) -> Database {
+        let lower = text.trim_start().to_ascii_lowercase();
+        if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            Database::Postgres(Secret(text.trim().to_string()))
+        } else {
+            Database::Sqlite(PathBuf::from(text))
+        }
+    }
+
+    /// For logs and errors: the file, or the server's address without its password or options.
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(address) => {
+                let text = address.expose();
+                let (scheme, rest) = text.split_once("://").unwrap_or(("postgres", text));
+                let rest = rest.split(['?', '#']).next().unwrap_or_default();
+                let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
+                let authority = match authority.rsplit_once('@') {
+                    Some((user, host)) => format!("{}@{host}", user.split(':').next().unwrap_or_default()),
+                    None => authority.to_string(),
+                };
+                format!("{scheme}://{authority}/{path}")
+            }
+        }
+    }
 }
 
 /// What the Matrix adapter (`matrix.rs`) needs to connect: plain data, kept here so the
@@ -117,7 +161,10 @@ impl Config {
             None => 512,
         };
         Ok(Config {
-            database: get("database").map(PathBuf::from).unwrap_or_else(|| data_dir.join("tessera.sqlite")),
+            database: match get("database").filter(|d| !d.is_empty()) {
+                Some(d) => Database::parse(&d),
+                None => Database::Sqlite(data_dir.join("tessera.sqlite")),
+            },
             data_dir,
             board_size,
             theme: get("theme").unwrap_or_else(|| "walnut".into()),
@@ -173,9 +220,22 @@ mod tests {
         assert_eq!((c.board_size, c.theme.as_str()), (400, "slate"));
         assert_eq!(c.discord_token.as_ref().map(Secret::expose), Some("s3cret"));
         assert!(!format!("{c:?}").contains("s3cret"), "secrets never show in debug output");
-        assert_eq!(c.database, dir.join("tessera.sqlite"));
+        assert!(matches!(&c.database, Database::Sqlite(p) if *p == dir.join("tessera.sqlite")));
         std::fs::write(&cfg, "board_size = big\n").unwrap();
         assert!(Config::load(Some(&cfg), Some(&dir)).unwrap_err().to_string().contains("board_size"));
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_postgres_address_chooses_postgres_and_its_password_is_never_shown() {
+        let db = Database::parse("postgres://tessera:hunter2@db.example:5432/games?sslmode=disable");
+        assert!(matches!(&db, Database::Postgres(_)));
+        assert_eq!(db.describe(), "postgres://tessera@db.example:5432/games");
+        assert!(!format!("{db:?}").contains("hunter2"));
+        assert!(matches!(Database::parse("PostgreSQL://h/db"), Database::Postgres(_)));
+        assert_eq!(Database::parse("postgresql://localhost").describe(), "postgresql://localhost/");
+        // Anything else is a file, relative or not, even one named like a server.
+        assert!(matches!(Database::parse("games.sqlite"), Database::Sqlite(p) if p == Path::new("games.sqlite")));
+        assert!(matches!(Database::parse("/srv/postgres/x"), Database::Sqlite(_)));
     }
 }

@@ -24,7 +24,7 @@ use crate::command_table::{
 };
 use crate::commands::{Command, Offer};
 use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants, unix_now};
-use crate::store::SqliteStore;
+use crate::store::AnyStore;
 
 pub const PLATFORM: &str = "discord";
 
@@ -32,7 +32,7 @@ pub const PLATFORM: &str = "discord";
 const MAX_CONTENT: usize = 2000;
 const MAX_CHOICES: usize = 25;
 
-type Shared = Arc<Service<SqliteStore>>;
+type Shared = Arc<Service<AnyStore>>;
 
 /// How to reach Discord.
 #[derive(Clone, Debug, Default)]
@@ -128,11 +128,11 @@ impl Asker {
         Asker { channel, author: who, is_admin: is_admin(member), text: String::new(), mentions: Vec::new() }
     }
 
-    /// Runs `f` on a blocking thread: the service talks to SQLite synchronously.
+    /// Runs `f` on a blocking thread: the service talks to its database synchronously.
     async fn ask<T: Send + Default + 'static>(
         self,
         service: &Shared,
-        f: impl FnOnce(&Service<SqliteStore>, &Incoming) -> T + Send + 'static,
+        f: impl FnOnce(&Service<AnyStore>, &Incoming) -> T + Send + 'static,
     ) -> T {
         let service = Arc::clone(service);
         tokio::task::spawn_blocking(move || {

@@ -11,6 +11,7 @@ mod game_cache;
 pub mod local;
 pub mod logging;
 pub mod matrix;
+pub mod postgres_store;
 pub mod practice;
 pub mod private_files;
 pub mod rate_limit;

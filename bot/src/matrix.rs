@@ -21,11 +21,11 @@ use matrix_sdk::{Client, Room, RoomState};
 
 use crate::config::{MatrixConfig, Secret};
 use crate::service::{Incoming, Reply, Service, User, unix_now};
-use crate::store::SqliteStore;
+use crate::store::AnyStore;
 
 pub const PLATFORM: &str = "matrix";
 
-type Shared = Arc<Service<SqliteStore>>;
+type Shared = Arc<Service<AnyStore>>;
 
 /// Messages sent before this moment (milliseconds since the epoch) are history, not answered.
 #[derive(Clone, Copy, Debug)]
@@ -232,7 +232,7 @@ async fn on_message(
     let body = with_pills_resolved(&text.body, html.as_deref());
     let me = client.user_id().map(|id| id.to_string()).unwrap_or_default();
     let body = addressed_by_mention(&body, &me);
-    // The service talks to SQLite synchronously: keep it off the async workers.
+    // The service talks to its database synchronously: keep it off the async workers.
     let replies = tokio::task::spawn_blocking(move || {
         let author = User::new(sender, name);
         // The bot itself may be mentioned: a challenge to it is a practice game.

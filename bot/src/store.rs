@@ -1,7 +1,10 @@
 //! Storage behind a trait: players, challenges and games (variant, start position, every move).
 //! A game is rebuilt by replaying its moves through the rules; nothing derived is stored.
 //!
-//! [`SqliteStore`] keeps everything in one SQLite file (WAL, numbered migrations).
+//! [`SqliteStore`] keeps everything in one SQLite file (WAL, numbered migrations);
+//! [`crate::postgres_store::PgStore`] keeps it in a PostgreSQL database, for bots on more than one
+//! machine. The configuration's `database` chooses ([`open`]); the rest of the bot sees a [`Store`].
+//! Both pass one conformance suite (`bot/tests/store.rs`).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -176,8 +179,114 @@ pub trait Store: Send + Sync + TournamentStore {
     fn mark_reminded(&self, game: GameId) -> Result<()>;
 }
 
-/// Numbered migrations, applied in order, each once.
-const MIGRATIONS: &[(u32, &str)] = &[
+/// Any store, as the configuration chose it.
+pub type AnyStore = Box<dyn Store>;
+
+/// Opens the configured database: an SQLite file, or a PostgreSQL server.
+pub fn open(database: &crate::config::Database) -> Result<AnyStore> {
+    use crate::config::Database;
+    Ok(match database {
+        Database::Sqlite(path) => Box::new(SqliteStore::open(path)?),
+        Database::Postgres(address) => Box::new(
+            crate::postgres_store::PgStore::connect(address.expose())
+                .with_context(|| format!("opening the database {}", database.describe()))?,
+        ),
+    })
+}
+
+impl<T: Store + ?Sized> Store for Box<T> {
+    fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
+        (**self).player(platform, user_id, name)
+    }
+    fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
+        (**self).player_by_id(id)
+    }
+    fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {
+        (**self).setting(player, key)
+    }
+    fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()> {
+        (**self).set_setting(player, key, value)
+    }
+    fn channel_setting(&self, platform: &str, channel: &str, key: &str) -> Result<Option<String>> {
+        (**self).channel_setting(platform, channel, key)
+    }
+    fn set_channel_setting(&self, platform: &str, channel: &str, key: &str, value: &str) -> Result<()> {
+        (**self).set_channel_setting(platform, channel, key, value)
+    }
+    fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>> {
+        (**self).pending_turn(player, game)
+    }
+    fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()> {
+        (**self).set_pending_turn(player, game, turn)
+    }
+    fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId> {
+        (**self).create_challenge(c)
+    }
+    fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>> {
+        (**self).open_challenges(platform, channel, player)
+    }
+    fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool> {
+        (**self).close_challenge(id, status)
+    }
+    fn open_challenges_since(&self, platform: &str, channel: &str, since: i64) -> Result<Vec<Challenge>> {
+        (**self).open_challenges_since(platform, channel, since)
+    }
+    fn create_game(&self, g: &NewGame) -> Result<GameId> {
+        (**self).create_game(g)
+    }
+    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
+        (**self).accept_challenge(challenge, g)
+    }
+    fn game(&self, id: GameId) -> Result<Option<GameRow>> {
+        (**self).game(id)
+    }
+    fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>> {
+        (**self).channel_games(platform, channel)
+    }
+    fn last_channel_game(&self, platform: &str, channel: &str) -> Result<Option<GameRow>> {
+        (**self).last_channel_game(platform, channel)
+    }
+    fn player_games(&self, player: PlayerId) -> Result<Vec<GameRow>> {
+        (**self).player_games(player)
+    }
+    fn recent_games(&self, player: PlayerId, limit: usize) -> Result<Vec<GameRow>> {
+        (**self).recent_games(player, limit)
+    }
+    fn clocked_games(&self) -> Result<Vec<GameRow>> {
+        (**self).clocked_games()
+    }
+    fn bot_games(&self) -> Result<Vec<GameRow>> {
+        (**self).bot_games()
+    }
+    fn append_move(&self, game: GameId, ply: usize, text: &str, result: Option<(&str, &str)>, now: i64) -> Result<Append> {
+        (**self).append_move(game, ply, text, result, now)
+    }
+    fn append_move_after(&self, game: GameId, before: &[String], text: &str, result: Option<(&str, &str)>, now: i64) -> Result<Append> {
+        (**self).append_move_after(game, before, text, result, now)
+    }
+    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
+        (**self).finish(game, result, reason, now)
+    }
+    fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool> {
+        (**self).accept_draw(game, offered_by, now)
+    }
+    fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
+        (**self).set_draw_offer(game, by)
+    }
+    fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
+        (**self).set_takeback_offer(game, by)
+    }
+    fn take_back(&self, game: GameId, moves: usize, count: usize, asked_by: PlayerId, now: i64) -> Result<bool> {
+        (**self).take_back(game, moves, count, asked_by, now)
+    }
+    fn mark_reminded(&self, game: GameId) -> Result<()> {
+        (**self).mark_reminded(game)
+    }
+}
+
+/// Numbered migrations, applied in order, each once. PostgreSQL has its own SQL for each number
+/// (`migrations/postgres/`), so a version means the same schema on both.
+pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("../migrations/001_init.sql")),
     (2, include_str!("../migrations/002_tournaments_ratings.sql")),
     (3, include_str!("../migrations/003_settings.sql")),
@@ -320,7 +429,7 @@ fn switch_to_wal(conn: &Connection) -> Result<()> {
     }
 }
 
-const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
+pub(crate) const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
      days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level";
 
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
@@ -698,6 +807,8 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
     })
 }
 
+/// What only SQLite has: files, WAL. Everything a store does is checked on every store by the
+/// conformance suite, `bot/tests/store.rs`.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -717,37 +828,6 @@ mod tests {
                 bot: None,
             })
             .unwrap()
-    }
-
-    #[test]
-    fn players_are_created_once_and_renamed() {
-        let store = SqliteStore::in_memory().unwrap();
-        let a = store.player("discord", "42", "Alice").unwrap();
-        let again = store.player("discord", "42", "Alice B").unwrap();
-        assert_eq!(a.id, again.id);
-        assert_eq!(store.player_by_id(a.id).unwrap().unwrap().name, "Alice B");
-        let other = store.player("matrix", "42", "Alice").unwrap();
-        assert_ne!(other.id, a.id);
-    }
-
-    #[test]
-    fn moves_append_in_order_and_races_lose_cleanly() {
-        let store = SqliteStore::in_memory().unwrap();
-        let (a, b) = (store.player("l", "a", "a").unwrap().id, store.player("l", "b", "b").unwrap().id);
-        let g = new_game(&store, a, b);
-        assert_eq!(store.append_move(g, 1, "e2-e4", None, 200).unwrap(), Append::Stored);
-        // A second move for the same ply (a race) is refused, and nothing changes.
-        assert_eq!(store.append_move(g, 1, "d2-d4", None, 201).unwrap(), Append::Conflict);
-        assert_eq!(store.append_move(g, 3, "d2-d4", None, 201).unwrap(), Append::Conflict);
-        assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
-        store.append_move(g, 2, "e7-e5", Some(("0-1", "checkmate")), 300).unwrap();
-        let row = store.game(g).unwrap().unwrap();
-        assert_eq!((row.result.as_deref(), row.last_move_at), (Some("0-1"), 300));
-        assert_eq!(
-            store.append_move(g, 3, "a2-a3", None, 301).unwrap(),
-            Append::Conflict,
-            "the game is over"
-        );
     }
 
     #[test]
@@ -794,21 +874,4 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    #[test]
-    fn takebacks_remove_the_last_moves() {
-        let store = SqliteStore::in_memory().unwrap();
-        let (a, b) = (store.player("l", "a", "a").unwrap().id, store.player("l", "b", "b").unwrap().id);
-        let g = new_game(&store, a, b);
-        for (i, m) in ["e2-e4", "e7-e5", "g1-f3"].iter().enumerate() {
-            store.append_move(g, i + 1, m, None, 200).unwrap();
-        }
-        // Only a request that still stands, on the moves it was agreed on.
-        assert!(!store.take_back(g, 3, 2, a, 300).unwrap(), "nobody asked");
-        store.set_takeback_offer(g, Some(a)).unwrap();
-        assert!(!store.take_back(g, 2, 2, a, 300).unwrap(), "a move came in since");
-        assert!(!store.take_back(g, 3, 2, b, 300).unwrap(), "not the one who asked");
-        assert!(store.take_back(g, 3, 2, a, 300).unwrap());
-        assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
-        assert!(!store.take_back(g, 1, 1, a, 300).unwrap(), "agreed once, done once");
-    }
 }

@@ -77,7 +77,7 @@ impl TournamentStatus {
         }
     }
 
-    fn parse(text: &str) -> TournamentStatus {
+    pub(crate) fn parse(text: &str) -> TournamentStatus {
         match text {
             "open" => TournamentStatus::Open,
             "running" => TournamentStatus::Running,
@@ -163,7 +163,7 @@ pub enum PairingKind {
 }
 
 impl PairingKind {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             PairingKind::Game => "game",
             PairingKind::Bye => "bye",
@@ -172,7 +172,7 @@ impl PairingKind {
         }
     }
 
-    fn parse(text: &str) -> PairingKind {
+    pub(crate) fn parse(text: &str) -> PairingKind {
         match text {
             "game" => PairingKind::Game,
             "bye" => PairingKind::Bye,
@@ -346,7 +346,61 @@ pub trait TournamentStore {
     fn rated_results(&self) -> Result<Vec<RatedResult>>;
 }
 
-const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
+impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
+    fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
+        (**self).create_tournament(t)
+    }
+    fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {
+        (**self).tournament(id)
+    }
+    fn channel_tournaments(&self, platform: &str, channel: &str) -> Result<Vec<TournamentRow>> {
+        (**self).channel_tournaments(platform, channel)
+    }
+    fn live_tournaments(&self) -> Result<Vec<TournamentRow>> {
+        (**self).live_tournaments()
+    }
+    fn add_entrant(&self, t: TournamentId, player: PlayerId, first_round: u32, seed_rating: i64, statuses: &[TournamentStatus], now: i64) -> Result<Entry> {
+        (**self).add_entrant(t, player, first_round, seed_rating, statuses, now)
+    }
+    fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool> {
+        (**self).remove_entrant(t, player)
+    }
+    fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
+        (**self).entrants(t)
+    }
+    fn withdraw_entrant(&self, t: TournamentId, player: PlayerId, after_round: u32, reason: &str, now: i64) -> Result<Option<Vec<(GameId, PlayerId)>>> {
+        (**self).withdraw_entrant(t, player, after_round, reason, now)
+    }
+    fn set_tournament_status(&self, t: TournamentId, from: &[TournamentStatus], to: TournamentStatus) -> Result<bool> {
+        (**self).set_tournament_status(t, from, to)
+    }
+    fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
+        (**self).set_tournament_rounds(t, rounds)
+    }
+    fn pair_round(&self, t: TournamentId, round: u32, seeds: &[(PlayerId, i64)], pairings: &[NewPairing], game: &GameTemplate) -> Result<bool> {
+        (**self).pair_round(t, round, seeds, pairings, game)
+    }
+    fn add_leg(&self, t: TournamentId, round: u32, pairing: &NewPairing, game: &GameTemplate) -> Result<Option<GameId>> {
+        (**self).add_leg(t, round, pairing, game)
+    }
+    fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
+        (**self).pairings(t)
+    }
+    fn set_pairing_result(&self, t: TournamentId, at: PairingAt, result: &str, reason: &str, now: i64) -> Result<bool> {
+        (**self).set_pairing_result(t, at, result, reason, now)
+    }
+    fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
+        (**self).finished_games(t)
+    }
+    fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
+        (**self).tournament_of_game(game)
+    }
+    fn rated_results(&self) -> Result<Vec<RatedResult>> {
+        (**self).rated_results()
+    }
+}
+
+pub(crate) const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
      rated, starts_at, max_players, bye_halves, status, current_round, created_at";
 
 fn tournament_row(r: &rusqlite::Row) -> rusqlite::Result<TournamentRow> {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tessera_bot::service::Service;
-use tessera_bot::store::SqliteStore;
+use tessera_bot::store::{AnyStore, SqliteStore};
 use tessera_render::{Caption, RenderOptions};
 use tessera_rules::view::BoardView;
 use tessera_rules::{Color, Position, Variant, notation};
@@ -362,7 +362,7 @@ fn bot_on_fake(dir: &std::path::Path, refuse_message_content: bool) -> (FakeDisc
     (fake, identify)
 }
 
-type Shared = Arc<Service<SqliteStore>>;
+type Shared = Arc<Service<AnyStore>>;
 
 /// As [`bot_on_fake`], with the process's clock (serving Discord) and the service, to tick by hand.
 fn clocked_bot_on_fake(
@@ -371,7 +371,8 @@ fn clocked_bot_on_fake(
 ) -> (FakeDiscord, Value, tessera_bot::clock::Clock, Shared) {
     let fake = start_fake(refuse_message_content);
     let _ = std::fs::remove_dir_all(dir);
-    let service = Arc::new(Service::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap()));
+    let store: AnyStore = Box::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap());
+    let service = Arc::new(Service::new(store));
     let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
     let mut clock = tessera_bot::clock::Clock::new();
     let inbox = clock.serve(tessera_bot::discord::PLATFORM);

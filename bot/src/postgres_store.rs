@@ -1,0 +1,1147 @@
+//! The [`Store`] and [`TournamentStore`] on PostgreSQL (`database = postgres://user@host/db`), for
+//! bots on more than one machine sharing one database. The same tables as SQLite's, in the same
+//! numbered migrations (`migrations/postgres/`), applied at start.
+//!
+//! The store's trait is synchronous: the service runs on plain threads (the adapters hand each
+//! message to `spawn_blocking`, the clock ticks there too, the practice worker and the local mode
+//! have threads of their own). So the client is async — tokio-postgres, pooled by deadpool-postgres
+//! — and each call is `block_on` on a small runtime that belongs to the store: its one worker
+//! drives the connections' I/O; the calling thread waits, as it waits for SQLite's disk. Never call
+//! it from inside an async task (tokio refuses a `block_on` there, loudly); the chat runtime's
+//! workers never wait on the database.
+//!
+//! Every write that must not happen twice is conditional and transactional, as in SQLite: a move is
+//! appended under a lock on its game's row (`SELECT ... FOR UPDATE`), after reading the moves
+//! again, so of two processes appending the same turn exactly one commits and the other is told
+//! [`Append::Conflict`]. Transactions are READ COMMITTED: each statement sees what committed before
+//! it, and a conditional `UPDATE` that waited for a row lock re-checks its condition on the row as
+//! the other transaction left it.
+
+use std::collections::HashMap;
+
+use anyhow::{Context, Result, bail};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::Row;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+
+use crate::store::{
+    Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, MIGRATIONS, NewGame, Player,
+    PlayerId, Store,
+};
+use crate::tournament_store::{
+    Entrant, Entry, FinishedGame, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind,
+    PairingRow, RatedResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow, TournamentStatus,
+    TournamentStore,
+};
+
+/// PostgreSQL's SQL for each migration number of [`MIGRATIONS`].
+const PG_MIGRATIONS: &[(u32, &str)] = &[
+    (1, include_str!("../migrations/postgres/001_init.sql")),
+    (2, include_str!("../migrations/postgres/002_tournaments_ratings.sql")),
+    (3, include_str!("../migrations/postgres/003_settings.sql")),
+    (4, include_str!("../migrations/postgres/004_practice_opponent.sql")),
+];
+
+/// Connections one process keeps open at most: as many threads as ever wait on the store at once
+/// (message handlers, the clock, the practice worker), with room to spare.
+const POOL_SIZE: usize = 16;
+/// How long a call waits for a connection before it fails (the server down, the pool exhausted).
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// The advisory lock that the migrations hold: of processes starting together one migrates, the
+/// others wait and find the schema current. ("tessera" in ASCII.)
+const MIGRATION_LOCK: i64 = 0x0074_6573_7365_7261;
+
+type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+
+pub struct PgStore {
+    pool: Pool,
+    /// Drives the connections; `None` only while dropping.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PgStore")
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // The last holder of the service may be an async task; a runtime dropped there would
+        // panic. Nothing is in flight when the store goes: no call is running.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl PgStore {
+    /// Connects to the server at `address` (`postgres://user:password@host:port/db`, or
+    /// tokio-postgres's `key=value` form) and brings its schema up to date.
+    pub fn connect(address: &str) -> Result<PgStore> {
+        let config: tokio_postgres::Config = address.parse().context("reading the PostgreSQL address")?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("tessera-postgres")
+            .enable_all()
+            .build()
+            .context("starting the PostgreSQL client's runtime")?;
+        // Fast recycling: a connection back in the pool is reused as it is. A transaction left by
+        // an error is rolled back when it is dropped, before the connection is used again.
+        let manager = Manager::from_config(
+            config,
+            tokio_postgres::NoTls,
+            ManagerConfig { recycling_method: RecyclingMethod::Fast },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .wait_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .context("making the connection pool")?;
+        let store = PgStore { pool, runtime: Some(runtime) };
+        store.run(async |c| migrate(c).await)?;
+        Ok(store)
+    }
+
+    /// Runs `f` with a pooled connection, waiting for it on this thread.
+    fn run<T>(&self, f: impl AsyncFnOnce(&mut deadpool_postgres::Client) -> Result<T>) -> Result<T> {
+        let runtime = self.runtime.as_ref().context("the store is closing")?;
+        runtime.block_on(async {
+            let mut client = self.pool.get().await.context("connecting to PostgreSQL")?;
+            f(&mut client).await
+        })
+    }
+
+    fn execute(&self, sql: &str, params: Params) -> Result<u64> {
+        self.run(async |c| execute(&*c, sql, params).await)
+    }
+
+    fn rows(&self, sql: &str, params: Params) -> Result<Vec<Row>> {
+        self.run(async |c| rows(&*c, sql, params).await)
+    }
+
+    fn row(&self, sql: &str, params: Params) -> Result<Option<Row>> {
+        self.run(async |c| row(&*c, sql, params).await)
+    }
+
+    fn games(&self, filter: &str, params: Params) -> Result<Vec<GameRow>> {
+        self.run(async |c| games(&*c, filter, params).await)
+    }
+}
+
+async fn migrate(c: &mut deadpool_postgres::Client) -> Result<()> {
+    let tx = c.transaction().await.context("beginning the migrations")?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.context("waiting to migrate")?;
+    let counts = tx
+        .query_one(
+            "SELECT COUNT(*) FILTER (WHERE tablename = 'schema_version') > 0, COUNT(*)
+             FROM pg_tables WHERE schemaname = current_schema()",
+            &[],
+        )
+        .await?;
+    let (has_versions, tables): (bool, i64) = (counts.try_get(0)?, counts.try_get(1)?);
+    if !has_versions && tables > 0 {
+        bail!("this database is not Tessera's (it has tables but no schema_version); it was left untouched");
+    }
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)").await?;
+    let current: i64 = tx.query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[]).await?.try_get(0)?;
+    let latest = PG_MIGRATIONS.last().map_or(0, |m| i64::from(m.0));
+    if current > latest {
+        bail!(
+            "this database has schema version {current}, newer than this Tessera knows ({latest}); \
+             it was left untouched: run a newer Tessera"
+        );
+    }
+    for &(version, sql) in PG_MIGRATIONS {
+        let version = i64::from(version);
+        if version > current {
+            tx.batch_execute(sql).await.with_context(|| format!("migration {version}"))?;
+            tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&version]).await?;
+        }
+    }
+    tx.commit().await.context("committing the migrations")?;
+    Ok(())
+}
+
+async fn execute(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<u64> {
+    let statement = c.prepare_cached(sql).await?;
+    Ok(c.execute(&statement, params).await?)
+}
+
+async fn rows(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
+    let statement = c.prepare_cached(sql).await?;
+    Ok(c.query(&statement, params).await?)
+}
+
+async fn row(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Option<Row>> {
+    let statement = c.prepare_cached(sql).await?;
+    Ok(c.query_opt(&statement, params).await?)
+}
+
+async fn one(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Row> {
+    let statement = c.prepare_cached(sql).await?;
+    Ok(c.query_one(&statement, params).await?)
+}
+
+/// A count or id kept as BIGINT, read back as the `u32` it was written from.
+fn small(r: &Row, i: usize) -> Result<u32> {
+    let v: i64 = r.try_get(i)?;
+    u32::try_from(v).with_context(|| format!("column {i} holds {v}, out of range"))
+}
+
+fn small_opt(r: &Row, i: usize) -> Result<Option<u32>> {
+    let v: Option<i64> = r.try_get(i)?;
+    v.map(|v| u32::try_from(v).with_context(|| format!("column {i} holds {v}, out of range"))).transpose()
+}
+
+fn ply(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Games matching `filter` (over `games`' columns), by id, each with its moves: two queries.
+async fn games(c: &impl GenericClient, filter: &str, params: Params<'_>) -> Result<Vec<GameRow>> {
+    let found = rows(c, &format!("SELECT {GAME_COLUMNS} FROM games WHERE {filter} ORDER BY id"), params).await?;
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids = found.iter().map(|r| r.try_get(0)).collect::<Result<Vec<i64>, _>>()?;
+    let mut moves: HashMap<GameId, Vec<String>> = HashMap::new();
+    for m in rows(c, "SELECT game_id, text FROM moves WHERE game_id = ANY($1) ORDER BY game_id, ply", &[&ids])
+        .await?
+    {
+        moves.entry(m.try_get(0)?).or_default().push(m.try_get(1)?);
+    }
+    found.iter().map(|r| game_row(r, &mut moves)).collect()
+}
+
+fn game_row(r: &Row, moves: &mut HashMap<GameId, Vec<String>>) -> Result<GameRow> {
+    let id: GameId = r.try_get(0)?;
+    Ok(GameRow {
+        id,
+        platform: r.try_get(1)?,
+        channel: r.try_get(2)?,
+        variant: r.try_get(3)?,
+        start_fen: r.try_get(4)?,
+        white: r.try_get(5)?,
+        black: r.try_get(6)?,
+        result: r.try_get(7)?,
+        result_reason: r.try_get(8)?,
+        days_per_move: small_opt(r, 9)?,
+        last_move_at: r.try_get(10)?,
+        reminded: r.try_get(11)?,
+        draw_offer: r.try_get(12)?,
+        takeback_offer: r.try_get(13)?,
+        rated: r.try_get(14)?,
+        created_at: r.try_get(15)?,
+        bot: match (r.try_get::<_, Option<PlayerId>>(16)?, small_opt(r, 17)?) {
+            (Some(player), Some(level)) => Some(BotOpponent { player, level: u8::try_from(level)? }),
+            _ => None,
+        },
+        moves: moves.remove(&id).unwrap_or_default(),
+    })
+}
+
+/// A `challenges` row selected as `id, platform, channel, challenger, challenged, variant, color,
+/// days_per_move, created_at, rated`.
+fn challenge_row(r: &Row) -> Result<Challenge> {
+    Ok(Challenge {
+        id: r.try_get(0)?,
+        platform: r.try_get(1)?,
+        channel: r.try_get(2)?,
+        challenger: r.try_get(3)?,
+        challenged: r.try_get(4)?,
+        variant: r.try_get(5)?,
+        color: r.try_get(6)?,
+        days_per_move: small_opt(r, 7)?,
+        created_at: r.try_get(8)?,
+        rated: r.try_get(9)?,
+    })
+}
+
+const CHALLENGE_COLUMNS: &str =
+    "id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated";
+
+impl PgStore {
+    /// Appends move `ply` if the game runs with `ply - 1` moves (exactly `before`, when given),
+    /// in one transaction that holds the game's row: appends to one game take turns.
+    fn append_checked(
+        &self,
+        game: GameId,
+        ply_number: usize,
+        before: Option<&[String]>,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let finished: Option<String> =
+                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
+            let stored = rows(&tx, "SELECT text FROM moves WHERE game_id = $1 ORDER BY ply", &[&game])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<String>, _>>()?;
+            if stored.len() + 1 != ply_number
+                || before.is_some_and(|b| b != stored.as_slice())
+                || finished.is_some()
+            {
+                return Ok(Append::Conflict);
+            }
+            let inserted = execute(
+                &tx,
+                "INSERT INTO moves (game_id, ply, text, played_at) VALUES ($1, $2, $3, $4)",
+                &[&game, &ply(ply_number), &text, &now],
+            )
+            .await;
+            // Cannot happen while the row lock is held; were it to, it is still someone else's move.
+            if let Err(e) = &inserted
+                && e.downcast_ref::<tokio_postgres::Error>().and_then(|e| e.code()) == Some(&SqlState::UNIQUE_VIOLATION)
+            {
+                return Ok(Append::Conflict);
+            }
+            inserted?;
+            execute(
+                &tx,
+                "UPDATE games SET last_move_at = $2, reminded = FALSE, draw_offer = NULL, takeback_offer = NULL,
+                 result = $3::TEXT, result_reason = $4::TEXT,
+                 finished_at = CASE WHEN $3::TEXT IS NULL THEN NULL ELSE $2 END
+                 WHERE id = $1",
+                &[&game, &now, &result.map(|r| r.0), &result.map(|r| r.1)],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(Append::Stored)
+        })
+    }
+}
+
+impl Store for PgStore {
+    fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
+        let r = self
+            .row(
+                "INSERT INTO players (platform, user_id, name) VALUES ($1, $2, $3)
+                 ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name RETURNING id",
+                &[&platform, &user_id, &name],
+            )?
+            .context("the player was not stored")?;
+        Ok(Player { id: r.try_get(0)?, platform: platform.into(), user_id: user_id.into(), name: name.into() })
+    }
+
+    fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
+        self.row("SELECT id, platform, user_id, name FROM players WHERE id = $1", &[&id])?
+            .map(|r| {
+                Ok(Player {
+                    id: r.try_get(0)?,
+                    platform: r.try_get(1)?,
+                    user_id: r.try_get(2)?,
+                    name: r.try_get(3)?,
+                })
+            })
+            .transpose()
+    }
+
+    fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {
+        self.row("SELECT value FROM player_settings WHERE player_id = $1 AND key = $2", &[&player, &key])?
+            .map(|r| Ok(r.try_get(0)?))
+            .transpose()
+    }
+
+    fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()> {
+        self.execute(
+            "INSERT INTO player_settings (player_id, key, value) VALUES ($1, $2, $3)
+             ON CONFLICT (player_id, key) DO UPDATE SET value = excluded.value",
+            &[&player, &key, &value],
+        )?;
+        Ok(())
+    }
+
+    fn channel_setting(&self, platform: &str, channel: &str, key: &str) -> Result<Option<String>> {
+        self.row(
+            "SELECT value FROM channel_settings WHERE platform = $1 AND channel = $2 AND key = $3",
+            &[&platform, &channel, &key],
+        )?
+        .map(|r| Ok(r.try_get(0)?))
+        .transpose()
+    }
+
+    fn set_channel_setting(&self, platform: &str, channel: &str, key: &str, value: &str) -> Result<()> {
+        self.execute(
+            "INSERT INTO channel_settings (platform, channel, key, value) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (platform, channel, key) DO UPDATE SET value = excluded.value",
+            &[&platform, &channel, &key, &value],
+        )?;
+        Ok(())
+    }
+
+    fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>> {
+        self.row("SELECT ply, text FROM pending_turns WHERE player_id = $1 AND game_id = $2", &[&player, &game])?
+            .map(|r| Ok((usize::try_from(r.try_get::<_, i64>(0)?)?, r.try_get(1)?)))
+            .transpose()
+    }
+
+    fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()> {
+        match turn {
+            Some((n, text)) => self.execute(
+                "INSERT INTO pending_turns (player_id, game_id, ply, text) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, text = excluded.text",
+                &[&player, &game, &ply(n), &text],
+            )?,
+            None => self
+                .execute("DELETE FROM pending_turns WHERE player_id = $1 AND game_id = $2", &[&player, &game])?,
+        };
+        Ok(())
+    }
+
+    fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId> {
+        let r = self
+            .row(
+                "INSERT INTO challenges (platform, channel, challenger, challenged, variant, color, days_per_move,
+                 created_at, status, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9) RETURNING id",
+                &[
+                    &c.platform,
+                    &c.channel,
+                    &c.challenger,
+                    &c.challenged,
+                    &c.variant,
+                    &c.color,
+                    &c.days_per_move.map(i64::from),
+                    &c.created_at,
+                    &c.rated,
+                ],
+            )?
+            .context("the challenge was not stored")?;
+        Ok(r.try_get(0)?)
+    }
+
+    fn open_challenges(&self, platform: &str, channel: &str, player: PlayerId) -> Result<Vec<Challenge>> {
+        self.rows(
+            &format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND platform = $1
+                 AND channel = $2 AND (challenger = $3 OR challenged = $3) ORDER BY id"
+            ),
+            &[&platform, &channel, &player],
+        )?
+        .iter()
+        .map(challenge_row)
+        .collect()
+    }
+
+    fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool> {
+        let n = self
+            .execute("UPDATE challenges SET status = $2 WHERE id = $1 AND status = 'open'", &[&id, &status])?;
+        Ok(n == 1)
+    }
+
+    fn open_challenges_since(&self, platform: &str, channel: &str, since: i64) -> Result<Vec<Challenge>> {
+        self.rows(
+            &format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND platform = $1
+                 AND channel = $2 AND created_at > $3 ORDER BY id"
+            ),
+            &[&platform, &channel, &since],
+        )?
+        .iter()
+        .map(challenge_row)
+        .collect()
+    }
+
+    fn create_game(&self, g: &NewGame) -> Result<GameId> {
+        let r = self
+            .row(
+                "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+                 last_move_at, reminded, rated, bot_player, bot_level)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11) RETURNING id",
+                &[
+                    &g.platform,
+                    &g.channel,
+                    &g.variant,
+                    &g.start_fen,
+                    &g.white,
+                    &g.black,
+                    &g.days_per_move.map(i64::from),
+                    &g.now,
+                    &g.rated,
+                    &g.bot.map(|b| b.player),
+                    &g.bot.map(|b| i64::from(b.level)),
+                ],
+            )?
+            .context("the game was not stored")?;
+        Ok(r.try_get(0)?)
+    }
+
+    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // Of two accepting at once, the second waits for the first's row lock, then finds the
+            // challenge no longer open.
+            let closed = execute(
+                &tx,
+                "UPDATE challenges SET status = 'accepted' WHERE id = $1 AND status = 'open'",
+                &[&challenge],
+            )
+            .await?;
+            if closed != 1 {
+                return Ok(None);
+            }
+            let id: GameId = one(
+                &tx,
+                "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+                 last_move_at, reminded, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9) RETURNING id",
+                &[
+                    &g.platform,
+                    &g.channel,
+                    &g.variant,
+                    &g.start_fen,
+                    &g.white,
+                    &g.black,
+                    &g.days_per_move.map(i64::from),
+                    &g.now,
+                    &g.rated,
+                ],
+            )
+            .await?
+            .try_get(0)?;
+            tx.commit().await?;
+            Ok(Some(id))
+        })
+    }
+
+    fn game(&self, id: GameId) -> Result<Option<GameRow>> {
+        Ok(self.games("id = $1", &[&id])?.into_iter().next())
+    }
+
+    fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>> {
+        self.games("result IS NULL AND platform = $1 AND channel = $2", &[&platform, &channel])
+    }
+
+    fn last_channel_game(&self, platform: &str, channel: &str) -> Result<Option<GameRow>> {
+        Ok(self
+            .games(
+                "id = (SELECT MAX(id) FROM games WHERE platform = $1 AND channel = $2)",
+                &[&platform, &channel],
+            )?
+            .pop())
+    }
+
+    fn player_games(&self, player: PlayerId) -> Result<Vec<GameRow>> {
+        self.games("result IS NULL AND (white = $1 OR black = $1)", &[&player])
+    }
+
+    fn recent_games(&self, player: PlayerId, limit: usize) -> Result<Vec<GameRow>> {
+        let mut found = self.games(
+            "id IN (SELECT id FROM games WHERE white = $1 OR black = $1 ORDER BY id DESC LIMIT $2)",
+            &[&player, &ply(limit)],
+        )?;
+        found.reverse();
+        Ok(found)
+    }
+
+    fn clocked_games(&self) -> Result<Vec<GameRow>> {
+        self.games("result IS NULL AND days_per_move IS NOT NULL", &[])
+    }
+
+    fn bot_games(&self) -> Result<Vec<GameRow>> {
+        self.games("result IS NULL AND bot_level IS NOT NULL", &[])
+    }
+
+    fn append_move(
+        &self,
+        game: GameId,
+        ply: usize,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        self.append_checked(game, ply, None, text, result, now)
+    }
+
+    fn append_move_after(
+        &self,
+        game: GameId,
+        before: &[String],
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        self.append_checked(game, before.len() + 1, Some(before), text, result, now)
+    }
+
+    fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
+        let n = self.execute(
+            "UPDATE games SET result = $2, result_reason = $3, draw_offer = NULL, takeback_offer = NULL,
+             finished_at = $4 WHERE id = $1 AND result IS NULL",
+            &[&game, &result, &reason, &now],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool> {
+        let n = self.execute(
+            "UPDATE games SET result = '1/2-1/2', result_reason = 'agreement', draw_offer = NULL,
+             takeback_offer = NULL, finished_at = $3 WHERE id = $1 AND result IS NULL AND draw_offer = $2",
+            &[&game, &offered_by, &now],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
+        self.execute("UPDATE games SET draw_offer = $2 WHERE id = $1", &[&game, &by])?;
+        Ok(())
+    }
+
+    fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
+        self.execute("UPDATE games SET takeback_offer = $2 WHERE id = $1", &[&game, &by])?;
+        Ok(())
+    }
+
+    fn take_back(
+        &self,
+        game: GameId,
+        moves: usize,
+        count: usize,
+        asked_by: PlayerId,
+        now: i64,
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // The game's row first, as a move takes it: a move and a takeback take turns.
+            let stands: bool = one(
+                &tx,
+                "SELECT result IS NULL AND takeback_offer IS NOT DISTINCT FROM $2::BIGINT FROM games
+                 WHERE id = $1 FOR UPDATE",
+                &[&game, &asked_by],
+            )
+            .await?
+            .try_get(0)?;
+            let stored: i64 =
+                one(&tx, "SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&game]).await?.try_get(0)?;
+            // A move that got in first (it withdrew the request) must not be the one undone.
+            if !stands || stored != ply(moves) || count > moves {
+                return Ok(false);
+            }
+            execute(&tx, "DELETE FROM moves WHERE game_id = $1 AND ply > $2", &[&game, &ply(moves - count)]).await?;
+            execute(
+                &tx,
+                "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = $2, reminded = FALSE
+                 WHERE id = $1",
+                &[&game, &now],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn mark_reminded(&self, game: GameId) -> Result<()> {
+        self.execute("UPDATE games SET reminded = TRUE WHERE id = $1", &[&game])?;
+        Ok(())
+    }
+}
+
+fn tournament_row(r: &Row) -> Result<TournamentRow> {
+    let format: String = r.try_get(6)?;
+    let status: String = r.try_get(13)?;
+    Ok(TournamentRow {
+        id: r.try_get(0)?,
+        platform: r.try_get(1)?,
+        channel: r.try_get(2)?,
+        name: r.try_get(3)?,
+        organiser: r.try_get(4)?,
+        variant: r.try_get(5)?,
+        format: Format::parse(&format).unwrap_or(Format::Swiss),
+        rounds: small(r, 7)?,
+        days_per_move: small_opt(r, 8)?,
+        rated: r.try_get(9)?,
+        starts_at: r.try_get(10)?,
+        max_players: small_opt(r, 11)?,
+        bye_halves: small(r, 12)?,
+        status: TournamentStatus::parse(&status),
+        current_round: small(r, 14)?,
+        created_at: r.try_get(15)?,
+    })
+}
+
+async fn insert_game(
+    tx: &deadpool_postgres::Transaction<'_>,
+    g: &GameTemplate<'_>,
+    white: PlayerId,
+    black: PlayerId,
+) -> Result<GameId> {
+    Ok(one(
+        tx,
+        "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+         last_move_at, reminded, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9) RETURNING id",
+        &[
+            &g.platform,
+            &g.channel,
+            &g.variant,
+            &g.start_fen,
+            &white,
+            &black,
+            &g.days_per_move.map(i64::from),
+            &g.now,
+            &g.rated,
+        ],
+    )
+    .await?
+    .try_get(0)?)
+}
+
+async fn insert_pairing(
+    tx: &deadpool_postgres::Transaction<'_>,
+    t: TournamentId,
+    round: u32,
+    p: &NewPairing,
+    game: Option<GameId>,
+) -> Result<()> {
+    execute(
+        tx,
+        "INSERT INTO tournament_pairings (tournament_id, round, board, leg, white, black, kind, game_id, result,
+         result_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        &[
+            &t,
+            &i64::from(round),
+            &i64::from(p.board),
+            &i64::from(p.leg),
+            &p.white,
+            &p.black,
+            &p.kind.name(),
+            &game,
+            &p.result,
+            &p.result.map(|_| "withdrawal"),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Records a result for a pairing and ends its game if it still runs, inside `tx`; false if there
+/// is no such pairing.
+async fn record_result(
+    tx: &deadpool_postgres::Transaction<'_>,
+    t: TournamentId,
+    at: PairingAt,
+    result: &str,
+    reason: &str,
+    now: i64,
+) -> Result<bool> {
+    let (round, board, leg) = (i64::from(at.round), i64::from(at.board), i64::from(at.leg));
+    let Some(found) = row(
+        tx,
+        "UPDATE tournament_pairings SET result = $5, result_reason = $6
+         WHERE tournament_id = $1 AND round = $2 AND board = $3 AND leg = $4 RETURNING game_id",
+        &[&t, &round, &board, &leg, &result, &reason],
+    )
+    .await?
+    else {
+        return Ok(false);
+    };
+    if let Some(game) = found.try_get::<_, Option<GameId>>(0)? {
+        // The game itself ends too; a forfeit is a win (or loss) that was not played out, and
+        // is not rated.
+        let forfeit = matches!(result, "+-" | "-+" | "--");
+        let game_result = match result {
+            "+-" => "1-0",
+            "-+" => "0-1",
+            "--" => "0-0",
+            other => other,
+        };
+        let why =
+            if forfeit { format!("forfeit: {reason}") } else { format!("set by the organiser: {reason}") };
+        execute(
+            tx,
+            "UPDATE games SET result = $2, result_reason = $3, draw_offer = NULL, takeback_offer = NULL,
+             finished_at = COALESCE(finished_at, $4), rated = CASE WHEN $5::BOOLEAN THEN FALSE ELSE rated END
+             WHERE id = $1 AND result IS NULL",
+            &[&game, &game_result, &why, &now, &forfeit],
+        )
+        .await?;
+    }
+    Ok(true)
+}
+
+impl TournamentStore for PgStore {
+    fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
+        let r = self
+            .row(
+                "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds,
+                 days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13) RETURNING id",
+                &[
+                    &t.platform,
+                    &t.channel,
+                    &t.name,
+                    &t.organiser,
+                    &t.variant,
+                    &t.format.name(),
+                    &i64::from(t.rounds),
+                    &t.days_per_move.map(i64::from),
+                    &t.rated,
+                    &t.starts_at,
+                    &t.max_players.map(i64::from),
+                    &i64::from(t.bye_halves),
+                    &t.now,
+                ],
+            )?
+            .context("the tournament was not stored")?;
+        Ok(r.try_get(0)?)
+    }
+
+    fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {
+        self.row(&format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1"), &[&id])?
+            .as_ref()
+            .map(tournament_row)
+            .transpose()
+    }
+
+    fn channel_tournaments(&self, platform: &str, channel: &str) -> Result<Vec<TournamentRow>> {
+        self.rows(
+            &format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE platform = $1 AND channel = $2 ORDER BY id"),
+            &[&platform, &channel],
+        )?
+        .iter()
+        .map(tournament_row)
+        .collect()
+    }
+
+    fn live_tournaments(&self) -> Result<Vec<TournamentRow>> {
+        self.rows(
+            &format!(
+                "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ('open', 'running', 'paused')
+                 ORDER BY id"
+            ),
+            &[],
+        )?
+        .iter()
+        .map(tournament_row)
+        .collect()
+    }
+
+    fn add_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        first_round: u32,
+        seed_rating: i64,
+        statuses: &[TournamentStatus],
+        now: i64,
+    ) -> Result<Entry> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // The tournament's row held: entries take turns, so a limit is never overrun.
+            let r = one(&tx, "SELECT status, max_players FROM tournaments WHERE id = $1 FOR UPDATE", &[&t]).await?;
+            let (status, max): (String, Option<u32>) = (r.try_get(0)?, small_opt(&r, 1)?);
+            if !statuses.contains(&TournamentStatus::parse(&status)) {
+                return Ok(Entry::Closed);
+            }
+            let already: bool = one(
+                &tx,
+                "SELECT COUNT(*) > 0 FROM tournament_players WHERE tournament_id = $1 AND player_id = $2",
+                &[&t, &player],
+            )
+            .await?
+            .try_get(0)?;
+            if already {
+                return Ok(Entry::AlreadyIn);
+            }
+            let count: i64 =
+                one(&tx, "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = $1", &[&t]).await?.try_get(0)?;
+            if max.is_some_and(|m| count >= i64::from(m)) {
+                return Ok(Entry::Full);
+            }
+            execute(
+                &tx,
+                "INSERT INTO tournament_players (tournament_id, player_id, joined_at, first_round, seed_rating)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[&t, &player, &now, &i64::from(first_round), &seed_rating],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(Entry::Joined)
+        })
+    }
+
+    fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool> {
+        let n = self.execute(
+            "DELETE FROM tournament_players WHERE tournament_id = $1 AND player_id = $2
+             AND (SELECT status FROM tournaments WHERE id = $1) = 'open'",
+            &[&t, &player],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
+        self.rows(
+            "SELECT tp.player_id, tp.joined_at, tp.first_round, tp.withdrawn_after, tp.withdraw_reason,
+             tp.seed_rating, p.name
+             FROM tournament_players tp JOIN players p ON p.id = tp.player_id
+             WHERE tp.tournament_id = $1 ORDER BY tp.joined_at, tp.player_id",
+            &[&t],
+        )?
+        .iter()
+        .map(|r| {
+            Ok(Entrant {
+                player: r.try_get(0)?,
+                joined_at: r.try_get(1)?,
+                first_round: small(r, 2)?,
+                withdrawn_after: small_opt(r, 3)?,
+                withdraw_reason: r.try_get(4)?,
+                seed_rating: r.try_get(5)?,
+                name: r.try_get(6)?,
+            })
+        })
+        .collect()
+    }
+
+    fn withdraw_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        after_round: u32,
+        reason: &str,
+        now: i64,
+    ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let round = i64::from(after_round);
+            let n = execute(
+                &tx,
+                "UPDATE tournament_players SET withdrawn_after = $3, withdraw_reason = $4
+                 WHERE tournament_id = $1 AND player_id = $2 AND withdrawn_after IS NULL",
+                &[&t, &player, &round, &reason],
+            )
+            .await?;
+            if n != 1 {
+                return Ok(None);
+            }
+            // Their game of this round, if it is still being played, is lost by forfeit.
+            let running = rows(
+                &tx,
+                "SELECT p.board, p.leg, p.white, p.black, p.game_id FROM tournament_pairings p
+                 JOIN games g ON g.id = p.game_id
+                 WHERE p.tournament_id = $1 AND p.round = $2 AND (p.white = $3 OR p.black = $3)
+                 AND p.result IS NULL AND g.result IS NULL",
+                &[&t, &round, &player],
+            )
+            .await?;
+            let mut forfeits = Vec::new();
+            for r in &running {
+                let (white, black, game): (PlayerId, PlayerId, GameId) = (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
+                let at = PairingAt { round: after_round, board: small(r, 0)?, leg: small(r, 1)? };
+                let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
+                record_result(&tx, t, at, result, "withdrawal", now).await?;
+                forfeits.push((game, winner));
+            }
+            tx.commit().await?;
+            Ok(Some(forfeits))
+        })
+    }
+
+    fn set_tournament_status(
+        &self,
+        t: TournamentId,
+        from: &[TournamentStatus],
+        to: TournamentStatus,
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let status: Option<String> = row(&tx, "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE", &[&t])
+                .await?
+                .map(|r| r.try_get(0))
+                .transpose()?;
+            if !status.is_some_and(|s| from.contains(&TournamentStatus::parse(&s))) {
+                return Ok(false);
+            }
+            execute(&tx, "UPDATE tournaments SET status = $2 WHERE id = $1", &[&t, &to.name()]).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
+        self.execute("UPDATE tournaments SET rounds = $2 WHERE id = $1", &[&t, &i64::from(rounds)])?;
+        Ok(())
+    }
+
+    fn pair_round(
+        &self,
+        t: TournamentId,
+        round: u32,
+        seeds: &[(PlayerId, i64)],
+        pairings: &[NewPairing],
+        game: &GameTemplate,
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // Of two processes pairing the same round, the second waits for the first's row lock,
+            // then finds `current_round` moved on and pairs nothing.
+            let moved = execute(
+                &tx,
+                "UPDATE tournaments SET current_round = $2,
+                 status = CASE status WHEN 'open' THEN 'running' ELSE status END
+                 WHERE id = $1 AND current_round = $2::BIGINT - 1 AND status IN ('open', 'running')",
+                &[&t, &i64::from(round)],
+            )
+            .await?;
+            if moved != 1 {
+                return Ok(false);
+            }
+            for (player, rating) in seeds {
+                execute(
+                    &tx,
+                    "UPDATE tournament_players SET seed_rating = $3 WHERE tournament_id = $1 AND player_id = $2",
+                    &[&t, player, rating],
+                )
+                .await?;
+            }
+            for p in pairings {
+                let game_id = match (p.kind, p.black, p.result) {
+                    (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, game, p.white, black).await?),
+                    _ => None,
+                };
+                insert_pairing(&tx, t, round, p, game_id).await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn add_leg(
+        &self,
+        t: TournamentId,
+        round: u32,
+        pairing: &NewPairing,
+        game: &GameTemplate,
+    ) -> Result<Option<GameId>> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // The tournament's row held: of two adding the same leg, the second finds it there.
+            execute(&tx, "SELECT id FROM tournaments WHERE id = $1 FOR UPDATE", &[&t]).await?;
+            let exists: bool = one(
+                &tx,
+                "SELECT COUNT(*) > 0 FROM tournament_pairings WHERE tournament_id = $1 AND round = $2
+                 AND board = $3 AND leg = $4",
+                &[&t, &i64::from(round), &i64::from(pairing.board), &i64::from(pairing.leg)],
+            )
+            .await?
+            .try_get(0)?;
+            let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
+            let id = insert_game(&tx, game, pairing.white, black).await?;
+            insert_pairing(&tx, t, round, pairing, Some(id)).await?;
+            tx.commit().await?;
+            Ok(Some(id))
+        })
+    }
+
+    fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
+        self.rows(
+            "SELECT round, board, leg, white, black, kind, game_id, result, result_reason FROM tournament_pairings
+             WHERE tournament_id = $1 ORDER BY round, board, leg",
+            &[&t],
+        )?
+        .iter()
+        .map(|r| {
+            let kind: String = r.try_get(5)?;
+            Ok(PairingRow {
+                round: small(r, 0)?,
+                board: small(r, 1)?,
+                leg: small(r, 2)?,
+                white: r.try_get(3)?,
+                black: r.try_get(4)?,
+                kind: PairingKind::parse(&kind),
+                game: r.try_get(6)?,
+                result: r.try_get(7)?,
+                result_reason: r.try_get(8)?,
+            })
+        })
+        .collect()
+    }
+
+    fn set_pairing_result(
+        &self,
+        t: TournamentId,
+        at: PairingAt,
+        result: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            if !record_result(&tx, t, at, result, reason, now).await? {
+                return Ok(false);
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
+        self.rows(
+            "SELECT g.id, g.result, g.result_reason, g.white, g.black FROM tournament_pairings p
+             JOIN games g ON g.id = p.game_id WHERE p.tournament_id = $1 AND g.result IS NOT NULL",
+            &[&t],
+        )?
+        .iter()
+        .map(|r| {
+            Ok(FinishedGame {
+                game: r.try_get(0)?,
+                result: r.try_get(1)?,
+                reason: r.try_get(2)?,
+                white: r.try_get(3)?,
+                black: r.try_get(4)?,
+            })
+        })
+        .collect()
+    }
+
+    fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
+        self.row("SELECT tournament_id, round FROM tournament_pairings WHERE game_id = $1", &[&game])?
+            .map(|r| Ok((r.try_get(0)?, small(&r, 1)?)))
+            .transpose()
+    }
+
+    fn rated_results(&self) -> Result<Vec<RatedResult>> {
+        // Games against the bot are created unrated; the filter keeps them out even if one were not.
+        self.rows(
+            "SELECT id, variant, platform, channel, white, black, result, COALESCE(finished_at, last_move_at)
+             FROM games WHERE rated AND bot_level IS NULL AND result IN ('1-0', '0-1', '1/2-1/2')
+             ORDER BY COALESCE(finished_at, last_move_at), id",
+            &[],
+        )?
+        .iter()
+        .map(|r| {
+            Ok(RatedResult {
+                game: r.try_get(0)?,
+                variant: r.try_get(1)?,
+                platform: r.try_get(2)?,
+                channel: r.try_get(3)?,
+                white: r.try_get(4)?,
+                black: r.try_get(5)?,
+                result: r.try_get(6)?,
+                finished_at: r.try_get(7)?,
+            })
+        })
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_sqlite_migration_has_its_postgres_form() {
+        let numbers = |m: &[(u32, &str)]| m.iter().map(|m| m.0).collect::<Vec<_>>();
+        assert_eq!(numbers(PG_MIGRATIONS), numbers(MIGRATIONS));
+    }
+
+    #[test]
+    fn a_bad_address_is_refused_before_any_connection() {
+        let e = PgStore::connect("postgres://host:notaport/db").unwrap_err();
+        assert!(format!("{e:#}").contains("address"), "{e:#}");
+    }
+}

@@ -1,0 +1,711 @@
+//! One conformance suite for every store: each case runs against SQLite (a file of its own) and
+//! against a real PostgreSQL server that the test starts on 127.0.0.1 (`support/postgres.rs`), a
+//! fresh database per case. Without PostgreSQL installed the PostgreSQL run says it was skipped
+//! and why; with `TESSERA_REQUIRE_POSTGRES=1` (`.ci/run`) it fails instead.
+//!
+//! Each case gets a [`Db`]: `open` is another connection to the case's database, so racing
+//! writers are separate connections, as separate processes would be.
+
+#[path = "support/postgres.rs"]
+mod postgres;
+
+use std::sync::{Arc, Barrier};
+
+use tessera_bot::postgres_store::PgStore;
+use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::store::{Append, AnyStore, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store};
+use tessera_bot::tournament_store::{
+    Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, TournamentId,
+    TournamentStatus,
+};
+
+/// A case's database.
+trait Db: Sync {
+    /// A new connection to it (a new store).
+    fn open(&self) -> AnyStore;
+}
+
+struct SqliteDb {
+    dir: std::path::PathBuf,
+}
+
+impl SqliteDb {
+    fn new(case: &str) -> SqliteDb {
+        let dir = std::env::temp_dir().join(format!("tessera-conformance-{}-{case}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        SqliteDb { dir }
+    }
+}
+
+impl Db for SqliteDb {
+    fn open(&self) -> AnyStore {
+        Box::new(SqliteStore::open(&self.dir.join("games.sqlite")).unwrap())
+    }
+}
+
+impl Drop for SqliteDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+struct PgDb {
+    address: String,
+}
+
+impl Db for PgDb {
+    fn open(&self) -> AnyStore {
+        Box::new(PgStore::connect(&self.address).unwrap())
+    }
+}
+
+/// Every case, named: one `#[test]` each on SQLite, all of them in one `#[test]` on PostgreSQL
+/// (one server for the lot, stopped when it ends).
+macro_rules! suite {
+    ($($case:ident),* $(,)?) => {
+        const CASES: &[(&str, fn(&dyn Db))] = &[$((stringify!($case), $case)),*];
+        mod sqlite {
+            $(
+                #[test]
+                fn $case() {
+                    super::$case(&super::SqliteDb::new(stringify!($case)));
+                }
+            )*
+        }
+    };
+}
+
+suite! {
+    players_are_created_once_and_renamed,
+    settings_are_kept_per_player_and_per_channel,
+    a_pending_turn_is_replaced_and_cleared,
+    challenges_are_listed_while_open_and_closed_once,
+    a_challenge_is_accepted_once,
+    games_are_found_by_channel_player_clock_and_bot,
+    moves_append_in_order_and_races_lose_cleanly,
+    a_move_after_others_needs_exactly_them,
+    games_end_once_and_a_draw_needs_its_offer,
+    takebacks_remove_the_last_moves,
+    a_move_clears_offers_and_the_reminder,
+    tournaments_are_listed_and_change_status_only_from_the_given_ones,
+    entries_respect_the_status_and_the_limit,
+    a_round_is_paired_once_with_its_games_and_seeds,
+    a_knockout_leg_is_added_once,
+    an_organisers_result_ends_the_game_and_a_forfeit_is_unrated,
+    a_withdrawal_forfeits_the_running_game,
+    rated_results_come_in_finishing_order,
+    racing_moves_for_one_turn_exactly_one_commits,
+    racing_accepts_and_pairings_exactly_one_wins,
+    reopening_keeps_everything_and_openers_race_safely,
+    the_service_plays_a_game_on_this_store,
+}
+
+#[test]
+fn postgres() {
+    let Some(cluster) = postgres::Cluster::start_or_skip("store::postgres") else { return };
+    let mut failed = Vec::new();
+    for (name, case) in CASES {
+        let db = PgDb { address: cluster.database(name) };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case(&db)));
+        match outcome {
+            Ok(()) => println!("postgres: {name} ... ok"),
+            Err(e) => {
+                let why = e
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| e.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic");
+                failed.push(format!("{name}: {why}"));
+            }
+        }
+    }
+    drop(cluster);
+    assert!(failed.is_empty(), "{} of {} cases failed on PostgreSQL:\n{}", failed.len(), CASES.len(), failed.join("\n"));
+}
+
+const T0: i64 = 1_800_000_000;
+
+fn two_players(s: &dyn Store) -> (PlayerId, PlayerId) {
+    (s.player("l", "a", "Alice").unwrap().id, s.player("l", "b", "Bob").unwrap().id)
+}
+
+fn new_game_in(channel: &str, white: PlayerId, black: PlayerId) -> NewGame<'_> {
+    NewGame {
+        platform: "local",
+        channel,
+        variant: "chess",
+        start_fen: "start",
+        white,
+        black,
+        days_per_move: Some(3),
+        rated: false,
+        now: 100,
+        bot: None,
+    }
+}
+
+fn new_game(s: &dyn Store, a: PlayerId, b: PlayerId) -> GameId {
+    s.create_game(&new_game_in("main", a, b)).unwrap()
+}
+
+fn challenge(platform: &str, channel: &str, by: PlayerId, to: PlayerId, at: i64) -> Challenge {
+    Challenge {
+        id: 0,
+        platform: platform.into(),
+        channel: channel.into(),
+        challenger: by,
+        challenged: to,
+        variant: "chess".into(),
+        color: "random".into(),
+        days_per_move: None,
+        created_at: at,
+        rated: true,
+    }
+}
+
+fn players_are_created_once_and_renamed(db: &dyn Db) {
+    let store = db.open();
+    let a = store.player("discord", "42", "Alice").unwrap();
+    let again = store.player("discord", "42", "Alice B").unwrap();
+    assert_eq!(a.id, again.id);
+    assert_eq!(store.player_by_id(a.id).unwrap().unwrap().name, "Alice B");
+    let other = store.player("matrix", "42", "Alice").unwrap();
+    assert_ne!(other.id, a.id);
+    assert_eq!(store.player_by_id(other.id + 1000).unwrap(), None);
+    let found = store.player_by_id(other.id).unwrap().unwrap();
+    assert_eq!((found.platform.as_str(), found.user_id.as_str()), ("matrix", "42"));
+}
+
+fn settings_are_kept_per_player_and_per_channel(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    assert_eq!(store.setting(a, "confirm").unwrap(), None);
+    store.set_setting(a, "confirm", "on").unwrap();
+    store.set_setting(a, "confirm", "off").unwrap();
+    store.set_setting(a, "flip", "yes").unwrap();
+    assert_eq!(store.setting(a, "confirm").unwrap().as_deref(), Some("off"));
+    assert_eq!(store.setting(a, "flip").unwrap().as_deref(), Some("yes"));
+    assert_eq!(store.setting(b, "confirm").unwrap(), None);
+    assert_eq!(store.channel_setting("l", "room", "gif").unwrap(), None);
+    store.set_channel_setting("l", "room", "gif", "off").unwrap();
+    store.set_channel_setting("l", "room", "gif", "on").unwrap();
+    assert_eq!(store.channel_setting("l", "room", "gif").unwrap().as_deref(), Some("on"));
+    assert_eq!(store.channel_setting("l", "other", "gif").unwrap(), None);
+    assert_eq!(store.channel_setting("m", "room", "gif").unwrap(), None);
+}
+
+fn a_pending_turn_is_replaced_and_cleared(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    assert_eq!(store.pending_turn(a, g).unwrap(), None);
+    store.set_pending_turn(a, g, Some((0, "e4"))).unwrap();
+    store.set_pending_turn(a, g, Some((2, "Nf3"))).unwrap();
+    assert_eq!(store.pending_turn(a, g).unwrap(), Some((2, "Nf3".to_string())));
+    assert_eq!(store.pending_turn(b, g).unwrap(), None);
+    store.set_pending_turn(a, g, None).unwrap();
+    assert_eq!(store.pending_turn(a, g).unwrap(), None);
+}
+
+fn challenges_are_listed_while_open_and_closed_once(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let c = store.player("l", "c", "Carol").unwrap().id;
+    let first = store.create_challenge(&challenge("l", "room", a, b, 10)).unwrap();
+    let second = store.create_challenge(&challenge("l", "room", c, a, 20)).unwrap();
+    let elsewhere = store.create_challenge(&challenge("l", "hall", a, b, 30)).unwrap();
+    let open: Vec<_> = store.open_challenges("l", "room", a).unwrap().iter().map(|c| c.id).collect();
+    assert_eq!(open, [first, second], "oldest first, as challenger or challenged");
+    assert_eq!(store.open_challenges("l", "room", b).unwrap().len(), 1);
+    let stored = &store.open_challenges("l", "hall", b).unwrap()[0];
+    assert_eq!(stored, &Challenge { id: elsewhere, ..challenge("l", "hall", a, b, 30) });
+    let since: Vec<_> = store.open_challenges_since("l", "room", 10).unwrap().iter().map(|c| c.id).collect();
+    assert_eq!(since, [second]);
+    assert!(store.close_challenge(first, "declined").unwrap());
+    assert!(!store.close_challenge(first, "withdrawn").unwrap(), "closed once");
+    assert_eq!(store.open_challenges("l", "room", b).unwrap(), []);
+}
+
+fn a_challenge_is_accepted_once(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let id = store.create_challenge(&challenge("l", "room", a, b, 10)).unwrap();
+    let mut g = new_game_in("room", b, a);
+    g.rated = true;
+    g.days_per_move = None;
+    let game = store.accept_challenge(id, &g).unwrap().expect("accepted");
+    assert_eq!(store.accept_challenge(id, &g).unwrap(), None, "accepted once");
+    assert!(!store.close_challenge(id, "declined").unwrap());
+    let row = store.game(game).unwrap().unwrap();
+    assert_eq!((row.white, row.black, row.rated, row.days_per_move), (b, a, true, None));
+    assert_eq!(store.channel_games("local", "room").unwrap().len(), 1, "and nothing else");
+}
+
+fn games_are_found_by_channel_player_clock_and_bot(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let c = store.player("l", "c", "Carol").unwrap().id;
+    let g1 = store.create_game(&new_game_in("room", a, b)).unwrap();
+    let g2 = store.create_game(&NewGame { days_per_move: None, ..new_game_in("room", b, c) }).unwrap();
+    let g3 = store
+        .create_game(&NewGame {
+            bot: Some(BotOpponent { player: c, level: 3 }),
+            days_per_move: None,
+            start_fen: "8/8/8/8/8/8/8/K6k w - - 0 1",
+            variant: "atomic",
+            ..new_game_in("hall", a, c)
+        })
+        .unwrap();
+    let row = store.game(g3).unwrap().unwrap();
+    assert_eq!(row.bot, Some(BotOpponent { player: c, level: 3 }));
+    assert_eq!((row.variant.as_str(), row.start_fen.as_str()), ("atomic", "8/8/8/8/8/8/8/K6k w - - 0 1"));
+    assert_eq!((row.platform.as_str(), row.channel.as_str()), ("local", "hall"));
+    assert_eq!((row.result, row.reminded, row.draw_offer, row.created_at, row.last_move_at), (None, false, None, 100, 100));
+    assert_eq!(row.moves, Vec::<String>::new());
+    assert_eq!(store.game(g3 + 100).unwrap(), None);
+    let ids = |rows: Vec<tessera_bot::store::GameRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.channel_games("local", "room").unwrap()), [g1, g2]);
+    assert_eq!(ids(store.player_games(a).unwrap()), [g1, g3]);
+    assert_eq!(ids(store.clocked_games().unwrap()), [g1]);
+    assert_eq!(ids(store.bot_games().unwrap()), [g3]);
+    assert_eq!(ids(store.recent_games(b, 1).unwrap()), [g2], "the newest");
+    assert_eq!(ids(store.recent_games(a, 10).unwrap()), [g3, g1], "newest first");
+    store.append_move(g1, 1, "e2-e4", None, 200).unwrap();
+    store.append_move(g2, 1, "d2-d4", None, 200).unwrap();
+    store.append_move(g1, 2, "e7-e5", None, 201).unwrap();
+    let rows = store.channel_games("local", "room").unwrap();
+    assert_eq!((rows[0].moves.as_slice(), rows[1].moves.as_slice()), (&["e2-e4".to_string(), "e7-e5".into()][..], &["d2-d4".to_string()][..]));
+    assert!(store.finish(g2, "1-0", "resignation", 300).unwrap());
+    assert_eq!(ids(store.channel_games("local", "room").unwrap()), [g1], "unfinished only");
+    assert_eq!(store.last_channel_game("local", "room").unwrap().unwrap().id, g2, "finished or not");
+    assert_eq!(store.last_channel_game("local", "nowhere").unwrap(), None);
+    assert!(store.finish(g3, "0-1", "resignation", 300).unwrap());
+    assert_eq!(ids(store.bot_games().unwrap()), Vec::<GameId>::new());
+    assert_eq!(ids(store.recent_games(c, 5).unwrap()), [g3, g2], "finished ones too");
+}
+
+fn moves_append_in_order_and_races_lose_cleanly(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    assert_eq!(store.append_move(g, 1, "e2-e4", None, 200).unwrap(), Append::Stored);
+    // A second move for the same ply (a race) is refused, and nothing changes.
+    assert_eq!(store.append_move(g, 1, "d2-d4", None, 201).unwrap(), Append::Conflict);
+    assert_eq!(store.append_move(g, 3, "d2-d4", None, 201).unwrap(), Append::Conflict);
+    assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+    store.append_move(g, 2, "e7-e5", Some(("0-1", "checkmate")), 300).unwrap();
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.result.as_deref(), row.result_reason.as_deref(), row.last_move_at), (Some("0-1"), Some("checkmate"), 300));
+    assert_eq!(store.append_move(g, 3, "a2-a3", None, 301).unwrap(), Append::Conflict, "the game is over");
+    assert_eq!(store.player_games(a).unwrap(), []);
+}
+
+fn a_move_after_others_needs_exactly_them(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    assert_eq!(store.append_move_after(g, &[], "e2-e4", None, 200).unwrap(), Append::Stored);
+    let before = ["d2-d4".to_string()];
+    assert_eq!(store.append_move_after(g, &before, "d7-d5", None, 201).unwrap(), Append::Conflict, "other moves");
+    let before = ["e2-e4".to_string()];
+    assert_eq!(store.append_move_after(g, &before, "e7-e5", None, 201).unwrap(), Append::Stored);
+    assert_eq!(store.append_move_after(g, &before, "c7-c5", None, 202).unwrap(), Append::Conflict, "stale");
+    assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4", "e7-e5"]);
+}
+
+fn games_end_once_and_a_draw_needs_its_offer(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    assert!(!store.accept_draw(g, a, 150).unwrap(), "nobody offered");
+    store.set_draw_offer(g, Some(a)).unwrap();
+    assert_eq!(store.game(g).unwrap().unwrap().draw_offer, Some(a));
+    assert!(!store.accept_draw(g, b, 150).unwrap(), "not b's offer");
+    assert!(store.accept_draw(g, a, 150).unwrap());
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.result.as_deref(), row.result_reason.as_deref(), row.draw_offer), (Some("1/2-1/2"), Some("agreement"), None));
+    assert!(!store.finish(g, "1-0", "resignation", 160).unwrap(), "ended once");
+    let h = new_game(&*store, a, b);
+    store.set_takeback_offer(h, Some(b)).unwrap();
+    assert!(store.finish(h, "0-1", "time", 170).unwrap());
+    let row = store.game(h).unwrap().unwrap();
+    assert_eq!((row.result.as_deref(), row.takeback_offer), (Some("0-1"), None));
+    store.set_draw_offer(h, Some(a)).unwrap();
+    assert!(!store.accept_draw(h, a, 180).unwrap(), "over already");
+}
+
+fn takebacks_remove_the_last_moves(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    for (i, m) in ["e2-e4", "e7-e5", "g1-f3"].iter().enumerate() {
+        store.append_move(g, i + 1, m, None, 200).unwrap();
+    }
+    // Only a request that still stands, on the moves it was agreed on.
+    assert!(!store.take_back(g, 3, 2, a, 300).unwrap(), "nobody asked");
+    store.set_takeback_offer(g, Some(a)).unwrap();
+    assert!(!store.take_back(g, 2, 2, a, 300).unwrap(), "a move came in since");
+    assert!(!store.take_back(g, 3, 2, b, 300).unwrap(), "not the one who asked");
+    assert!(!store.take_back(g, 3, 4, a, 300).unwrap(), "more than were played");
+    assert!(store.take_back(g, 3, 2, a, 300).unwrap());
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.moves.as_slice(), row.takeback_offer, row.last_move_at), (&["e2-e4".to_string()][..], None, 300));
+    assert!(!store.take_back(g, 1, 1, a, 300).unwrap(), "agreed once, done once");
+    assert_eq!(store.append_move(g, 2, "c7-c5", None, 310).unwrap(), Append::Stored, "play goes on from there");
+}
+
+fn a_move_clears_offers_and_the_reminder(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    store.mark_reminded(g).unwrap();
+    store.set_draw_offer(g, Some(b)).unwrap();
+    store.set_takeback_offer(g, Some(b)).unwrap();
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.reminded, row.draw_offer, row.takeback_offer), (true, Some(b), Some(b)));
+    store.append_move(g, 1, "e2-e4", None, 250).unwrap();
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.reminded, row.draw_offer, row.takeback_offer, row.last_move_at), (false, None, None, 250));
+    store.set_draw_offer(g, Some(a)).unwrap();
+    store.set_draw_offer(g, None).unwrap();
+    assert_eq!(store.game(g).unwrap().unwrap().draw_offer, None);
+}
+
+fn new_tournament<'a>(channel: &'a str, organiser: PlayerId, format: Format) -> NewTournament<'a> {
+    NewTournament {
+        platform: "l",
+        channel,
+        name: "Autumn Open",
+        organiser,
+        variant: "chess",
+        format,
+        rounds: 3,
+        days_per_move: Some(2),
+        rated: true,
+        starts_at: Some(T0 + 3600),
+        max_players: None,
+        bye_halves: 2,
+        now: T0,
+    }
+}
+
+const TEMPLATE: GameTemplate<'static> = GameTemplate {
+    platform: "l",
+    channel: "club",
+    variant: "chess",
+    start_fen: "start",
+    days_per_move: Some(2),
+    rated: true,
+    now: T0,
+};
+
+fn game_pairing(board: u32, white: PlayerId, black: PlayerId) -> NewPairing {
+    NewPairing { board, leg: 0, white, black: Some(black), kind: PairingKind::Game, result: None }
+}
+
+/// A tournament with `n` entrants (organised by the first), and the entrants.
+fn tournament_with(store: &dyn Store, format: Format, n: usize) -> (TournamentId, Vec<PlayerId>) {
+    let players: Vec<PlayerId> = (0..n).map(|i| store.player("l", &format!("p{i}"), &format!("P{i}")).unwrap().id).collect();
+    let t = store.create_tournament(&new_tournament("club", players[0], format)).unwrap();
+    for (i, p) in players.iter().enumerate() {
+        let e = store.add_entrant(t, *p, 1, 1500, &[TournamentStatus::Open], T0 + i as i64).unwrap();
+        assert_eq!(e, Entry::Joined);
+    }
+    (t, players)
+}
+
+fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db) {
+    let store = db.open();
+    let (a, _) = two_players(&*store);
+    let t1 = store.create_tournament(&new_tournament("club", a, Format::Swiss)).unwrap();
+    let t2 = store.create_tournament(&NewTournament { max_players: Some(8), starts_at: None, days_per_move: None, ..new_tournament("club", a, Format::Knockout) }).unwrap();
+    let t3 = store.create_tournament(&new_tournament("hall", a, Format::DoubleRoundRobin)).unwrap();
+    let row = store.tournament(t2).unwrap().unwrap();
+    assert_eq!((row.format, row.max_players, row.starts_at, row.days_per_move), (Format::Knockout, Some(8), None, None));
+    assert_eq!((row.status, row.current_round, row.rounds, row.bye_halves, row.rated), (TournamentStatus::Open, 0, 3, 2, true));
+    assert_eq!((row.name.as_str(), row.organiser, row.created_at), ("Autumn Open", a, T0));
+    assert_eq!(store.tournament(t3 + 10).unwrap(), None);
+    let ids = |rows: Vec<tessera_bot::tournament_store::TournamentRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.channel_tournaments("l", "club").unwrap()), [t1, t2]);
+    assert!(store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running).unwrap());
+    assert!(!store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap());
+    assert!(store.set_tournament_status(t1, &[TournamentStatus::Running, TournamentStatus::Paused], TournamentStatus::Paused).unwrap());
+    assert!(store.set_tournament_status(t2, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap());
+    assert!(!store.set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running).unwrap(), "no such");
+    assert_eq!(ids(store.live_tournaments().unwrap()), [t1, t3], "paused and open are live");
+    store.set_tournament_rounds(t3, 6).unwrap();
+    assert_eq!(store.tournament(t3).unwrap().unwrap().rounds, 6);
+}
+
+fn entries_respect_the_status_and_the_limit(db: &dyn Db) {
+    let store = db.open();
+    let ps: Vec<PlayerId> = (0..4).map(|i| store.player("l", &format!("p{i}"), &format!("P{i}")).unwrap().id).collect();
+    let t = store.create_tournament(&NewTournament { max_players: Some(2), ..new_tournament("club", ps[0], Format::Swiss) }).unwrap();
+    let open = [TournamentStatus::Open];
+    assert_eq!(store.add_entrant(t, ps[1], 1, 1600, &open, T0 + 2).unwrap(), Entry::Joined);
+    assert_eq!(store.add_entrant(t, ps[0], 1, 1700, &open, T0 + 1).unwrap(), Entry::Joined);
+    assert_eq!(store.add_entrant(t, ps[0], 1, 1700, &open, T0 + 3).unwrap(), Entry::AlreadyIn);
+    assert_eq!(store.add_entrant(t, ps[2], 1, 1500, &open, T0 + 4).unwrap(), Entry::Full);
+    let entrants = store.entrants(t).unwrap();
+    assert_eq!(entrants.iter().map(|e| (e.player, e.joined_at, e.seed_rating, e.name.as_str())).collect::<Vec<_>>(), [(ps[0], T0 + 1, 1700, "P0"), (ps[1], T0 + 2, 1600, "P1")], "by joining time");
+    assert!(store.remove_entrant(t, ps[1]).unwrap());
+    assert!(!store.remove_entrant(t, ps[1]).unwrap(), "not in any more");
+    assert_eq!(store.add_entrant(t, ps[2], 1, 1500, &open, T0 + 5).unwrap(), Entry::Joined);
+    store.set_tournament_status(t, &open, TournamentStatus::Running).unwrap();
+    assert_eq!(store.add_entrant(t, ps[3], 1, 1500, &open, T0 + 6).unwrap(), Entry::Closed);
+    assert!(!store.remove_entrant(t, ps[2]).unwrap(), "started: no leaving this way");
+    store.set_tournament_rounds(t, 5).unwrap();
+    let late = store.add_entrant(t, ps[3], 3, 1400, &[TournamentStatus::Open, TournamentStatus::Running], T0 + 7);
+    assert_eq!(late.unwrap(), Entry::Full, "the limit holds for late entries too");
+}
+
+fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
+    let store = db.open();
+    let (t, p) = tournament_with(&*store, Format::Swiss, 5);
+    let seeds: Vec<(PlayerId, i64)> = p.iter().enumerate().map(|(i, &id)| (id, 2000 - 10 * i as i64)).collect();
+    let round1 = [
+        game_pairing(1, p[0], p[3]),
+        game_pairing(2, p[4], p[1]),
+        NewPairing { board: 3, leg: 0, white: p[2], black: None, kind: PairingKind::Bye, result: None },
+    ];
+    assert!(!store.pair_round(t, 2, &seeds, &round1, &TEMPLATE).unwrap(), "round 1 first");
+    assert!(store.pair_round(t, 1, &seeds, &round1, &TEMPLATE).unwrap());
+    assert!(!store.pair_round(t, 1, &seeds, &round1, &TEMPLATE).unwrap(), "paired once");
+    let row = store.tournament(t).unwrap().unwrap();
+    assert_eq!((row.current_round, row.status), (1, TournamentStatus::Running));
+    let entrants = store.entrants(t).unwrap();
+    assert_eq!(entrants.iter().map(|e| e.seed_rating).collect::<Vec<_>>(), [2000, 1990, 1980, 1970, 1960]);
+    let pairings = store.pairings(t).unwrap();
+    assert_eq!(pairings.len(), 3);
+    assert_eq!((pairings[2].kind, pairings[2].black, pairings[2].game), (PairingKind::Bye, None, None));
+    let g = pairings[0].game.expect("a game for a game pairing");
+    let game = store.game(g).unwrap().unwrap();
+    assert_eq!((game.white, game.black, game.rated, game.days_per_move, game.channel.as_str()), (p[0], p[3], true, Some(2), "club"));
+    assert_eq!(store.tournament_of_game(g).unwrap(), Some((t, 1)));
+    assert_eq!(store.tournament_of_game(g + 100).unwrap(), None);
+    // Round 2, with a forfeit known without playing: no game for it.
+    let round2 = [
+        game_pairing(1, p[1], p[0]),
+        NewPairing { board: 2, leg: 0, white: p[3], black: Some(p[2]), kind: PairingKind::Game, result: Some("+-") },
+        NewPairing { board: 3, leg: 0, white: p[4], black: None, kind: PairingKind::Absent, result: None },
+    ];
+    assert!(store.pair_round(t, 2, &[], &round2, &TEMPLATE).unwrap());
+    let pairings = store.pairings(t).unwrap();
+    let forfeit = &pairings[4];
+    assert_eq!((forfeit.round, forfeit.board, forfeit.game, forfeit.result.as_deref(), forfeit.result_reason.as_deref()), (2, 2, None, Some("+-"), Some("withdrawal")));
+    assert_eq!(pairings[5].kind, PairingKind::Absent);
+    store.set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused).unwrap();
+    assert!(!store.pair_round(t, 3, &[], &round2, &TEMPLATE).unwrap(), "no round while paused");
+}
+
+fn a_knockout_leg_is_added_once(db: &dyn Db) {
+    let store = db.open();
+    let (t, p) = tournament_with(&*store, Format::Knockout, 2);
+    assert!(store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1])], &TEMPLATE).unwrap());
+    let replay = NewPairing { leg: 1, ..game_pairing(1, p[1], p[0]) };
+    let g = store.add_leg(t, 1, &replay, &TEMPLATE).unwrap().expect("a new leg");
+    assert_eq!(store.add_leg(t, 1, &replay, &TEMPLATE).unwrap(), None, "added once");
+    let pairings = store.pairings(t).unwrap();
+    assert_eq!(pairings.iter().map(|r| (r.leg, r.white, r.game.is_some())).collect::<Vec<_>>(), [(0, p[0], true), (1, p[1], true)]);
+    assert_eq!(pairings[1].game, Some(g));
+    assert_eq!(pairings[1].at(), PairingAt { round: 1, board: 1, leg: 1 });
+}
+
+fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
+    let store = db.open();
+    let (t, p) = tournament_with(&*store, Format::RoundRobin, 4);
+    store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE).unwrap();
+    let [g1, g2] = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
+    let at = |board| PairingAt { round: 1, board, leg: 0 };
+    assert!(store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10).unwrap());
+    assert!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20).unwrap());
+    assert!(!store.set_pairing_result(t, at(3), "1-0", "no such board", T0 + 30).unwrap());
+    let (one, two) = (store.game(g1).unwrap().unwrap(), store.game(g2).unwrap().unwrap());
+    assert_eq!((one.result.as_deref(), one.result_reason.as_deref(), one.rated), (Some("1/2-1/2"), Some("set by the organiser: agreed by phone"), true));
+    assert_eq!((two.result.as_deref(), two.result_reason.as_deref(), two.rated), (Some("0-1"), Some("forfeit: no show"), false));
+    let pairing = &store.pairings(t).unwrap()[1];
+    assert_eq!((pairing.result.as_deref(), pairing.result_reason.as_deref()), (Some("-+"), Some("no show")));
+    let mut finished: Vec<_> = store.finished_games(t).unwrap().into_iter().map(|f| (f.game, f.result, f.white, f.black)).collect();
+    finished.sort();
+    assert_eq!(finished, [(g1, "1/2-1/2".to_string(), p[0], p[1]), (g2, "0-1".to_string(), p[2], p[3])]);
+    // A result set again changes the pairing; the game keeps the result it ended with.
+    assert!(store.set_pairing_result(t, at(1), "1-0", "corrected", T0 + 40).unwrap());
+    assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1/2-1/2"));
+    assert_eq!(store.pairings(t).unwrap()[0].result.as_deref(), Some("1-0"));
+}
+
+fn a_withdrawal_forfeits_the_running_game(db: &dyn Db) {
+    let store = db.open();
+    let (t, p) = tournament_with(&*store, Format::Swiss, 4);
+    store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE).unwrap();
+    let [g1, g2] = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
+    store.finish(g2, "1-0", "checkmate", T0 + 5).unwrap();
+    let forfeits = store.withdraw_entrant(t, p[0], 1, "moving house", T0 + 10).unwrap();
+    assert_eq!(forfeits, Some(vec![(g1, p[1])]), "the running game is lost, to its opponent");
+    assert_eq!(store.withdraw_entrant(t, p[0], 1, "again", T0 + 11).unwrap(), None, "withdrawn once");
+    let forfeits = store.withdraw_entrant(t, p[3], 1, "tired", T0 + 12).unwrap();
+    assert_eq!(forfeits, Some(vec![]), "a finished game stays as it ended");
+    let game = store.game(g1).unwrap().unwrap();
+    assert_eq!((game.result.as_deref(), game.result_reason.as_deref(), game.rated), (Some("0-1"), Some("forfeit: withdrawal"), false));
+    let e = &store.entrants(t).unwrap()[0];
+    assert_eq!((e.withdrawn_after, e.withdraw_reason.as_deref()), (Some(1), Some("moving house")));
+    assert_eq!(store.pairings(t).unwrap()[0].result.as_deref(), Some("-+"));
+    assert_eq!(store.withdraw_entrant(t, p[0] + 100, 1, "never in", T0).unwrap(), None);
+}
+
+fn rated_results_come_in_finishing_order(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let rated = |fen: &'static str| NewGame { rated: true, start_fen: fen, ..new_game_in("room", a, b) };
+    let g1 = store.create_game(&rated("start")).unwrap();
+    let g2 = store.create_game(&rated("start")).unwrap();
+    let unrated = store.create_game(&new_game_in("room", a, b)).unwrap();
+    let bot = store.create_game(&NewGame { bot: Some(BotOpponent { player: b, level: 1 }), ..rated("start") }).unwrap();
+    let aborted = store.create_game(&rated("start")).unwrap();
+    let running = store.create_game(&rated("start")).unwrap();
+    store.finish(g2, "1-0", "checkmate", 500).unwrap();
+    store.append_move(g1, 1, "e2-e4", Some(("1/2-1/2", "stalemate")), 600).unwrap();
+    store.finish(unrated, "0-1", "resignation", 400).unwrap();
+    store.finish(bot, "0-1", "resignation", 400).unwrap();
+    store.finish(aborted, "0-0", "aborted", 400).unwrap();
+    let _ = running;
+    let results = store.rated_results().unwrap();
+    assert_eq!(results.iter().map(|r| (r.game, r.result.as_str(), r.finished_at)).collect::<Vec<_>>(), [(g2, "1-0", 500), (g1, "1/2-1/2", 600)]);
+    assert_eq!((results[0].white, results[0].black, results[0].variant.as_str(), results[0].channel.as_str()), (a, b, "chess", "room"));
+}
+
+/// Threads with a connection each append the same turn at once, round after round: exactly one
+/// commits each round, and the game has exactly the winners' moves.
+fn racing_moves_for_one_turn_exactly_one_commits(db: &dyn Db) {
+    const RACERS: usize = 4;
+    const ROUNDS: usize = 15;
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    let barrier = Barrier::new(RACERS);
+    let winners: Vec<Vec<(usize, String)>> = std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..RACERS)
+            .map(|r| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let store = db.open();
+                    let mut won = Vec::new();
+                    for ply in 1..=ROUNDS {
+                        barrier.wait();
+                        let text = format!("m{ply}-r{r}");
+                        let outcome = if r % 2 == 0 {
+                            store.append_move(g, ply, &text, None, T0 + ply as i64).unwrap()
+                        } else {
+                            let before = store.game(g).unwrap().unwrap().moves;
+                            if before.len() + 1 != ply {
+                                Append::Conflict
+                            } else {
+                                store.append_move_after(g, &before, &text, None, T0 + ply as i64).unwrap()
+                            }
+                        };
+                        if outcome == Append::Stored {
+                            won.push((ply, text));
+                        }
+                        barrier.wait();
+                    }
+                    won
+                })
+            })
+            .collect();
+        racers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let mut all: Vec<(usize, String)> = winners.into_iter().flatten().collect();
+    all.sort();
+    assert_eq!(all.iter().map(|w| w.0).collect::<Vec<_>>(), (1..=ROUNDS).collect::<Vec<_>>(), "one winner a turn: {all:?}");
+    let moves = store.game(g).unwrap().unwrap().moves;
+    assert_eq!(moves, all.into_iter().map(|w| w.1).collect::<Vec<_>>());
+}
+
+/// Threads with a connection each accept one challenge, and pair one round, at once.
+fn racing_accepts_and_pairings_exactly_one_wins(db: &dyn Db) {
+    const RACERS: usize = 4;
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let challenges: Vec<_> = (0..5).map(|i| store.create_challenge(&challenge("l", "room", a, b, i)).unwrap()).collect();
+    let (t, p) = tournament_with(&*store, Format::RoundRobin, 4);
+    let barrier = Barrier::new(RACERS);
+    let (accepted, paired) = std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..RACERS)
+            .map(|_| {
+                let (barrier, challenges, p) = (&barrier, &challenges, &p);
+                scope.spawn(move || {
+                    let store = db.open();
+                    let mut accepted = 0;
+                    for &c in challenges {
+                        barrier.wait();
+                        accepted += usize::from(store.accept_challenge(c, &new_game_in("room", b, a)).unwrap().is_some());
+                    }
+                    barrier.wait();
+                    let round = [game_pairing(1, p[0], p[3]), game_pairing(2, p[1], p[2])];
+                    let paired = store.pair_round(t, 1, &[], &round, &TEMPLATE).unwrap();
+                    (accepted, usize::from(paired))
+                })
+            })
+            .collect();
+        racers.into_iter().map(|r| r.join().unwrap()).fold((0, 0), |s, r| (s.0 + r.0, s.1 + r.1))
+    });
+    assert_eq!(accepted, challenges.len(), "each challenge accepted exactly once");
+    assert_eq!(store.channel_games("local", "room").unwrap().len(), challenges.len(), "one game each");
+    assert_eq!(paired, 1, "the round paired once");
+    assert_eq!(store.pairings(t).unwrap().len(), 2);
+    assert_eq!(store.channel_games("l", "club").unwrap().len(), 2, "and its games made once");
+}
+
+fn reopening_keeps_everything_and_openers_race_safely(db: &dyn Db) {
+    let g = {
+        let store = db.open();
+        let (a, b) = two_players(&*store);
+        let g = new_game(&*store, a, b);
+        store.append_move(g, 1, "e2-e4", None, 200).unwrap();
+        g
+    };
+    // Processes starting together: one migrates (nothing left to do here), all open.
+    let stores: Vec<AnyStore> = std::thread::scope(|scope| {
+        let barrier = Arc::new(Barrier::new(4));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let barrier = barrier.clone();
+                scope.spawn(move || {
+                    barrier.wait();
+                    db.open()
+                })
+            })
+            .collect();
+        openers.into_iter().map(|o| o.join().unwrap()).collect()
+    });
+    for store in &stores {
+        assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+    }
+}
+
+fn say(service: &Service<AnyStore>, who: &str, text: &str) -> Vec<Reply> {
+    let author = User::new(who, who);
+    let mentions: Vec<User> =
+        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
+    let msg = Incoming { platform: "test", channel: "room", author: &author, is_admin: false, text, mentions: &mentions, now: T0 };
+    service.handle(&msg)
+}
+
+/// The service does not care which store it has: a challenge, a game to mate, ratings after it.
+fn the_service_plays_a_game_on_this_store(db: &dyn Db) {
+    let service = Service::new(db.open());
+    say(&service, "alice", "!t challenge @bob chess white rated");
+    say(&service, "bob", "!t accept");
+    for (who, m) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4"), ("bob", "Qh4#")] {
+        let replies = say(&service, who, m);
+        assert!(!replies.is_empty(), "{who}: {m} got no reply");
+    }
+    let store = service.store();
+    let game = store.last_channel_game("test", "room").unwrap().expect("a game");
+    assert_eq!(game.moves.len(), 4, "{:?}", game.moves);
+    assert_eq!(game.result.as_deref(), Some("0-1"));
+    // A fresh service on another connection sees the same.
+    let again = Service::new(db.open());
+    assert_eq!(again.store().game(game.id).unwrap().unwrap().moves, game.moves);
+}

@@ -1,0 +1,260 @@
+//! A throwaway PostgreSQL server for tests: `initdb` and `postgres` from the distribution's packages
+//! (Debian keeps them in `/usr/lib/postgresql/N/bin`), a cluster under `target/tmp`, listening on a
+//! free port of 127.0.0.1 with trust authentication. [`Cluster`] stops the server and removes the
+//! cluster when dropped, also when the test panics; the server also gets the signal for an
+//! immediate shutdown if the thread that started it dies without dropping it (`setpriv
+//! --pdeathsig`), and a cluster left by a killed run is cleaned up by the next one.
+//!
+//! PostgreSQL refuses to run as root: as root, the server runs as `nobody`, in a directory it owns.
+//!
+//! Without PostgreSQL installed, [`Cluster::start_or_skip`] says the tests were skipped and why,
+//! unless `TESSERA_REQUIRE_POSTGRES=1` (as `.ci/run` sets): then a missing PostgreSQL fails.
+
+use std::io::Write as _;
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The superuser the cluster is made with; the tests connect as it.
+const USER: &str = "tessera";
+
+#[derive(Debug)]
+pub struct Cluster {
+    dir: PathBuf,
+    bin: PathBuf,
+    port: u16,
+    server: Child,
+    databases: AtomicUsize,
+}
+
+/// The directory holding `initdb`, `postgres`, `pg_isready` and `createdb`: `TESSERA_POSTGRES_BIN`,
+/// else the one on `PATH`, else the newest `/usr/lib/postgresql/N/bin`.
+fn find_bin() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TESSERA_POSTGRES_BIN").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let on_path = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .find(|d| d.join("initdb").is_file() && d.join("postgres").is_file());
+    if on_path.is_some() {
+        return on_path;
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
+        .filter(|(_, bin): &(u32, PathBuf)| bin.join("initdb").is_file())
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, bin)| bin)
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+/// The effective user of this process (the owner of `/proc/self`).
+fn euid() -> u32 {
+    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(u32::MAX)
+}
+
+/// `nobody`'s user and group ids, for running the server when this process is root.
+fn nobody() -> (u32, u32) {
+    let id = |flag: &str| -> u32 {
+        let out = Command::new("id").args([flag, "nobody"]).output().expect("`id` runs");
+        String::from_utf8_lossy(&out.stdout).trim().parse().expect("nobody has an id")
+    };
+    (id("-u"), id("-g"))
+}
+
+/// Whether every directory above `dir` lets other users through (so `nobody` can reach it).
+fn reachable_by_others(dir: &Path) -> bool {
+    dir.ancestors()
+        .skip(1)
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
+}
+
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Stops what a run killed before it could clean up (its process gone) and removes its cluster.
+fn clean_up_after_killed_runs(parent: &Path) {
+    for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("postgres-")).and_then(|p| p.parse().ok())
+        else {
+            continue;
+        };
+        if alive(pid) {
+            continue;
+        }
+        let pidfile = entry.path().join("data/postmaster.pid");
+        let server = std::fs::read_to_string(&pidfile).ok().and_then(|t| t.lines().next()?.trim().parse().ok());
+        if let Some(server) = server.filter(|&s: &u32| alive(s)) {
+            let _ = Command::new("kill").args(["-QUIT", &server.to_string()]).status();
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while alive(server) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        let _ = std::fs::remove_dir_all(entry.path());
+    }
+}
+
+/// Says on the real standard error (not the test harness's captured output) that a test was skipped.
+fn say_skipped(test: &str, why: &str) {
+    let _ = writeln!(std::io::stderr(), "{test}: skipped: {why}");
+}
+
+impl Cluster {
+    /// A running server, or `None` when PostgreSQL is not installed (and not required).
+    pub fn start_or_skip(test: &str) -> Option<Cluster> {
+        let required = std::env::var("TESSERA_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+        let Some(bin) = find_bin() else {
+            assert!(
+                !required,
+                "TESSERA_REQUIRE_POSTGRES=1 but PostgreSQL is not installed (initdb not found on PATH, in \
+                 /usr/lib/postgresql/*/bin or in TESSERA_POSTGRES_BIN): install the distribution's postgresql"
+            );
+            say_skipped(test, "PostgreSQL not installed (initdb not found)");
+            return None;
+        };
+        Some(Cluster::start(&bin))
+    }
+
+    fn start(bin: &Path) -> Cluster {
+        let root = euid() == 0;
+        let target_tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        // As root, the server's user must reach its directory; target/ may sit where it cannot.
+        let parent = if !root || reachable_by_others(&target_tmp.join("x")) {
+            target_tmp
+        } else {
+            std::env::temp_dir()
+        };
+        clean_up_after_killed_runs(&parent);
+        let dir = parent.join(format!("postgres-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let owner = root.then(nobody);
+        if let Some((uid, gid)) = owner {
+            std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).unwrap();
+        }
+        // As `nobody` when root; the server also dies (immediate shutdown) with the starting thread.
+        let setpriv = on_path("setpriv");
+        assert!(setpriv || !root, "running PostgreSQL as root needs setpriv (util-linux) to drop to nobody");
+        let command = |program: &str, dies_with_us: bool| {
+            let program = bin.join(program);
+            if !setpriv {
+                return Command::new(program);
+            }
+            let mut c = Command::new("setpriv");
+            if let Some((uid, gid)) = owner {
+                c.arg(format!("--reuid={uid}")).arg(format!("--regid={gid}")).arg("--clear-groups");
+            }
+            if dies_with_us {
+                c.args(["--pdeathsig", "QUIT"]);
+            }
+            c.arg("--").arg(program);
+            c
+        };
+        let data = dir.join("data");
+        let out = command("initdb", false)
+            .arg("-D")
+            .arg(&data)
+            .args(["-U", USER, "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"])
+            .output()
+            .expect("setpriv runs (util-linux)");
+        assert!(
+            out.status.success(),
+            "initdb failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let log_path = dir.join("server.log");
+        for attempt in 0.. {
+            let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+            let log = std::fs::File::create(&log_path).unwrap();
+            let server = command("postgres", true)
+                .arg("-D")
+                .arg(&data)
+                .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+                // Its socket in its own directory (the system's is not nobody's to write).
+                .arg("-c")
+                .arg(format!("unix_socket_directories={}", dir.display()))
+                // A test server: no fsync, enough connections for racing threads.
+                .args(["-F", "-c", "synchronous_commit=off", "-c", "max_connections=200"])
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().unwrap())
+                .stderr(log)
+                .spawn()
+                .expect("postgres starts");
+            let mut cluster =
+                Cluster { dir: dir.clone(), bin: bin.to_path_buf(), port, server, databases: AtomicUsize::new(0) };
+            match cluster.wait_ready() {
+                Ok(()) => return cluster,
+                // The free port was taken meanwhile: another.
+                Err(log) if attempt < 3 && log.contains("could not") && log.contains("bind") => continue,
+                Err(log) => panic!("the PostgreSQL server did not start:\n{log}"),
+            }
+        }
+        unreachable!()
+    }
+
+    /// Waits until the server takes connections; its log if it stopped or never did.
+    fn wait_ready(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let log = |c: &Cluster| std::fs::read_to_string(c.dir.join("server.log")).unwrap_or_default();
+        loop {
+            if let Ok(Some(status)) = self.server.try_wait() {
+                return Err(format!("postgres exited ({status})\n{}", log(self)));
+            }
+            let ready = Command::new(self.bin.join("pg_isready"))
+                .args(["-q", "-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", USER, "-d", "postgres"])
+                .status()
+                .is_ok_and(|s| s.success());
+            if ready {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                return Err(format!("not ready after 60 s\n{}", log(self)));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A new, empty database on the server; its address.
+    pub fn database(&self, name: &str) -> String {
+        let n = self.databases.fetch_add(1, Ordering::Relaxed);
+        let name: String =
+            format!("t{n}_{name}").chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(60).collect();
+        let out = Command::new(self.bin.join("createdb"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", USER, &name])
+            .output()
+            .expect("createdb runs");
+        assert!(out.status.success(), "createdb {name}: {}", String::from_utf8_lossy(&out.stderr));
+        format!("postgres://{USER}@127.0.0.1:{}/{name}", self.port)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        // Immediate shutdown: a test cluster has nothing to keep.
+        let _ = Command::new("kill").args(["-QUIT", &self.server.id().to_string()]).status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.server.try_wait().ok().flatten().is_none() {
+            if Instant::now() > deadline {
+                let _ = self.server.kill();
+                let _ = self.server.wait();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
