@@ -161,8 +161,9 @@ impl Config {
             None => 512,
         };
         Ok(Config {
-            database: match get("database").filter(|d| !d.is_empty()) {
-                Some(d) => Database::parse(&d),
+            // `database_file` too: a PostgreSQL address may hold a password.
+            database: match secret(&get, "database")? {
+                Some(d) => Database::parse(d.expose()),
                 None => Database::Sqlite(data_dir.join("tessera.sqlite")),
             },
             data_dir,
