@@ -170,6 +170,9 @@ impl Cluster {
             .args(["-U", USER, "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"])
             .output()
             .expect("setpriv runs (util-linux)");
+        if !out.status.success() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
         assert!(
             out.status.success(),
             "initdb failed:\n{}{}",
@@ -180,13 +183,12 @@ impl Cluster {
         for attempt in 0.. {
             let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
             let log = std::fs::File::create(&log_path).unwrap();
-            let server = command("postgres", true)
+            let mut server = command("postgres", true)
                 .arg("-D")
                 .arg(&data)
                 .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
-                // Its socket in its own directory (the system's is not nobody's to write).
-                .arg("-c")
-                .arg(format!("unix_socket_directories={}", dir.display()))
+                // TCP only: the system's socket directory is not nobody's to write.
+                .args(["-c", "unix_socket_directories="])
                 // A test server: no fsync, enough connections for racing threads.
                 .args(["-F", "-c", "synchronous_commit=off", "-c", "max_connections=200"])
                 .stdin(Stdio::null())
@@ -194,38 +196,22 @@ impl Cluster {
                 .stderr(log)
                 .spawn()
                 .expect("postgres starts");
-            let mut cluster =
-                Cluster { dir: dir.clone(), bin: bin.to_path_buf(), port, server, databases: AtomicUsize::new(0) };
-            match cluster.wait_ready() {
-                Ok(()) => return cluster,
-                // The free port was taken meanwhile: another.
-                Err(log) if attempt < 3 && log.contains("could not") && log.contains("bind") => continue,
-                Err(log) => panic!("the PostgreSQL server did not start:\n{log}"),
+            match wait_ready(&mut server, bin, port, &log_path) {
+                Ok(()) => {
+                    return Cluster { dir, bin: bin.to_path_buf(), port, server, databases: AtomicUsize::new(0) };
+                }
+                Err(log) => {
+                    stop(&mut server);
+                    // The free port was taken meanwhile: another.
+                    if attempt < 3 && log.contains("could not bind") {
+                        continue;
+                    }
+                    let _ = std::fs::remove_dir_all(&dir);
+                    panic!("the PostgreSQL server did not start:\n{log}");
+                }
             }
         }
-        unreachable!()
-    }
-
-    /// Waits until the server takes connections; its log if it stopped or never did.
-    fn wait_ready(&mut self) -> Result<(), String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let log = |c: &Cluster| std::fs::read_to_string(c.dir.join("server.log")).unwrap_or_default();
-        loop {
-            if let Ok(Some(status)) = self.server.try_wait() {
-                return Err(format!("postgres exited ({status})\n{}", log(self)));
-            }
-            let ready = Command::new(self.bin.join("pg_isready"))
-                .args(["-q", "-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", USER, "-d", "postgres"])
-                .status()
-                .is_ok_and(|s| s.success());
-            if ready {
-                return Ok(());
-            }
-            if Instant::now() > deadline {
-                return Err(format!("not ready after 60 s\n{}", log(self)));
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        unreachable!("the loop returns or panics")
     }
 
     /// A new, empty database on the server; its address.
@@ -242,19 +228,45 @@ impl Cluster {
     }
 }
 
+/// Waits until the server takes connections; its log if it stopped or never did.
+fn wait_ready(server: &mut Child, bin: &Path, port: u16, log_path: &Path) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let log = || std::fs::read_to_string(log_path).unwrap_or_default();
+    loop {
+        if let Ok(Some(status)) = server.try_wait() {
+            return Err(format!("postgres exited ({status})\n{}", log()));
+        }
+        let ready = Command::new(bin.join("pg_isready"))
+            .args(["-q", "-h", "127.0.0.1", "-p", &port.to_string(), "-U", USER, "-d", "postgres"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if ready {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("not ready after 60 s\n{}", log()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An immediate shutdown (a test cluster has nothing to keep), waited for; killed if it hangs.
+fn stop(server: &mut Child) {
+    let _ = Command::new("kill").args(["-QUIT", &server.id().to_string()]).status();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.try_wait().ok().flatten().is_none() {
+        if Instant::now() > deadline {
+            let _ = server.kill();
+            let _ = server.wait();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
-        // Immediate shutdown: a test cluster has nothing to keep.
-        let _ = Command::new("kill").args(["-QUIT", &self.server.id().to_string()]).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while self.server.try_wait().ok().flatten().is_none() {
-            if Instant::now() > deadline {
-                let _ = self.server.kill();
-                let _ = self.server.wait();
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        stop(&mut self.server);
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
