@@ -236,7 +236,9 @@ mod tests {
         assert!(matches!(Database::parse("PostgreSQL://h/db"), Database::Postgres(_)));
         assert_eq!(Database::parse("postgresql://localhost").describe(), "postgresql://localhost/");
         // Anything else is a file, relative or not, even one named like a server.
-        assert!(matches!(Database::parse("games.sqlite"), Database::Sqlite(p) if p == Path::new("games.sqlite")));
+        assert!(
+            matches!(Database::parse("games.sqlite"), Database::Sqlite(p) if p == Path::new("games.sqlite"))
+        );
         assert!(matches!(Database::parse("/srv/postgres/x"), Database::Sqlite(_)));
     }
 }

@@ -147,7 +147,8 @@ async fn migrate(c: &mut deadpool_postgres::Client) -> Result<()> {
         bail!("this database is not Tessera's (it has tables but no schema_version); it was left untouched");
     }
     tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)").await?;
-    let current: i64 = tx.query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[]).await?.try_get(0)?;
+    let current: i64 =
+        tx.query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[]).await?.try_get(0)?;
     let latest = PG_MIGRATIONS.last().map_or(0, |m| i64::from(m.0));
     if current > latest {
         bail!(
@@ -203,7 +204,8 @@ fn ply(n: usize) -> i64 {
 
 /// Games matching `filter` (over `games`' columns), by id, each with its moves: two queries.
 async fn games(c: &impl GenericClient, filter: &str, params: Params<'_>) -> Result<Vec<GameRow>> {
-    let found = rows(c, &format!("SELECT {GAME_COLUMNS} FROM games WHERE {filter} ORDER BY id"), params).await?;
+    let found =
+        rows(c, &format!("SELECT {GAME_COLUMNS} FROM games WHERE {filter} ORDER BY id"), params).await?;
     if found.is_empty() {
         return Ok(Vec::new());
     }
@@ -328,7 +330,12 @@ impl Store for PgStore {
                 &[&platform, &user_id, &name],
             )?
             .context("the player was not stored")?;
-        Ok(Player { id: r.try_get(0)?, platform: platform.into(), user_id: user_id.into(), name: name.into() })
+        Ok(Player {
+            id: r.try_get(0)?,
+            platform: platform.into(),
+            user_id: user_id.into(),
+            name: name.into(),
+        })
     }
 
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
@@ -378,9 +385,12 @@ impl Store for PgStore {
     }
 
     fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>> {
-        self.row("SELECT ply, text FROM pending_turns WHERE player_id = $1 AND game_id = $2", &[&player, &game])?
-            .map(|r| Ok((usize::try_from(r.try_get::<_, i64>(0)?)?, r.try_get(1)?)))
-            .transpose()
+        self.row(
+            "SELECT ply, text FROM pending_turns WHERE player_id = $1 AND game_id = $2",
+            &[&player, &game],
+        )?
+        .map(|r| Ok((usize::try_from(r.try_get::<_, i64>(0)?)?, r.try_get(1)?)))
+        .transpose()
     }
 
     fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()> {
@@ -390,8 +400,10 @@ impl Store for PgStore {
                  ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, text = excluded.text",
                 &[&player, &game, &ply(n), &text],
             )?,
-            None => self
-                .execute("DELETE FROM pending_turns WHERE player_id = $1 AND game_id = $2", &[&player, &game])?,
+            None => self.execute(
+                "DELETE FROM pending_turns WHERE player_id = $1 AND game_id = $2",
+                &[&player, &game],
+            )?,
         };
         Ok(())
     }
@@ -431,8 +443,10 @@ impl Store for PgStore {
     }
 
     fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool> {
-        let n = self
-            .execute("UPDATE challenges SET status = $2 WHERE id = $1 AND status = 'open'", &[&id, &status])?;
+        let n = self.execute(
+            "UPDATE challenges SET status = $2 WHERE id = $1 AND status = 'open'",
+            &[&id, &status],
+        )?;
         Ok(n == 1)
     }
 
@@ -930,7 +944,8 @@ impl TournamentStore for PgStore {
             .await?;
             let mut forfeits = Vec::new();
             for r in &running {
-                let (white, black, game): (PlayerId, PlayerId, GameId) = (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
+                let (white, black, game): (PlayerId, PlayerId, GameId) =
+                    (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
                 let at = PairingAt { round: after_round, board: small(r, 0)?, leg: small(r, 1)? };
                 let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
                 record_result(&tx, t, at, result, "withdrawal", now).await?;
@@ -949,10 +964,11 @@ impl TournamentStore for PgStore {
     ) -> Result<bool> {
         self.run(async |c| {
             let tx = c.transaction().await?;
-            let status: Option<String> = row(&tx, "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE", &[&t])
-                .await?
-                .map(|r| r.try_get(0))
-                .transpose()?;
+            let status: Option<String> =
+                row(&tx, "SELECT status FROM tournaments WHERE id = $1 FOR UPDATE", &[&t])
+                    .await?
+                    .map(|r| r.try_get(0))
+                    .transpose()?;
             if !status.is_some_and(|s| from.contains(&TournamentStatus::parse(&s))) {
                 return Ok(false);
             }

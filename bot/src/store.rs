@@ -258,10 +258,24 @@ impl<T: Store + ?Sized> Store for Box<T> {
     fn bot_games(&self) -> Result<Vec<GameRow>> {
         (**self).bot_games()
     }
-    fn append_move(&self, game: GameId, ply: usize, text: &str, result: Option<(&str, &str)>, now: i64) -> Result<Append> {
+    fn append_move(
+        &self,
+        game: GameId,
+        ply: usize,
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
         (**self).append_move(game, ply, text, result, now)
     }
-    fn append_move_after(&self, game: GameId, before: &[String], text: &str, result: Option<(&str, &str)>, now: i64) -> Result<Append> {
+    fn append_move_after(
+        &self,
+        game: GameId,
+        before: &[String],
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
         (**self).append_move_after(game, before, text, result, now)
     }
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
@@ -276,7 +290,14 @@ impl<T: Store + ?Sized> Store for Box<T> {
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
         (**self).set_takeback_offer(game, by)
     }
-    fn take_back(&self, game: GameId, moves: usize, count: usize, asked_by: PlayerId, now: i64) -> Result<bool> {
+    fn take_back(
+        &self,
+        game: GameId,
+        moves: usize,
+        count: usize,
+        asked_by: PlayerId,
+        now: i64,
+    ) -> Result<bool> {
         (**self).take_back(game, moves, count, asked_by, now)
     }
     fn mark_reminded(&self, game: GameId) -> Result<()> {
@@ -873,5 +894,4 @@ mod tests {
         }
         std::fs::remove_dir_all(&dir).ok();
     }
-
 }

@@ -359,7 +359,15 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
     fn live_tournaments(&self) -> Result<Vec<TournamentRow>> {
         (**self).live_tournaments()
     }
-    fn add_entrant(&self, t: TournamentId, player: PlayerId, first_round: u32, seed_rating: i64, statuses: &[TournamentStatus], now: i64) -> Result<Entry> {
+    fn add_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        first_round: u32,
+        seed_rating: i64,
+        statuses: &[TournamentStatus],
+        now: i64,
+    ) -> Result<Entry> {
         (**self).add_entrant(t, player, first_round, seed_rating, statuses, now)
     }
     fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool> {
@@ -368,25 +376,57 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
         (**self).entrants(t)
     }
-    fn withdraw_entrant(&self, t: TournamentId, player: PlayerId, after_round: u32, reason: &str, now: i64) -> Result<Option<Vec<(GameId, PlayerId)>>> {
+    fn withdraw_entrant(
+        &self,
+        t: TournamentId,
+        player: PlayerId,
+        after_round: u32,
+        reason: &str,
+        now: i64,
+    ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
         (**self).withdraw_entrant(t, player, after_round, reason, now)
     }
-    fn set_tournament_status(&self, t: TournamentId, from: &[TournamentStatus], to: TournamentStatus) -> Result<bool> {
+    fn set_tournament_status(
+        &self,
+        t: TournamentId,
+        from: &[TournamentStatus],
+        to: TournamentStatus,
+    ) -> Result<bool> {
         (**self).set_tournament_status(t, from, to)
     }
     fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
         (**self).set_tournament_rounds(t, rounds)
     }
-    fn pair_round(&self, t: TournamentId, round: u32, seeds: &[(PlayerId, i64)], pairings: &[NewPairing], game: &GameTemplate) -> Result<bool> {
+    fn pair_round(
+        &self,
+        t: TournamentId,
+        round: u32,
+        seeds: &[(PlayerId, i64)],
+        pairings: &[NewPairing],
+        game: &GameTemplate,
+    ) -> Result<bool> {
         (**self).pair_round(t, round, seeds, pairings, game)
     }
-    fn add_leg(&self, t: TournamentId, round: u32, pairing: &NewPairing, game: &GameTemplate) -> Result<Option<GameId>> {
+    fn add_leg(
+        &self,
+        t: TournamentId,
+        round: u32,
+        pairing: &NewPairing,
+        game: &GameTemplate,
+    ) -> Result<Option<GameId>> {
         (**self).add_leg(t, round, pairing, game)
     }
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
         (**self).pairings(t)
     }
-    fn set_pairing_result(&self, t: TournamentId, at: PairingAt, result: &str, reason: &str, now: i64) -> Result<bool> {
+    fn set_pairing_result(
+        &self,
+        t: TournamentId,
+        at: PairingAt,
+        result: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool> {
         (**self).set_pairing_result(t, at, result, reason, now)
     }
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {

@@ -13,7 +13,9 @@ use std::sync::{Arc, Barrier};
 
 use tessera_bot::postgres_store::PgStore;
 use tessera_bot::service::{Incoming, Reply, Service, User};
-use tessera_bot::store::{Append, AnyStore, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store};
+use tessera_bot::store::{
+    AnyStore, Append, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store,
+};
 use tessera_bot::tournament_store::{
     Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, TournamentId,
     TournamentStatus,
@@ -121,7 +123,13 @@ fn postgres() {
         }
     }
     drop(cluster);
-    assert!(failed.is_empty(), "{} of {} cases failed on PostgreSQL:\n{}", failed.len(), CASES.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} of {} cases failed on PostgreSQL:\n{}",
+        failed.len(),
+        CASES.len(),
+        failed.join("\n")
+    );
 }
 
 const T0: i64 = 1_800_000_000;
@@ -261,7 +269,10 @@ fn games_are_found_by_channel_player_clock_and_bot(db: &dyn Db) {
     assert_eq!(row.bot, Some(BotOpponent { player: c, level: 3 }));
     assert_eq!((row.variant.as_str(), row.start_fen.as_str()), ("atomic", "8/8/8/8/8/8/8/K6k w - - 0 1"));
     assert_eq!((row.platform.as_str(), row.channel.as_str()), ("local", "hall"));
-    assert_eq!((row.result, row.reminded, row.draw_offer, row.created_at, row.last_move_at), (None, false, None, 100, 100));
+    assert_eq!(
+        (row.result, row.reminded, row.draw_offer, row.created_at, row.last_move_at),
+        (None, false, None, 100, 100)
+    );
     assert_eq!(row.moves, Vec::<String>::new());
     assert_eq!(store.game(g3 + 100).unwrap(), None);
     let ids = |rows: Vec<tessera_bot::store::GameRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
@@ -275,7 +286,10 @@ fn games_are_found_by_channel_player_clock_and_bot(db: &dyn Db) {
     store.append_move(g2, 1, "d2-d4", None, 200).unwrap();
     store.append_move(g1, 2, "e7-e5", None, 201).unwrap();
     let rows = store.channel_games("local", "room").unwrap();
-    assert_eq!((rows[0].moves.as_slice(), rows[1].moves.as_slice()), (&["e2-e4".to_string(), "e7-e5".into()][..], &["d2-d4".to_string()][..]));
+    assert_eq!(
+        (rows[0].moves.as_slice(), rows[1].moves.as_slice()),
+        (&["e2-e4".to_string(), "e7-e5".into()][..], &["d2-d4".to_string()][..])
+    );
     assert!(store.finish(g2, "1-0", "resignation", 300).unwrap());
     assert_eq!(ids(store.channel_games("local", "room").unwrap()), [g1], "unfinished only");
     assert_eq!(store.last_channel_game("local", "room").unwrap().unwrap().id, g2, "finished or not");
@@ -296,7 +310,10 @@ fn moves_append_in_order_and_races_lose_cleanly(db: &dyn Db) {
     assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
     store.append_move(g, 2, "e7-e5", Some(("0-1", "checkmate")), 300).unwrap();
     let row = store.game(g).unwrap().unwrap();
-    assert_eq!((row.result.as_deref(), row.result_reason.as_deref(), row.last_move_at), (Some("0-1"), Some("checkmate"), 300));
+    assert_eq!(
+        (row.result.as_deref(), row.result_reason.as_deref(), row.last_move_at),
+        (Some("0-1"), Some("checkmate"), 300)
+    );
     assert_eq!(store.append_move(g, 3, "a2-a3", None, 301).unwrap(), Append::Conflict, "the game is over");
     assert_eq!(store.player_games(a).unwrap(), []);
 }
@@ -307,7 +324,11 @@ fn a_move_after_others_needs_exactly_them(db: &dyn Db) {
     let g = new_game(&*store, a, b);
     assert_eq!(store.append_move_after(g, &[], "e2-e4", None, 200).unwrap(), Append::Stored);
     let before = ["d2-d4".to_string()];
-    assert_eq!(store.append_move_after(g, &before, "d7-d5", None, 201).unwrap(), Append::Conflict, "other moves");
+    assert_eq!(
+        store.append_move_after(g, &before, "d7-d5", None, 201).unwrap(),
+        Append::Conflict,
+        "other moves"
+    );
     let before = ["e2-e4".to_string()];
     assert_eq!(store.append_move_after(g, &before, "e7-e5", None, 201).unwrap(), Append::Stored);
     assert_eq!(store.append_move_after(g, &before, "c7-c5", None, 202).unwrap(), Append::Conflict, "stale");
@@ -324,7 +345,10 @@ fn games_end_once_and_a_draw_needs_its_offer(db: &dyn Db) {
     assert!(!store.accept_draw(g, b, 150).unwrap(), "not b's offer");
     assert!(store.accept_draw(g, a, 150).unwrap());
     let row = store.game(g).unwrap().unwrap();
-    assert_eq!((row.result.as_deref(), row.result_reason.as_deref(), row.draw_offer), (Some("1/2-1/2"), Some("agreement"), None));
+    assert_eq!(
+        (row.result.as_deref(), row.result_reason.as_deref(), row.draw_offer),
+        (Some("1/2-1/2"), Some("agreement"), None)
+    );
     assert!(!store.finish(g, "1-0", "resignation", 160).unwrap(), "ended once");
     let h = new_game(&*store, a, b);
     store.set_takeback_offer(h, Some(b)).unwrap();
@@ -350,9 +374,16 @@ fn takebacks_remove_the_last_moves(db: &dyn Db) {
     assert!(!store.take_back(g, 3, 4, a, 300).unwrap(), "more than were played");
     assert!(store.take_back(g, 3, 2, a, 300).unwrap());
     let row = store.game(g).unwrap().unwrap();
-    assert_eq!((row.moves.as_slice(), row.takeback_offer, row.last_move_at), (&["e2-e4".to_string()][..], None, 300));
+    assert_eq!(
+        (row.moves.as_slice(), row.takeback_offer, row.last_move_at),
+        (&["e2-e4".to_string()][..], None, 300)
+    );
     assert!(!store.take_back(g, 1, 1, a, 300).unwrap(), "agreed once, done once");
-    assert_eq!(store.append_move(g, 2, "c7-c5", None, 310).unwrap(), Append::Stored, "play goes on from there");
+    assert_eq!(
+        store.append_move(g, 2, "c7-c5", None, 310).unwrap(),
+        Append::Stored,
+        "play goes on from there"
+    );
 }
 
 fn a_move_clears_offers_and_the_reminder(db: &dyn Db) {
@@ -366,7 +397,10 @@ fn a_move_clears_offers_and_the_reminder(db: &dyn Db) {
     assert_eq!((row.reminded, row.draw_offer, row.takeback_offer), (true, Some(b), Some(b)));
     store.append_move(g, 1, "e2-e4", None, 250).unwrap();
     let row = store.game(g).unwrap().unwrap();
-    assert_eq!((row.reminded, row.draw_offer, row.takeback_offer, row.last_move_at), (false, None, None, 250));
+    assert_eq!(
+        (row.reminded, row.draw_offer, row.takeback_offer, row.last_move_at),
+        (false, None, None, 250)
+    );
     store.set_draw_offer(g, Some(a)).unwrap();
     store.set_draw_offer(g, None).unwrap();
     assert_eq!(store.game(g).unwrap().unwrap().draw_offer, None);
@@ -406,7 +440,8 @@ fn game_pairing(board: u32, white: PlayerId, black: PlayerId) -> NewPairing {
 
 /// A tournament with `n` entrants (organised by the first), and the entrants.
 fn tournament_with(store: &dyn Store, format: Format, n: usize) -> (TournamentId, Vec<PlayerId>) {
-    let players: Vec<PlayerId> = (0..n).map(|i| store.player("l", &format!("p{i}"), &format!("P{i}")).unwrap().id).collect();
+    let players: Vec<PlayerId> =
+        (0..n).map(|i| store.player("l", &format!("p{i}"), &format!("P{i}")).unwrap().id).collect();
     let t = store.create_tournament(&new_tournament("club", players[0], format)).unwrap();
     for (i, p) in players.iter().enumerate() {
         let e = store.add_entrant(t, *p, 1, 1500, &[TournamentStatus::Open], T0 + i as i64).unwrap();
@@ -419,20 +454,48 @@ fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db
     let store = db.open();
     let (a, _) = two_players(&*store);
     let t1 = store.create_tournament(&new_tournament("club", a, Format::Swiss)).unwrap();
-    let t2 = store.create_tournament(&NewTournament { max_players: Some(8), starts_at: None, days_per_move: None, ..new_tournament("club", a, Format::Knockout) }).unwrap();
+    let t2 = store
+        .create_tournament(&NewTournament {
+            max_players: Some(8),
+            starts_at: None,
+            days_per_move: None,
+            ..new_tournament("club", a, Format::Knockout)
+        })
+        .unwrap();
     let t3 = store.create_tournament(&new_tournament("hall", a, Format::DoubleRoundRobin)).unwrap();
     let row = store.tournament(t2).unwrap().unwrap();
-    assert_eq!((row.format, row.max_players, row.starts_at, row.days_per_move), (Format::Knockout, Some(8), None, None));
-    assert_eq!((row.status, row.current_round, row.rounds, row.bye_halves, row.rated), (TournamentStatus::Open, 0, 3, 2, true));
+    assert_eq!(
+        (row.format, row.max_players, row.starts_at, row.days_per_move),
+        (Format::Knockout, Some(8), None, None)
+    );
+    assert_eq!(
+        (row.status, row.current_round, row.rounds, row.bye_halves, row.rated),
+        (TournamentStatus::Open, 0, 3, 2, true)
+    );
     assert_eq!((row.name.as_str(), row.organiser, row.created_at), ("Autumn Open", a, T0));
     assert_eq!(store.tournament(t3 + 10).unwrap(), None);
-    let ids = |rows: Vec<tessera_bot::tournament_store::TournamentRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    let ids = |rows: Vec<tessera_bot::tournament_store::TournamentRow>| {
+        rows.iter().map(|r| r.id).collect::<Vec<_>>()
+    };
     assert_eq!(ids(store.channel_tournaments("l", "club").unwrap()), [t1, t2]);
     assert!(store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running).unwrap());
-    assert!(!store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap());
-    assert!(store.set_tournament_status(t1, &[TournamentStatus::Running, TournamentStatus::Paused], TournamentStatus::Paused).unwrap());
+    assert!(
+        !store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap()
+    );
+    assert!(
+        store
+            .set_tournament_status(
+                t1,
+                &[TournamentStatus::Running, TournamentStatus::Paused],
+                TournamentStatus::Paused
+            )
+            .unwrap()
+    );
     assert!(store.set_tournament_status(t2, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap());
-    assert!(!store.set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running).unwrap(), "no such");
+    assert!(
+        !store.set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running).unwrap(),
+        "no such"
+    );
     assert_eq!(ids(store.live_tournaments().unwrap()), [t1, t3], "paused and open are live");
     store.set_tournament_rounds(t3, 6).unwrap();
     assert_eq!(store.tournament(t3).unwrap().unwrap().rounds, 6);
@@ -440,15 +503,25 @@ fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db
 
 fn entries_respect_the_status_and_the_limit(db: &dyn Db) {
     let store = db.open();
-    let ps: Vec<PlayerId> = (0..4).map(|i| store.player("l", &format!("p{i}"), &format!("P{i}")).unwrap().id).collect();
-    let t = store.create_tournament(&NewTournament { max_players: Some(2), ..new_tournament("club", ps[0], Format::Swiss) }).unwrap();
+    let ps: Vec<PlayerId> =
+        (0..4).map(|i| store.player("l", &format!("p{i}"), &format!("P{i}")).unwrap().id).collect();
+    let t = store
+        .create_tournament(&NewTournament {
+            max_players: Some(2),
+            ..new_tournament("club", ps[0], Format::Swiss)
+        })
+        .unwrap();
     let open = [TournamentStatus::Open];
     assert_eq!(store.add_entrant(t, ps[1], 1, 1600, &open, T0 + 2).unwrap(), Entry::Joined);
     assert_eq!(store.add_entrant(t, ps[0], 1, 1700, &open, T0 + 1).unwrap(), Entry::Joined);
     assert_eq!(store.add_entrant(t, ps[0], 1, 1700, &open, T0 + 3).unwrap(), Entry::AlreadyIn);
     assert_eq!(store.add_entrant(t, ps[2], 1, 1500, &open, T0 + 4).unwrap(), Entry::Full);
     let entrants = store.entrants(t).unwrap();
-    assert_eq!(entrants.iter().map(|e| (e.player, e.joined_at, e.seed_rating, e.name.as_str())).collect::<Vec<_>>(), [(ps[0], T0 + 1, 1700, "P0"), (ps[1], T0 + 2, 1600, "P1")], "by joining time");
+    assert_eq!(
+        entrants.iter().map(|e| (e.player, e.joined_at, e.seed_rating, e.name.as_str())).collect::<Vec<_>>(),
+        [(ps[0], T0 + 1, 1700, "P0"), (ps[1], T0 + 2, 1600, "P1")],
+        "by joining time"
+    );
     assert!(store.remove_entrant(t, ps[1]).unwrap());
     assert!(!store.remove_entrant(t, ps[1]).unwrap(), "not in any more");
     assert_eq!(store.add_entrant(t, ps[2], 1, 1500, &open, T0 + 5).unwrap(), Entry::Joined);
@@ -456,14 +529,16 @@ fn entries_respect_the_status_and_the_limit(db: &dyn Db) {
     assert_eq!(store.add_entrant(t, ps[3], 1, 1500, &open, T0 + 6).unwrap(), Entry::Closed);
     assert!(!store.remove_entrant(t, ps[2]).unwrap(), "started: no leaving this way");
     store.set_tournament_rounds(t, 5).unwrap();
-    let late = store.add_entrant(t, ps[3], 3, 1400, &[TournamentStatus::Open, TournamentStatus::Running], T0 + 7);
+    let late =
+        store.add_entrant(t, ps[3], 3, 1400, &[TournamentStatus::Open, TournamentStatus::Running], T0 + 7);
     assert_eq!(late.unwrap(), Entry::Full, "the limit holds for late entries too");
 }
 
 fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
     let store = db.open();
     let (t, p) = tournament_with(&*store, Format::Swiss, 5);
-    let seeds: Vec<(PlayerId, i64)> = p.iter().enumerate().map(|(i, &id)| (id, 2000 - 10 * i as i64)).collect();
+    let seeds: Vec<(PlayerId, i64)> =
+        p.iter().enumerate().map(|(i, &id)| (id, 2000 - 10 * i as i64)).collect();
     let round1 = [
         game_pairing(1, p[0], p[3]),
         game_pairing(2, p[4], p[1]),
@@ -481,19 +556,38 @@ fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
     assert_eq!((pairings[2].kind, pairings[2].black, pairings[2].game), (PairingKind::Bye, None, None));
     let g = pairings[0].game.expect("a game for a game pairing");
     let game = store.game(g).unwrap().unwrap();
-    assert_eq!((game.white, game.black, game.rated, game.days_per_move, game.channel.as_str()), (p[0], p[3], true, Some(2), "club"));
+    assert_eq!(
+        (game.white, game.black, game.rated, game.days_per_move, game.channel.as_str()),
+        (p[0], p[3], true, Some(2), "club")
+    );
     assert_eq!(store.tournament_of_game(g).unwrap(), Some((t, 1)));
     assert_eq!(store.tournament_of_game(g + 100).unwrap(), None);
     // Round 2, with a forfeit known without playing: no game for it.
     let round2 = [
         game_pairing(1, p[1], p[0]),
-        NewPairing { board: 2, leg: 0, white: p[3], black: Some(p[2]), kind: PairingKind::Game, result: Some("+-") },
+        NewPairing {
+            board: 2,
+            leg: 0,
+            white: p[3],
+            black: Some(p[2]),
+            kind: PairingKind::Game,
+            result: Some("+-"),
+        },
         NewPairing { board: 3, leg: 0, white: p[4], black: None, kind: PairingKind::Absent, result: None },
     ];
     assert!(store.pair_round(t, 2, &[], &round2, &TEMPLATE).unwrap());
     let pairings = store.pairings(t).unwrap();
     let forfeit = &pairings[4];
-    assert_eq!((forfeit.round, forfeit.board, forfeit.game, forfeit.result.as_deref(), forfeit.result_reason.as_deref()), (2, 2, None, Some("+-"), Some("withdrawal")));
+    assert_eq!(
+        (
+            forfeit.round,
+            forfeit.board,
+            forfeit.game,
+            forfeit.result.as_deref(),
+            forfeit.result_reason.as_deref()
+        ),
+        (2, 2, None, Some("+-"), Some("withdrawal"))
+    );
     assert_eq!(pairings[5].kind, PairingKind::Absent);
     store.set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused).unwrap();
     assert!(!store.pair_round(t, 3, &[], &round2, &TEMPLATE).unwrap(), "no round while paused");
@@ -507,7 +601,10 @@ fn a_knockout_leg_is_added_once(db: &dyn Db) {
     let g = store.add_leg(t, 1, &replay, &TEMPLATE).unwrap().expect("a new leg");
     assert_eq!(store.add_leg(t, 1, &replay, &TEMPLATE).unwrap(), None, "added once");
     let pairings = store.pairings(t).unwrap();
-    assert_eq!(pairings.iter().map(|r| (r.leg, r.white, r.game.is_some())).collect::<Vec<_>>(), [(0, p[0], true), (1, p[1], true)]);
+    assert_eq!(
+        pairings.iter().map(|r| (r.leg, r.white, r.game.is_some())).collect::<Vec<_>>(),
+        [(0, p[0], true), (1, p[1], true)]
+    );
     assert_eq!(pairings[1].game, Some(g));
     assert_eq!(pairings[1].at(), PairingAt { round: 1, board: 1, leg: 1 });
 }
@@ -515,18 +612,27 @@ fn a_knockout_leg_is_added_once(db: &dyn Db) {
 fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     let store = db.open();
     let (t, p) = tournament_with(&*store, Format::RoundRobin, 4);
-    store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE).unwrap();
+    store
+        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE)
+        .unwrap();
     let [g1, g2] = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
     let at = |board| PairingAt { round: 1, board, leg: 0 };
     assert!(store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10).unwrap());
     assert!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20).unwrap());
     assert!(!store.set_pairing_result(t, at(3), "1-0", "no such board", T0 + 30).unwrap());
     let (one, two) = (store.game(g1).unwrap().unwrap(), store.game(g2).unwrap().unwrap());
-    assert_eq!((one.result.as_deref(), one.result_reason.as_deref(), one.rated), (Some("1/2-1/2"), Some("set by the organiser: agreed by phone"), true));
-    assert_eq!((two.result.as_deref(), two.result_reason.as_deref(), two.rated), (Some("0-1"), Some("forfeit: no show"), false));
+    assert_eq!(
+        (one.result.as_deref(), one.result_reason.as_deref(), one.rated),
+        (Some("1/2-1/2"), Some("set by the organiser: agreed by phone"), true)
+    );
+    assert_eq!(
+        (two.result.as_deref(), two.result_reason.as_deref(), two.rated),
+        (Some("0-1"), Some("forfeit: no show"), false)
+    );
     let pairing = &store.pairings(t).unwrap()[1];
     assert_eq!((pairing.result.as_deref(), pairing.result_reason.as_deref()), (Some("-+"), Some("no show")));
-    let mut finished: Vec<_> = store.finished_games(t).unwrap().into_iter().map(|f| (f.game, f.result, f.white, f.black)).collect();
+    let mut finished: Vec<_> =
+        store.finished_games(t).unwrap().into_iter().map(|f| (f.game, f.result, f.white, f.black)).collect();
     finished.sort();
     assert_eq!(finished, [(g1, "1/2-1/2".to_string(), p[0], p[1]), (g2, "0-1".to_string(), p[2], p[3])]);
     // A result set again changes the pairing; the game keeps the result it ended with.
@@ -538,7 +644,9 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
 fn a_withdrawal_forfeits_the_running_game(db: &dyn Db) {
     let store = db.open();
     let (t, p) = tournament_with(&*store, Format::Swiss, 4);
-    store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE).unwrap();
+    store
+        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE)
+        .unwrap();
     let [g1, g2] = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
     store.finish(g2, "1-0", "checkmate", T0 + 5).unwrap();
     let forfeits = store.withdraw_entrant(t, p[0], 1, "moving house", T0 + 10).unwrap();
@@ -547,7 +655,10 @@ fn a_withdrawal_forfeits_the_running_game(db: &dyn Db) {
     let forfeits = store.withdraw_entrant(t, p[3], 1, "tired", T0 + 12).unwrap();
     assert_eq!(forfeits, Some(vec![]), "a finished game stays as it ended");
     let game = store.game(g1).unwrap().unwrap();
-    assert_eq!((game.result.as_deref(), game.result_reason.as_deref(), game.rated), (Some("0-1"), Some("forfeit: withdrawal"), false));
+    assert_eq!(
+        (game.result.as_deref(), game.result_reason.as_deref(), game.rated),
+        (Some("0-1"), Some("forfeit: withdrawal"), false)
+    );
     let e = &store.entrants(t).unwrap()[0];
     assert_eq!((e.withdrawn_after, e.withdraw_reason.as_deref()), (Some(1), Some("moving house")));
     assert_eq!(store.pairings(t).unwrap()[0].result.as_deref(), Some("-+"));
@@ -561,7 +672,9 @@ fn rated_results_come_in_finishing_order(db: &dyn Db) {
     let g1 = store.create_game(&rated("start")).unwrap();
     let g2 = store.create_game(&rated("start")).unwrap();
     let unrated = store.create_game(&new_game_in("room", a, b)).unwrap();
-    let bot = store.create_game(&NewGame { bot: Some(BotOpponent { player: b, level: 1 }), ..rated("start") }).unwrap();
+    let bot = store
+        .create_game(&NewGame { bot: Some(BotOpponent { player: b, level: 1 }), ..rated("start") })
+        .unwrap();
     let aborted = store.create_game(&rated("start")).unwrap();
     let running = store.create_game(&rated("start")).unwrap();
     store.finish(g2, "1-0", "checkmate", 500).unwrap();
@@ -571,8 +684,14 @@ fn rated_results_come_in_finishing_order(db: &dyn Db) {
     store.finish(aborted, "0-0", "aborted", 400).unwrap();
     let _ = running;
     let results = store.rated_results().unwrap();
-    assert_eq!(results.iter().map(|r| (r.game, r.result.as_str(), r.finished_at)).collect::<Vec<_>>(), [(g2, "1-0", 500), (g1, "1/2-1/2", 600)]);
-    assert_eq!((results[0].white, results[0].black, results[0].variant.as_str(), results[0].channel.as_str()), (a, b, "chess", "room"));
+    assert_eq!(
+        results.iter().map(|r| (r.game, r.result.as_str(), r.finished_at)).collect::<Vec<_>>(),
+        [(g2, "1-0", 500), (g1, "1/2-1/2", 600)]
+    );
+    assert_eq!(
+        (results[0].white, results[0].black, results[0].variant.as_str(), results[0].channel.as_str()),
+        (a, b, "chess", "room")
+    );
 }
 
 /// Threads with a connection each append the same turn at once, round after round: exactly one
@@ -617,7 +736,11 @@ fn racing_moves_for_one_turn_exactly_one_commits(db: &dyn Db) {
     });
     let mut all: Vec<(usize, String)> = winners.into_iter().flatten().collect();
     all.sort();
-    assert_eq!(all.iter().map(|w| w.0).collect::<Vec<_>>(), (1..=ROUNDS).collect::<Vec<_>>(), "one winner a turn: {all:?}");
+    assert_eq!(
+        all.iter().map(|w| w.0).collect::<Vec<_>>(),
+        (1..=ROUNDS).collect::<Vec<_>>(),
+        "one winner a turn: {all:?}"
+    );
     let moves = store.game(g).unwrap().unwrap().moves;
     assert_eq!(moves, all.into_iter().map(|w| w.1).collect::<Vec<_>>());
 }
@@ -627,7 +750,8 @@ fn racing_accepts_and_pairings_exactly_one_wins(db: &dyn Db) {
     const RACERS: usize = 4;
     let store = db.open();
     let (a, b) = two_players(&*store);
-    let challenges: Vec<_> = (0..5).map(|i| store.create_challenge(&challenge("l", "room", a, b, i)).unwrap()).collect();
+    let challenges: Vec<_> =
+        (0..5).map(|i| store.create_challenge(&challenge("l", "room", a, b, i)).unwrap()).collect();
     let (t, p) = tournament_with(&*store, Format::RoundRobin, 4);
     let barrier = Barrier::new(RACERS);
     let (accepted, paired) = std::thread::scope(|scope| {
@@ -639,7 +763,9 @@ fn racing_accepts_and_pairings_exactly_one_wins(db: &dyn Db) {
                     let mut accepted = 0;
                     for &c in challenges {
                         barrier.wait();
-                        accepted += usize::from(store.accept_challenge(c, &new_game_in("room", b, a)).unwrap().is_some());
+                        accepted += usize::from(
+                            store.accept_challenge(c, &new_game_in("room", b, a)).unwrap().is_some(),
+                        );
                     }
                     barrier.wait();
                     let round = [game_pairing(1, p[0], p[3]), game_pairing(2, p[1], p[2])];
@@ -688,7 +814,15 @@ fn say(service: &Service<AnyStore>, who: &str, text: &str) -> Vec<Reply> {
     let author = User::new(who, who);
     let mentions: Vec<User> =
         text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
-    let msg = Incoming { platform: "test", channel: "room", author: &author, is_admin: false, text, mentions: &mentions, now: T0 };
+    let msg = Incoming {
+        platform: "test",
+        channel: "room",
+        author: &author,
+        is_admin: false,
+        text,
+        mentions: &mentions,
+        now: T0,
+    };
     service.handle(&msg)
 }
 

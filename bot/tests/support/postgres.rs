@@ -74,9 +74,7 @@ fn nobody() -> (u32, u32) {
 
 /// Whether every directory above `dir` lets other users through (so `nobody` can reach it).
 fn reachable_by_others(dir: &Path) -> bool {
-    dir.ancestors()
-        .skip(1)
-        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
+    dir.ancestors().skip(1).all(|d| std::fs::metadata(d).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
 }
 
 fn alive(pid: u32) -> bool {
@@ -95,7 +93,8 @@ fn clean_up_after_killed_runs(parent: &Path) {
             continue;
         }
         let pidfile = entry.path().join("data/postmaster.pid");
-        let server = std::fs::read_to_string(&pidfile).ok().and_then(|t| t.lines().next()?.trim().parse().ok());
+        let server =
+            std::fs::read_to_string(&pidfile).ok().and_then(|t| t.lines().next()?.trim().parse().ok());
         if let Some(server) = server.filter(|&s: &u32| alive(s)) {
             let _ = Command::new("kill").args(["-QUIT", &server.to_string()]).status();
             let deadline = Instant::now() + Duration::from_secs(10);
@@ -198,7 +197,13 @@ impl Cluster {
                 .expect("postgres starts");
             match wait_ready(&mut server, bin, port, &log_path) {
                 Ok(()) => {
-                    return Cluster { dir, bin: bin.to_path_buf(), port, server, databases: AtomicUsize::new(0) };
+                    return Cluster {
+                        dir,
+                        bin: bin.to_path_buf(),
+                        port,
+                        server,
+                        databases: AtomicUsize::new(0),
+                    };
                 }
                 Err(log) => {
                     stop(&mut server);
@@ -217,8 +222,11 @@ impl Cluster {
     /// A new, empty database on the server; its address.
     pub fn database(&self, name: &str) -> String {
         let n = self.databases.fetch_add(1, Ordering::Relaxed);
-        let name: String =
-            format!("t{n}_{name}").chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(60).collect();
+        let name: String = format!("t{n}_{name}")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .take(60)
+            .collect();
         let out = Command::new(self.bin.join("createdb"))
             .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", USER, &name])
             .output()
