@@ -99,7 +99,7 @@ suite! {
     rated_results_come_in_finishing_order,
     racing_moves_for_one_turn_exactly_one_commits,
     racing_accepts_and_pairings_exactly_one_wins,
-    reopening_keeps_everything_and_openers_race_safely,
+    openers_race_safely_and_reopening_keeps_everything,
     the_service_plays_a_game_on_this_store,
 }
 
@@ -783,30 +783,37 @@ fn racing_accepts_and_pairings_exactly_one_wins(db: &dyn Db) {
     assert_eq!(store.channel_games("l", "club").unwrap().len(), 2, "and its games made once");
 }
 
-fn reopening_keeps_everything_and_openers_race_safely(db: &dyn Db) {
-    let g = {
-        let store = db.open();
-        let (a, b) = two_players(&*store);
-        let g = new_game(&*store, a, b);
-        store.append_move(g, 1, "e2-e4", None, 200).unwrap();
-        g
-    };
-    // Processes starting together: one migrates (nothing left to do here), all open.
-    let stores: Vec<AnyStore> = std::thread::scope(|scope| {
-        let barrier = Arc::new(Barrier::new(4));
-        let openers: Vec<_> = (0..4)
-            .map(|_| {
-                let barrier = barrier.clone();
-                scope.spawn(move || {
-                    barrier.wait();
-                    db.open()
+fn openers_race_safely_and_reopening_keeps_everything(db: &dyn Db) {
+    // Processes starting together on a new database: one migrates, the others wait for it, all
+    // open, and each writes at once.
+    let opened = |n: usize| -> Vec<(AnyStore, PlayerId)> {
+        std::thread::scope(|scope| {
+            let barrier = Arc::new(Barrier::new(n));
+            let openers: Vec<_> = (0..n)
+                .map(|i| {
+                    let barrier = barrier.clone();
+                    scope.spawn(move || {
+                        barrier.wait();
+                        let store = db.open();
+                        let starter = store.player("l", &format!("starter{i}"), "S").unwrap().id;
+                        (store, starter)
+                    })
                 })
-            })
-            .collect();
-        openers.into_iter().map(|o| o.join().unwrap()).collect()
-    });
-    for store in &stores {
+                .collect();
+            openers.into_iter().map(|o| o.join().unwrap()).collect()
+        })
+    };
+    let first = opened(4);
+    let (a, b) = two_players(&*first[0].0);
+    let g = new_game(&*first[1].0, a, b);
+    first[2].0.append_move(g, 1, "e2-e4", None, 200).unwrap();
+    let starters: Vec<PlayerId> = first.iter().map(|s| s.1).collect();
+    drop(first);
+    for (store, _) in &opened(3) {
         assert_eq!(store.game(g).unwrap().unwrap().moves, ["e2-e4"]);
+        for (i, &id) in starters.iter().enumerate() {
+            assert_eq!(store.player_by_id(id).unwrap().unwrap().user_id, format!("starter{i}"));
+        }
     }
 }
 
