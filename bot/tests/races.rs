@@ -7,11 +7,16 @@
 //! ply at most, the game replaying through the rules) and nobody may get the generic failure
 //! reply. A seeded generator picks the races: the same seed makes the same races.
 //!
-//! `cargo test -p tessera-bot --test races` runs a few dozen; a long run sets how many:
+//! The same races run on SQLite and on PostgreSQL (a throwaway server, `support/postgres.rs`;
+//! skipped, saying so, when PostgreSQL is not installed and `TESSERA_REQUIRE_POSTGRES` is not 1).
+//!
+//! `cargo test -p tessera-bot --test races` runs a few dozen on each; a long run sets how many:
 //!
 //!     TESSERA_RACES=2000 TESSERA_SEED=7 cargo test -p tessera-bot --test races -- --nocapture
 
 mod local_bot;
+#[path = "support/postgres.rs"]
+mod postgres;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,8 +24,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use local_bot::{INTERNAL_ERROR, LocalBot, Rng, TempDir, count_from_env};
+use tessera_bot::config::Database;
 use tessera_bot::service::{Incoming, Service, User, unix_now};
-use tessera_bot::store::{GameRow, SqliteStore, Store};
+use tessera_bot::store::{GameRow, Store};
 use tessera_rules::{Game, Position, Variant, notation};
 
 const ANSWER_TIME: Duration = Duration::from_secs(60);
@@ -34,11 +40,11 @@ struct ThreadRacer {
 }
 
 impl ThreadRacer {
-    fn spawn(db: PathBuf) -> ThreadRacer {
+    fn spawn(db: Database) -> ThreadRacer {
         let (to, inbox) = mpsc::channel::<(String, String, String)>();
         let (outbox, from) = mpsc::channel();
         std::thread::spawn(move || {
-            let service = Service::new(SqliteStore::open(&db).unwrap());
+            let service = Service::new(tessera_bot::store::open(&db).unwrap());
             for (channel, who, text) in inbox {
                 let author = User::new(who.to_lowercase(), who.as_str());
                 let mentions = tessera_bot::local::mentions(&text);
@@ -179,13 +185,16 @@ fn replays(row: &GameRow) -> Result<(), String> {
     Ok(())
 }
 
-/// Many processes start at once on a data directory that does not exist yet, and each at once
-/// makes a challenge: all start, all answer, and the database holds every challenge.
-fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally) {
+/// Many processes start at once on a data directory (and a PostgreSQL database) that does not
+/// exist yet, and each at once makes a challenge: all start, all answer, and the database holds
+/// every challenge.
+fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally, cluster: Option<&postgres::Cluster>) {
     let data = tmp.join(format!("fresh-{race}"));
+    let address = cluster.map(|c| c.database(&format!("fresh{race}")));
     // A log each: lines written at once by several processes to one file can interleave.
     let logs: Vec<PathBuf> = (0..n).map(|i| tmp.join(format!("fresh-{race}-{i}.log"))).collect();
-    let mut bots: Vec<LocalBot> = logs.iter().map(|log| LocalBot::spawn(&data, log)).collect();
+    let mut bots: Vec<LocalBot> =
+        logs.iter().map(|log| LocalBot::spawn_on(&data, log, address.as_deref())).collect();
     for (i, bot) in bots.iter_mut().enumerate() {
         bot.send(&[format!("/as starter{i}"), format!("!t challenge @other{i} chess")]);
     }
@@ -205,11 +214,24 @@ fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally) {
     for bot in bots {
         bot.quit();
     }
-    let raw = rusqlite::Connection::open(data.join("tessera.sqlite")).unwrap();
-    let challenges: i64 = raw.query_row("SELECT COUNT(*) FROM challenges", [], |r| r.get(0)).unwrap();
-    let versions: i64 = raw.query_row("SELECT COUNT(*) FROM schema_version", [], |r| r.get(0)).unwrap();
-    let distinct: i64 =
-        raw.query_row("SELECT COUNT(DISTINCT version) FROM schema_version", [], |r| r.get(0)).unwrap();
+    let (challenges, versions, distinct) = match &address {
+        // The schema's versions are the migrations' business (an advisory lock, checked by the
+        // store's conformance suite); here, every challenge is there.
+        Some(address) => {
+            let store = tessera_bot::store::open(&Database::parse(address)).unwrap();
+            let open = store.open_challenges_since(tessera_bot::local::PLATFORM, "main", 0).unwrap();
+            (open.len() as i64, 0, 0)
+        }
+        None => {
+            let raw = rusqlite::Connection::open(data.join("tessera.sqlite")).unwrap();
+            let count = |sql: &str| -> i64 { raw.query_row(sql, [], |r| r.get(0)).unwrap() };
+            (
+                count("SELECT COUNT(*) FROM challenges"),
+                count("SELECT COUNT(*) FROM schema_version"),
+                count("SELECT COUNT(DISTINCT version) FROM schema_version"),
+            )
+        }
+    };
     if challenges != n as i64 || versions != distinct {
         tally.inconsistent.push(format!(
             "race {race} (first start): {challenges} challenges stored of {n}, {versions} migrations for {distinct} versions"
@@ -227,16 +249,34 @@ fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally) {
 
 #[test]
 fn racing_changes_to_one_turn_commit_once() {
+    run_races(&TempDir::new("races"), None);
+}
+
+#[test]
+fn racing_changes_to_one_turn_commit_once_on_postgres() {
+    let Some(cluster) =
+        postgres::Cluster::start_or_skip("races::racing_changes_to_one_turn_commit_once_on_postgres")
+    else {
+        return;
+    };
+    run_races(&TempDir::new("races-pg"), Some(&cluster));
+}
+
+/// The races, on SQLite in `tmp` or on a new database of `cluster`.
+fn run_races(tmp: &TempDir, cluster: Option<&postgres::Cluster>) {
     let races = count_from_env("TESSERA_RACES", 40);
     let seed = count_from_env("TESSERA_SEED", 13) as u64;
     let mut rng = Rng(seed);
-    let tmp = TempDir::new("races");
     let data = tmp.0.join("data");
-    let db = data.join("tessera.sqlite");
+    let address = cluster.map(|c| c.database("races"));
+    let db = match &address {
+        Some(address) => Database::parse(address),
+        None => Database::Sqlite(data.join("tessera.sqlite")),
+    };
     let logs: Vec<PathBuf> = (0..PROCESSES).map(|i| tmp.0.join(format!("stderr-{i}.log"))).collect();
     let mut racers: Vec<Racer> = Vec::new();
     for log in &logs {
-        let mut bot = LocalBot::spawn(&data, log);
+        let mut bot = LocalBot::spawn_on(&data, log, address.as_deref());
         bot.ready(ANSWER_TIME);
         racers.push(Racer::Process { bot, line: 0 });
     }
@@ -247,7 +287,7 @@ fn racing_changes_to_one_turn_commit_once() {
             who: String::new(),
         });
     }
-    let store = SqliteStore::open(&db).unwrap();
+    let store = tessera_bot::store::open(&db).unwrap();
     let mut tally = Tally::default();
     let started = Instant::now();
     for race in 0..races {
@@ -255,7 +295,7 @@ fn racing_changes_to_one_turn_commit_once() {
         tally.races += 1;
         *tally.by_kind.entry(kind).or_default() += 1;
         if kind == Kind::FirstStart {
-            first_start(&tmp.0, 2 + rng.below(4), race, &mut tally);
+            first_start(&tmp.0, 2 + rng.below(4), race, &mut tally, cluster);
             continue;
         }
         // Racers in a seeded random order; the first sets the game up.
@@ -433,10 +473,8 @@ fn racing_changes_to_one_turn_commit_once() {
             }
             Kind::AcceptTwice => {
                 let begun = won("begins");
-                let games: i64 = rusqlite::Connection::open(&db)
-                    .unwrap()
-                    .query_row("SELECT COUNT(*) FROM games WHERE channel = ?1", [&channel], |r| r.get(0))
-                    .unwrap();
+                // Every game of the channel: just begun, none has finished.
+                let games = store.channel_games("local", &channel).unwrap().len();
                 if begun != 1 || games != 1 {
                     fail(begun > 1 || games > 1, format!("{begun} games begun, {games} stored"));
                 }

@@ -42,11 +42,19 @@ impl LocalBot {
     /// Starts `tessera local` on `data_dir`, its standard error appended to `log`. Settings from
     /// the environment (a Discord token, another database) are left out; pictures are small.
     pub fn spawn(data_dir: &Path, log: &Path) -> LocalBot {
+        LocalBot::spawn_on(data_dir, log, None)
+    }
+
+    /// As [`LocalBot::spawn`], keeping the games in `database` (a PostgreSQL address) when given.
+    pub fn spawn_on(data_dir: &Path, log: &Path, database: Option<&str>) -> LocalBot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
         for (key, _) in std::env::vars_os() {
             if key.to_string_lossy().starts_with("TESSERA_") {
                 cmd.env_remove(key);
             }
+        }
+        if let Some(database) = database {
+            cmd.env("TESSERA_DATABASE", database);
         }
         let log = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("the log file");
         let mut child = cmd
