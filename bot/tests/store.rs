@@ -104,8 +104,8 @@ suite! {
 }
 
 #[test]
-fn postgres() {
-    let Some(cluster) = postgres::Cluster::start_or_skip("store::postgres") else { return };
+fn every_case_on_postgres() {
+    let Some(cluster) = postgres::Cluster::start_or_skip("store::every_case_on_postgres") else { return };
     let mut failed = Vec::new();
     for (name, case) in CASES {
         let db = PgDb { address: cluster.database(name) };
