@@ -676,13 +676,13 @@ fn rated_results_come_in_finishing_order(db: &dyn Db) {
         .create_game(&NewGame { bot: Some(BotOpponent { player: b, level: 1 }), ..rated("start") })
         .unwrap();
     let aborted = store.create_game(&rated("start")).unwrap();
-    let running = store.create_game(&rated("start")).unwrap();
+    // A rated game still running: not a result yet.
+    store.create_game(&rated("start")).unwrap();
     store.finish(g2, "1-0", "checkmate", 500).unwrap();
     store.append_move(g1, 1, "e2-e4", Some(("1/2-1/2", "stalemate")), 600).unwrap();
     store.finish(unrated, "0-1", "resignation", 400).unwrap();
     store.finish(bot, "0-1", "resignation", 400).unwrap();
     store.finish(aborted, "0-0", "aborted", 400).unwrap();
-    let _ = running;
     let results = store.rated_results().unwrap();
     assert_eq!(
         results.iter().map(|r| (r.game, r.result.as_str(), r.finished_at)).collect::<Vec<_>>(),
