@@ -1,34 +1,76 @@
 //! Whole tournaments through the command layer, on a temporary database: a round robin of 5, a
 //! Swiss of 20 over 5 rounds with a late entry and a withdrawal, a knockout of 6 with replayed
 //! draws; who may do what; a round paired exactly once however many processes race for it; and
-//! ratings from rated games.
+//! ratings from rated games. Each on SQLite and on PostgreSQL (a throwaway server,
+//! `support/postgres.rs`; skipped, saying so, when PostgreSQL is not installed).
+
+#[path = "support/postgres.rs"]
+mod postgres;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Barrier};
 
+use tessera_bot::config::Database;
 use tessera_bot::service::{Incoming, Reply, Service, User};
-use tessera_bot::store::{SqliteStore, Store};
+use tessera_bot::store::{AnyStore, Store};
 use tessera_bot::tournament_store::{PairingKind, PairingRow, TournamentStatus, TournamentStore};
 
 const T0: i64 = 1_800_000_000;
 
-fn temp_db(name: &str) -> std::path::PathBuf {
+fn temp_db(name: &str) -> Database {
     let dir = std::env::temp_dir().join(format!("tessera-tn-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite")
+    Database::Sqlite(dir.join("games.sqlite"))
+}
+
+/// Every case, named: one `#[test]` each on SQLite, all of them in one `#[test]` on PostgreSQL
+/// (one server for the lot, stopped when it ends).
+macro_rules! cases {
+    ($($case:ident),* $(,)?) => {
+        const CASES: &[(&str, fn(&Database))] = &[$((stringify!($case), $case)),*];
+        mod sqlite {
+            $(
+                #[test]
+                fn $case() {
+                    super::$case(&super::temp_db(stringify!($case)));
+                }
+            )*
+        }
+    };
+}
+
+cases! {
+    a_round_robin_of_five,
+    a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal,
+    a_knockout_of_six_replays_draws,
+    administration_needs_the_organiser_or_a_moderator,
+    a_round_is_paired_once_however_many_processes_race,
+    two_losses_on_time_in_a_row_withdraw_a_player,
+    ratings_come_from_rated_games,
+}
+
+#[test]
+fn every_case_on_postgres() {
+    let Some(cluster) = postgres::Cluster::start_or_skip("tournaments::every_case_on_postgres") else {
+        return;
+    };
+    for (name, case) in CASES {
+        case(&Database::parse(&cluster.database(name)));
+        println!("postgres: {name} ... ok");
+    }
 }
 
 struct Club {
-    service: Service<SqliteStore>,
+    service: Service<AnyStore>,
     channel: String,
     now: std::cell::Cell<i64>,
 }
 
 impl Club {
-    fn new(path: &std::path::Path) -> Club {
+    fn new(db: &Database) -> Club {
         Club {
-            service: Service::new(SqliteStore::open(path).unwrap()),
+            service: Service::new(tessera_bot::store::open(db).unwrap()),
             channel: "club".into(),
             now: T0.into(),
         }
@@ -62,7 +104,7 @@ impl Club {
         replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
     }
 
-    fn store(&self) -> &SqliteStore {
+    fn store(&self) -> &AnyStore {
         self.service.store()
     }
 
@@ -114,7 +156,7 @@ fn next(seed: &mut u64) -> u64 {
     *seed
 }
 
-fn pairs_of(store: &SqliteStore, t: i64) -> Vec<(i64, i64)> {
+fn pairs_of(store: &AnyStore, t: i64) -> Vec<(i64, i64)> {
     store
         .pairings(t)
         .unwrap()
@@ -124,9 +166,8 @@ fn pairs_of(store: &SqliteStore, t: i64) -> Vec<(i64, i64)> {
         .collect()
 }
 
-#[test]
-fn a_round_robin_of_five() {
-    let club = Club::new(&temp_db("rr5"));
+fn a_round_robin_of_five(db: &Database) {
+    let club = Club::new(db);
     let created = club.says("alice", "!t tournament create round-robin hans38 3d casual name Spring Robin");
     assert!(created.contains("Spring Robin") && created.contains("round robin"), "{created}");
     let t = club.tournament_id(&created);
@@ -194,9 +235,8 @@ fn a_round_robin_of_five() {
     assert_eq!(total, 10.0, "{standings}");
 }
 
-#[test]
-fn a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal() {
-    let club = Club::new(&temp_db("swiss20"));
+fn a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal(db: &Database) {
+    let club = Club::new(db);
     let created = club.says("org", "!t tournament create swiss chess rounds 5 casual");
     let t = club.tournament_id(&created);
     let players: Vec<String> = (1..=20).map(|i| format!("p{i:02}")).collect();
@@ -276,9 +316,8 @@ fn a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal() {
     assert_eq!(back.total_rounds, 5);
 }
 
-#[test]
-fn a_knockout_of_six_replays_draws() {
-    let club = Club::new(&temp_db("ko6"));
+fn a_knockout_of_six_replays_draws(db: &Database) {
+    let club = Club::new(db);
     let t = club.tournament_id(&club.says("org", "!t tournament create knockout shrink casual"));
     for i in 1..=6 {
         club.says(&format!("k{i}"), "!t tournament join");
@@ -316,9 +355,8 @@ fn a_knockout_of_six_replays_draws() {
     assert!(is_png(&club.say("org", "!t tournament standings")[0].image), "a bracket picture");
 }
 
-#[test]
-fn administration_needs_the_organiser_or_a_moderator() {
-    let club = Club::new(&temp_db("admin"));
+fn administration_needs_the_organiser_or_a_moderator(db: &Database) {
+    let club = Club::new(db);
     let t = club.tournament_id(&club.says("org", "!t tournament create swiss hans38 rounds 3"));
     for p in ["a", "b", "c", "d"] {
         club.says(p, "!t tournament join");
@@ -361,10 +399,8 @@ fn administration_needs_the_organiser_or_a_moderator() {
     assert_eq!(club.store().tournament(t).unwrap().unwrap().current_round, 1);
 }
 
-#[test]
-fn a_round_is_paired_once_however_many_processes_race() {
-    let path = temp_db("race");
-    let club = Club::new(&path);
+fn a_round_is_paired_once_however_many_processes_race(db: &Database) {
+    let club = Club::new(db);
     let t = club.tournament_id(&club.says("org", "!t tournament create swiss chess rounds 3"));
     for p in ["a", "b", "c", "d", "e", "f"] {
         club.says(p, "!t tournament join");
@@ -376,13 +412,13 @@ fn a_round_is_paired_once_however_many_processes_race() {
     }
     assert_eq!(club.store().tournament(t).unwrap().unwrap().current_round, 1);
     drop(club);
-    // Four processes on the same file tick at once: exactly one pairs round 2 and says so.
+    // Four processes on the same database tick at once: exactly one pairs round 2 and says so.
     let barrier = Arc::new(Barrier::new(4));
     let handles: Vec<_> = (0..4)
         .map(|_| {
-            let (path, barrier) = (path.clone(), barrier.clone());
+            let (db, barrier) = (db.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let service = Service::new(SqliteStore::open(&path).unwrap());
+                let service = Service::new(tessera_bot::store::open(&db).unwrap());
                 barrier.wait();
                 service.tick(T0 + 200).unwrap()
             })
@@ -391,7 +427,7 @@ fn a_round_is_paired_once_however_many_processes_race() {
     let notices: Vec<String> = handles.into_iter().flat_map(|h| h.join().unwrap()).map(|n| n.text).collect();
     let announced = notices.iter().filter(|n| n.contains("round 2 of 3 is paired")).count();
     assert_eq!(announced, 1, "{notices:?}");
-    let store = SqliteStore::open(&path).unwrap();
+    let store = tessera_bot::store::open(db).unwrap();
     let round2 = store.pairings(t).unwrap().iter().filter(|p| p.round == 2).count();
     assert_eq!(round2, 3);
     assert_eq!(store.tournament(t).unwrap().unwrap().current_round, 2);
@@ -399,9 +435,8 @@ fn a_round_is_paired_once_however_many_processes_race() {
     assert!(Service::new(store).tick(T0 + 300).unwrap().iter().all(|n| !n.text.contains("is paired")));
 }
 
-#[test]
-fn two_losses_on_time_in_a_row_withdraw_a_player() {
-    let club = Club::new(&temp_db("timeouts"));
+fn two_losses_on_time_in_a_row_withdraw_a_player(db: &Database) {
+    let club = Club::new(db);
     let t = club.tournament_id(&club.says("org", "!t tournament create swiss chess rounds 4 1d"));
     for p in ["a", "b", "c", "d"] {
         club.says(p, "!t tournament join");
@@ -431,9 +466,8 @@ fn two_losses_on_time_in_a_row_withdraw_a_player() {
     assert!(pairings.iter().filter(|p| p.round == 3).all(|p| p.white != slow && p.black != Some(slow)));
 }
 
-#[test]
-fn ratings_come_from_rated_games() {
-    let club = Club::new(&temp_db("ratings"));
+fn ratings_come_from_rated_games(db: &Database) {
+    let club = Club::new(db);
     assert!(club.says("alice", "!t rating").contains("no rated games yet"));
     for _ in 0..3 {
         let c = club.says("alice", "!t challenge @bob hans38 rated");
