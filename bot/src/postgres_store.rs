@@ -26,8 +26,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
 use crate::store::{
-    Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, MIGRATIONS, NewGame, Player,
-    PlayerId, Store,
+    Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, NewGame, Player, PlayerId,
+    Store,
 };
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind,
@@ -310,7 +310,7 @@ impl PgStore {
                 &tx,
                 "UPDATE games SET last_move_at = $2, reminded = FALSE, draw_offer = NULL, takeback_offer = NULL,
                  result = $3::TEXT, result_reason = $4::TEXT,
-                 finished_at = CASE WHEN $3::TEXT IS NULL THEN NULL ELSE $2 END
+                 finished_at = CASE WHEN $3::TEXT IS NULL THEN NULL ELSE $2::BIGINT END
                  WHERE id = $1",
                 &[&game, &now, &result.map(|r| r.0), &result.map(|r| r.1)],
             )
@@ -1152,7 +1152,7 @@ mod tests {
     #[test]
     fn each_sqlite_migration_has_its_postgres_form() {
         let numbers = |m: &[(u32, &str)]| m.iter().map(|m| m.0).collect::<Vec<_>>();
-        assert_eq!(numbers(PG_MIGRATIONS), numbers(MIGRATIONS));
+        assert_eq!(numbers(PG_MIGRATIONS), numbers(crate::store::MIGRATIONS));
     }
 
     #[test]

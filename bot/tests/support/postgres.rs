@@ -30,16 +30,18 @@ pub struct Cluster {
 }
 
 /// The directory holding `initdb`, `postgres`, `pg_isready` and `createdb`: `TESSERA_POSTGRES_BIN`,
-/// else the one on `PATH`, else the newest `/usr/lib/postgresql/N/bin`.
+/// else the one `initdb` on `PATH` is in (links followed), else the newest `/usr/lib/postgresql/N/bin`.
 fn find_bin() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("TESSERA_POSTGRES_BIN").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(dir));
     }
+    // Where the one on PATH really is: a link (`/usr/local/bin/initdb`, say) may stand alone.
     let on_path = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .unwrap_or_default()
         .into_iter()
-        .find(|d| d.join("initdb").is_file() && d.join("postgres").is_file());
+        .filter_map(|d| std::fs::canonicalize(d.join("initdb")).ok()?.parent().map(Path::to_path_buf))
+        .find(|d| d.join("postgres").is_file());
     if on_path.is_some() {
         return on_path;
     }
@@ -244,15 +246,23 @@ fn wait_ready(server: &mut Child, bin: &Path, port: u16, log_path: &Path) -> Res
         if let Ok(Some(status)) = server.try_wait() {
             return Err(format!("postgres exited ({status})\n{}", log()));
         }
-        let ready = Command::new(bin.join("pg_isready"))
-            .args(["-q", "-h", "127.0.0.1", "-p", &port.to_string(), "-U", USER, "-d", "postgres"])
-            .status()
-            .is_ok_and(|s| s.success());
-        if ready {
+        let asked = Command::new(bin.join("pg_isready"))
+            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-U", USER, "-d", "postgres"])
+            .output();
+        if asked.as_ref().is_ok_and(|o| o.status.success()) {
             return Ok(());
         }
         if Instant::now() > deadline {
-            return Err(format!("not ready after 60 s\n{}", log()));
+            let said = match asked {
+                Ok(o) => format!(
+                    "{}: {}{}",
+                    o.status,
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                ),
+                Err(e) => e.to_string(),
+            };
+            return Err(format!("not ready after 60 s (pg_isready: {said})\n{}", log()));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
