@@ -38,6 +38,7 @@ impl Level {
             1 => Some(1),
             2 => Some(2),
             3 => Some(3),
+            4 => Some(5),
             _ => None,
         };
         Limits { depth, movetime: Some(self.movetime()) }
@@ -62,7 +63,7 @@ impl Level {
             1 => 200,
             2 => 90,
             3 => 35,
-            4 => 10,
+            4 => 20,
             _ => 0,
         }
     }
