@@ -20,14 +20,15 @@ use tessera_rules::{Action, Bitboard, Color, Move, Position, Role, Square, attac
 pub(crate) enum Width {
     /// Every legal turn.
     All,
-    /// Square actions at the `first` best-ranked locations (and where the piece moved) as the
-    /// turn's second action, at the `second` best as its third.
-    Pruned { first: usize, second: usize },
+    /// Square actions at the `first` best-ranked locations (and where the first action started
+    /// and ended, with the ring around its end if `ring`) as the turn's second action, at the
+    /// `second` best as its third.
+    Pruned { first: usize, second: usize, ring: bool },
 }
 
 impl Width {
-    pub const ROOT: Width = Width::Pruned { first: 10, second: 4 };
-    pub const INNER: Width = Width::Pruned { first: 5, second: 2 };
+    pub const ROOT: Width = Width::Pruned { first: 10, second: 4, ring: true };
+    pub const INNER: Width = Width::Pruned { first: 4, second: 1, ring: false };
 }
 
 /// Whether a variant's turns are compound (and so are pruned).
@@ -38,7 +39,7 @@ pub(crate) fn compound(pos: &Position) -> bool {
 /// The turns to search, appended to `out` (cleared first).
 pub(crate) fn candidates(pos: &Position, width: Width, out: &mut Vec<Move>) {
     out.clear();
-    let Width::Pruned { first, second } = width else {
+    let Width::Pruned { first, second, ring } = width else {
         pos.legal_moves_into(out);
         return;
     };
@@ -53,7 +54,7 @@ pub(crate) fn candidates(pos: &Position, width: Width, out: &mut Vec<Move>) {
     pos.for_each_legal_turn(
         &mut |step, _, action| {
             if step == 0 {
-                near_first = touched(action);
+                near_first = touched(action, ring);
                 return true;
             }
             let allowed = if step == 1 { wide | near_first } else { narrow | near_first };
@@ -113,11 +114,11 @@ pub(crate) fn victim(pos: &Position, mv: &Move) -> Option<Role> {
         .max_by_key(|r| crate::eval::value(pos, *r))
 }
 
-/// Locations an action starts from or lands on, and those next to where it lands.
-fn touched(action: Action) -> Bitboard {
+/// Locations an action starts from or lands on, and with `ring` those next to where it lands.
+fn touched(action: Action, ring: bool) -> Bitboard {
     match action {
         Action::Normal { from, to, .. } | Action::EnPassant { from, to } | Action::Shift { from, to, .. } => {
-            from.bb() | to.bb() | attacks::king(to)
+            from.bb() | to.bb() | if ring { attacks::king(to) } else { Bitboard::EMPTY }
         }
         Action::Castle { king, rook } => king.bb() | rook.bb(),
         Action::Sacrifice { from, to, .. } => from.bb() | to.bb(),
@@ -167,4 +168,71 @@ fn ranked_locations(pos: &Position) -> Vec<Square> {
     let mut ranked: Vec<Square> = mask.into_iter().collect();
     ranked.sort_by_key(|sq| (-weight[sq.index()], -centre(*sq)));
     ranked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_rules::{Game, Variant};
+
+    /// A game of random turns, for positions well past the opening.
+    fn random_game(variant: Variant, plies: usize, mut seed: u64) -> Game {
+        let mut game = Game::from_variant(variant);
+        for _ in 0..plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = game.position().legal_moves();
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            game.play(legal[(seed >> 33) as usize % legal.len()]).unwrap();
+        }
+        game
+    }
+
+    /// The pruned turns are legal turns, and every legal first action (every piece move) is kept.
+    /// Run with `--nocapture` to see how many turns the pruning leaves.
+    #[test]
+    fn pruning_keeps_every_first_action_and_only_legal_turns() {
+        for &variant in Variant::ALL.iter().filter(|v| v.rules().turn != TurnRule::Single) {
+            for seed in 0..6 {
+                let game = random_game(variant, 24 + seed as usize, seed);
+                let pos = game.position();
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let legal = pos.legal_moves();
+                let mut root = Vec::new();
+                candidates(pos, Width::ROOT, &mut root);
+                let mut inner = Vec::new();
+                candidates(pos, Width::INNER, &mut inner);
+                for mv in root.iter().chain(&inner) {
+                    assert!(
+                        legal.contains(mv),
+                        "{variant:?}: pruned turn {mv:?} is not legal in {}",
+                        pos.fen()
+                    );
+                }
+                let firsts = |moves: &[Move]| {
+                    let mut f: Vec<Action> = moves.iter().map(|m| m.first()).collect();
+                    f.sort_by_key(|a| format!("{a:?}"));
+                    f.dedup();
+                    f
+                };
+                // A first action whose every completion needs a square action elsewhere may go
+                // (Infinite Reserves' owed placement); none of a turn that may end with it.
+                let may_end: Vec<Action> =
+                    firsts(&legal.iter().filter(|m| m.len() == 1).copied().collect::<Vec<_>>());
+                let kept = firsts(&inner);
+                for a in &may_end {
+                    assert!(kept.contains(a), "{variant:?}: {a:?} lost in {}", pos.fen());
+                }
+                eprintln!(
+                    "{variant:?} seed {seed}: {} legal turns, {} at the root, {} inside",
+                    legal.len(),
+                    root.len(),
+                    inner.len()
+                );
+            }
+        }
+    }
 }

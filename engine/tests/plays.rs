@@ -99,7 +99,8 @@ fn every_variant_is_played_to_its_end_against_a_random_mover() {
         let mut game = Game::from_variant(variant);
         let mut searcher = Searcher::new();
         let mut random = Lcg(i as u64 + 7);
-        let engine_colour = if i % 2 == 0 { tessera_rules::Color::White } else { tessera_rules::Color::Black };
+        let engine_colour =
+            if i % 2 == 0 { tessera_rules::Color::White } else { tessera_rules::Color::Black };
         let mut plies = 0;
         while game.outcome().is_none() && game.claimable_draw().is_none() {
             assert!(plies < 1000, "{variant:?}: no end after {plies} plies: {}", game.record());
