@@ -14,6 +14,7 @@ use std::time::Duration;
 use tessera_rules::{Game, Move};
 
 use search::{Memory, Style};
+pub use turns::prunes;
 
 /// A strength from 1 (a beginner: shallow, with some randomness) to 5 (the strongest the
 /// time budget allows).

@@ -12,7 +12,7 @@
 //! The locations are ranked once per position, and the widest choice is kept for the root.
 //! `docs/opponent.md` measures what the pruning costs.
 
-use tessera_rules::variant::TurnRule;
+use tessera_rules::variant::{Reserve, TurnRule};
 use tessera_rules::{Action, Bitboard, Color, Move, Position, Role, Square, attacks};
 
 /// How widely square actions are looked at after a turn's first action.
@@ -31,9 +31,19 @@ impl Width {
     pub const INNER: Width = Width::Pruned { first: 4, second: 1, ring: false };
 }
 
-/// Whether a variant's turns are compound (and so are pruned).
+/// Whether a variant's turns are compound (a piece move and square actions, or the chip).
 pub(crate) fn compound(pos: &Position) -> bool {
     pos.rules().turn != TurnRule::Single
+}
+
+/// Whether the search prunes a variant's compound turns: where they run into the thousands, with
+/// squares in endless supply (Infinite Reserves, Moving Occupied Squares) or the chip free to go
+/// on any empty square. The Hans38 Postal family has a few hundred turns at most (three squares in
+/// hand): there every turn is searched, since pruning was measured to cost games there
+/// (`docs/opponent.md`).
+pub fn prunes(variant: tessera_rules::Variant) -> bool {
+    let rules = variant.rules();
+    rules.turn != TurnRule::Single && (rules.reserve == Reserve::Infinite || rules.chip)
 }
 
 /// The turns to search, appended to `out` (cleared first).
@@ -43,7 +53,7 @@ pub(crate) fn candidates(pos: &Position, width: Width, out: &mut Vec<Move>) {
         pos.legal_moves_into(out);
         return;
     };
-    if !compound(pos) {
+    if !prunes(pos.variant()) {
         pos.legal_moves_into(out);
         return;
     }
@@ -127,6 +137,31 @@ fn touched(action: Action, ring: bool) -> Bitboard {
     }
 }
 
+/// Empty squares `color`'s pieces reach by their own powers (pawns by their steps forward).
+fn piece_targets(pos: &Position, color: Color, blockers: Bitboard) -> Bitboard {
+    let empty = pos.squares() & !pos.occupied();
+    let mut reach = Bitboard::EMPTY;
+    let ours = pos.by_color(color);
+    for sq in ours & pos.by_role(Role::Knight) {
+        reach |= attacks::knight(sq);
+    }
+    for sq in ours & (pos.by_role(Role::Bishop) | pos.by_role(Role::Queen)) {
+        reach |= attacks::bishop(sq, blockers);
+    }
+    for sq in ours & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)) {
+        reach |= attacks::rook(sq, blockers);
+    }
+    for sq in ours & pos.by_role(Role::King) {
+        reach |= attacks::king(sq);
+    }
+    for sq in ours & pos.by_role(Role::Pawn) {
+        if let Some(one) = sq.offset(0, color.forward()) {
+            reach |= one.bb();
+        }
+    }
+    reach & empty
+}
+
 /// The board's locations, most telling first, for square actions.
 fn ranked_locations(pos: &Position) -> Vec<Square> {
     let mask = pos.board_mask();
@@ -157,6 +192,14 @@ fn ranked_locations(pos: &Position) -> Vec<Square> {
             if (line & blockers).count() <= 2 {
                 add(line, 5);
             }
+        }
+    }
+    // Where a side has only a few squares to move its pieces to, those squares decide whether it
+    // can move at all, and a side without a turn loses in the Betza family: they rank first.
+    for color in Color::ALL {
+        let few = piece_targets(pos, color, blockers);
+        if few.count() <= 6 {
+            add(few, 8);
         }
     }
     let (width, height) = pos.size();
@@ -193,7 +236,7 @@ mod tests {
     /// Run with `--nocapture` to see how many turns the pruning leaves.
     #[test]
     fn pruning_keeps_every_first_action_and_only_legal_turns() {
-        for &variant in Variant::ALL.iter().filter(|v| v.rules().turn != TurnRule::Single) {
+        for &variant in Variant::ALL.iter().filter(|v| prunes(**v)) {
             for seed in 0..6 {
                 let game = random_game(variant, 24 + seed as usize, seed);
                 let pos = game.position();
