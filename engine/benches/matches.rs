@@ -518,7 +518,7 @@ fn pairings(config: &Config) -> Vec<Pairing> {
                     }
                 }
                 // Pruned against unpruned at the same level and time, where turns are compound.
-                "pruning" if variant.rules().turn != tessera_rules::variant::TurnRule::Single => {
+                "pruning" if tessera_engine::prunes(variant) => {
                     add(kind, level(5), PlayerKind::Unpruned(Level::STRONGEST), Target::AtLeast(0.5), None);
                 }
                 "stockfish" if variant == Variant::Chess => {

@@ -73,6 +73,7 @@ fn side(pos: &Position, us: Color) -> i32 {
     // Reach of the pieces, and pressure on the enemy king's neighbourhood.
     let enemy_zone = pos.king(them).map_or(Bitboard::EMPTY, |k| attacks::king(k) | k.bb());
     let mut pressure = 0;
+    let tropism = if rules.square_actions || rules.tiles { 5 } else { 1 };
     for (role, weight) in [(Role::Knight, 4), (Role::Bishop, 4), (Role::Rook, 2), (Role::Queen, 1)] {
         for sq in pos.pieces(us, role) {
             let reach = match role {
@@ -83,6 +84,11 @@ fn side(pos: &Position, us: Color) -> i32 {
                 _ => attacks::queen(sq, blockers),
             };
             score += weight * (reach & standable).count() as i32;
+            // Closer to the enemy king: where holes cut the board, the pull that makes a player
+            // build the bridge of squares an attack needs, step by step.
+            if let Some(enemy_king) = pos.king(them) {
+                score += tropism * (7 - i32::from(sq.distance(enemy_king)).min(7));
+            }
             pressure += (reach & enemy_zone).count() as i32 * if role == Role::Queen { 2 } else { 1 };
         }
     }

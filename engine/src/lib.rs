@@ -14,6 +14,7 @@ use std::time::Duration;
 use tessera_rules::{Game, Move};
 
 use search::{Memory, Style};
+pub use turns::prunes;
 
 /// A strength from 1 (a beginner: shallow, with some randomness) to 5 (the strongest the
 /// time budget allows).
@@ -38,6 +39,7 @@ impl Level {
             1 => Some(1),
             2 => Some(2),
             3 => Some(3),
+            4 => Some(5),
             _ => None,
         };
         Limits { depth, movetime: Some(self.movetime()) }
@@ -62,7 +64,7 @@ impl Level {
             1 => 200,
             2 => 90,
             3 => 35,
-            4 => 10,
+            4 => 20,
             _ => 0,
         }
     }

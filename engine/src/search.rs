@@ -16,6 +16,8 @@ const INF: i32 = 32_000;
 /// Scores beyond this are mates, counted in plies from the root.
 const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 96;
+/// The most legal turns the root searches all of.
+const ROOT_ALL_UP_TO: usize = 3_000;
 
 /// What the caller asks beyond the limits: a level's weakening, and the pruning switch.
 #[derive(Copy, Clone, Debug)]
@@ -77,11 +79,17 @@ pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style
         path.push(earlier.key());
         earlier.play_unchecked(mv);
     }
+    // The root sees every legal turn unless there are thousands (a Moving Occupied Squares
+    // middlegame): there a turn missed cannot be made up for by any depth, and the opening turns
+    // of the Postal family are won or lost by one square action.
     let mut root_moves = Vec::new();
-    let width = if style.prune { Width::ROOT } else { Width::All };
-    turns::candidates(pos, width, &mut root_moves);
-    if root_moves.is_empty() {
-        pos.legal_moves_into(&mut root_moves);
+    pos.legal_moves_into(&mut root_moves);
+    if style.prune && root_moves.len() > ROOT_ALL_UP_TO {
+        let mut pruned = Vec::new();
+        turns::candidates(pos, Width::ROOT, &mut pruned);
+        if !pruned.is_empty() {
+            root_moves = pruned;
+        }
     }
     let first = *root_moves.first()?;
     let mut run = Run {
@@ -410,6 +418,11 @@ impl Run<'_> {
                 }
             }
             return best;
+        }
+        // At the horizon, a side left without a legal turn is seen as mated or stalemated: in
+        // the Betza family that is how most games are lost, and it is cheap to ask.
+        if qply == 0 && !pos.has_legal_moves() {
+            return no_turn_score(pos, ply);
         }
         let stand = self.evaluate(pos, key);
         if stand >= beta || ply >= MAX_PLY - 1 {

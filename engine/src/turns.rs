@@ -12,7 +12,7 @@
 //! The locations are ranked once per position, and the widest choice is kept for the root.
 //! `docs/opponent.md` measures what the pruning costs.
 
-use tessera_rules::variant::TurnRule;
+use tessera_rules::variant::{Reserve, TurnRule};
 use tessera_rules::{Action, Bitboard, Color, Move, Position, Role, Square, attacks};
 
 /// How widely square actions are looked at after a turn's first action.
@@ -20,29 +20,40 @@ use tessera_rules::{Action, Bitboard, Color, Move, Position, Role, Square, attac
 pub(crate) enum Width {
     /// Every legal turn.
     All,
-    /// Square actions at the `first` best-ranked locations (and where the piece moved) as the
-    /// turn's second action, at the `second` best as its third.
-    Pruned { first: usize, second: usize },
+    /// Square actions at the `first` best-ranked locations (and where the first action started
+    /// and ended, with the ring around its end if `ring`) as the turn's second action, at the
+    /// `second` best as its third.
+    Pruned { first: usize, second: usize, ring: bool },
 }
 
 impl Width {
-    pub const ROOT: Width = Width::Pruned { first: 10, second: 4 };
-    pub const INNER: Width = Width::Pruned { first: 5, second: 2 };
+    pub const ROOT: Width = Width::Pruned { first: 10, second: 4, ring: true };
+    pub const INNER: Width = Width::Pruned { first: 4, second: 1, ring: false };
 }
 
-/// Whether a variant's turns are compound (and so are pruned).
+/// Whether a variant's turns are compound (a piece move and square actions, or the chip).
 pub(crate) fn compound(pos: &Position) -> bool {
     pos.rules().turn != TurnRule::Single
+}
+
+/// Whether the search prunes a variant's compound turns: where they run into the thousands, with
+/// squares in endless supply (Infinite Reserves, Moving Occupied Squares) or the chip free to go
+/// on any empty square. The Hans38 Postal family has a few hundred turns at most (three squares in
+/// hand): there every turn is searched, since pruning was measured to cost games there
+/// (`docs/opponent.md`).
+pub fn prunes(variant: tessera_rules::Variant) -> bool {
+    let rules = variant.rules();
+    rules.turn != TurnRule::Single && (rules.reserve == Reserve::Infinite || rules.chip)
 }
 
 /// The turns to search, appended to `out` (cleared first).
 pub(crate) fn candidates(pos: &Position, width: Width, out: &mut Vec<Move>) {
     out.clear();
-    let Width::Pruned { first, second } = width else {
+    let Width::Pruned { first, second, ring } = width else {
         pos.legal_moves_into(out);
         return;
     };
-    if !compound(pos) {
+    if !prunes(pos.variant()) {
         pos.legal_moves_into(out);
         return;
     }
@@ -53,7 +64,7 @@ pub(crate) fn candidates(pos: &Position, width: Width, out: &mut Vec<Move>) {
     pos.for_each_legal_turn(
         &mut |step, _, action| {
             if step == 0 {
-                near_first = touched(action);
+                near_first = touched(action, ring);
                 return true;
             }
             let allowed = if step == 1 { wide | near_first } else { narrow | near_first };
@@ -113,17 +124,42 @@ pub(crate) fn victim(pos: &Position, mv: &Move) -> Option<Role> {
         .max_by_key(|r| crate::eval::value(pos, *r))
 }
 
-/// Locations an action starts from or lands on, and those next to where it lands.
-fn touched(action: Action) -> Bitboard {
+/// Locations an action starts from or lands on, and with `ring` those next to where it lands.
+fn touched(action: Action, ring: bool) -> Bitboard {
     match action {
         Action::Normal { from, to, .. } | Action::EnPassant { from, to } | Action::Shift { from, to, .. } => {
-            from.bb() | to.bb() | attacks::king(to)
+            from.bb() | to.bb() | if ring { attacks::king(to) } else { Bitboard::EMPTY }
         }
         Action::Castle { king, rook } => king.bb() | rook.bb(),
         Action::Sacrifice { from, to, .. } => from.bb() | to.bb(),
         Action::Place { to } | Action::Chip { to } | Action::DropAnti { to } => to.bb(),
         Action::RemoveTile { at } => at.bb(),
     }
+}
+
+/// Empty squares `color`'s pieces reach by their own powers (pawns by their steps forward).
+fn piece_targets(pos: &Position, color: Color, blockers: Bitboard) -> Bitboard {
+    let empty = pos.squares() & !pos.occupied();
+    let mut reach = Bitboard::EMPTY;
+    let ours = pos.by_color(color);
+    for sq in ours & pos.by_role(Role::Knight) {
+        reach |= attacks::knight(sq);
+    }
+    for sq in ours & (pos.by_role(Role::Bishop) | pos.by_role(Role::Queen)) {
+        reach |= attacks::bishop(sq, blockers);
+    }
+    for sq in ours & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)) {
+        reach |= attacks::rook(sq, blockers);
+    }
+    for sq in ours & pos.by_role(Role::King) {
+        reach |= attacks::king(sq);
+    }
+    for sq in ours & pos.by_role(Role::Pawn) {
+        if let Some(one) = sq.offset(0, color.forward()) {
+            reach |= one.bb();
+        }
+    }
+    reach & empty
 }
 
 /// The board's locations, most telling first, for square actions.
@@ -158,6 +194,14 @@ fn ranked_locations(pos: &Position) -> Vec<Square> {
             }
         }
     }
+    // Where a side has only a few squares to move its pieces to, those squares decide whether it
+    // can move at all, and a side without a turn loses in the Betza family: they rank first.
+    for color in Color::ALL {
+        let few = piece_targets(pos, color, blockers);
+        if few.count() <= 6 {
+            add(few, 8);
+        }
+    }
     let (width, height) = pos.size();
     let centre = |sq: Square| {
         let df = (2 * i32::from(sq.file()) - i32::from(width) + 1).abs();
@@ -167,4 +211,71 @@ fn ranked_locations(pos: &Position) -> Vec<Square> {
     let mut ranked: Vec<Square> = mask.into_iter().collect();
     ranked.sort_by_key(|sq| (-weight[sq.index()], -centre(*sq)));
     ranked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_rules::{Game, Variant};
+
+    /// A game of random turns, for positions well past the opening.
+    fn random_game(variant: Variant, plies: usize, mut seed: u64) -> Game {
+        let mut game = Game::from_variant(variant);
+        for _ in 0..plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = game.position().legal_moves();
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            game.play(legal[(seed >> 33) as usize % legal.len()]).unwrap();
+        }
+        game
+    }
+
+    /// The pruned turns are legal turns, and every legal first action (every piece move) is kept.
+    /// Run with `--nocapture` to see how many turns the pruning leaves.
+    #[test]
+    fn pruning_keeps_every_first_action_and_only_legal_turns() {
+        for &variant in Variant::ALL.iter().filter(|v| prunes(**v)) {
+            for seed in 0..6 {
+                let game = random_game(variant, 24 + seed as usize, seed);
+                let pos = game.position();
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let legal = pos.legal_moves();
+                let mut root = Vec::new();
+                candidates(pos, Width::ROOT, &mut root);
+                let mut inner = Vec::new();
+                candidates(pos, Width::INNER, &mut inner);
+                for mv in root.iter().chain(&inner) {
+                    assert!(
+                        legal.contains(mv),
+                        "{variant:?}: pruned turn {mv:?} is not legal in {}",
+                        pos.fen()
+                    );
+                }
+                let firsts = |moves: &[Move]| {
+                    let mut f: Vec<Action> = moves.iter().map(|m| m.first()).collect();
+                    f.sort_by_key(|a| format!("{a:?}"));
+                    f.dedup();
+                    f
+                };
+                // A first action whose every completion needs a square action elsewhere may go
+                // (Infinite Reserves' owed placement); none of a turn that may end with it.
+                let may_end: Vec<Action> =
+                    firsts(&legal.iter().filter(|m| m.len() == 1).copied().collect::<Vec<_>>());
+                let kept = firsts(&inner);
+                for a in &may_end {
+                    assert!(kept.contains(a), "{variant:?}: {a:?} lost in {}", pos.fen());
+                }
+                eprintln!(
+                    "{variant:?} seed {seed}: {} legal turns, {} at the root, {} inside",
+                    legal.len(),
+                    root.len(),
+                    inner.len()
+                );
+            }
+        }
+    }
 }

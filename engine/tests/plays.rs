@@ -82,3 +82,38 @@ fn mate_by_stalemate_counts_in_the_limited_squares_family() {
     let choice = best_move(&game, Limits { depth: Some(2), movetime: None }).unwrap();
     assert_eq!(choice.score, Score::Mate(1), "{choice:?}");
 }
+
+/// A tiny repeatable generator for the random mover (no dependency for one test).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+#[test]
+fn every_variant_is_played_to_its_end_against_a_random_mover() {
+    for (i, &variant) in Variant::ALL.iter().enumerate() {
+        let mut game = Game::from_variant(variant);
+        let mut searcher = Searcher::new();
+        let mut random = Lcg(i as u64 + 7);
+        let engine_colour =
+            if i % 2 == 0 { tessera_rules::Color::White } else { tessera_rules::Color::Black };
+        let mut plies = 0;
+        while game.outcome().is_none() && game.claimable_draw().is_none() {
+            assert!(plies < 3000, "{variant:?}: no end after {plies} plies: {}", game.record());
+            let legal = game.position().legal_moves();
+            let mv = if game.position().turn() == engine_colour {
+                let choice = searcher.play_limited(&game, Level::STRONGEST, plies, limits_ms(20)).unwrap();
+                assert!(legal.contains(&choice.mv), "{variant:?}: illegal turn after {}", game.record());
+                choice.mv
+            } else {
+                legal[random.below(legal.len())]
+            };
+            game.play(mv).unwrap();
+            plies += 1;
+        }
+    }
+}

@@ -233,3 +233,18 @@ fn the_movers_own_pawns_promote_by_a_shrink_too() {
     assert_eq!(queen.piece_at(sq("g7")), Some(Piece::new(Color::White, Role::Queen)));
     assert!(queen.is_check(), "the new queen checks the black king on e5");
 }
+
+/// A king the shrinking board has brought beside the corner, its rook next to it and the right
+/// to castle kept: no castling (S4 needs two or three squares between), and no fault working out
+/// where the king would have gone (found by the practice opponent's search).
+#[test]
+fn a_king_beside_the_corner_with_its_right_to_castle() {
+    for fen in ["4k3/8/8/8/8/8/8/RK6 w Q - 0 1", "3k3/7/7/7/7/7/7/RK5 w Q - 0 1"] {
+        let p = pos(fen);
+        let moves = p.legal_moves();
+        assert!(!moves.iter().any(|m| matches!(m.first(), tessera_rules::Action::Castle { .. })), "{fen}");
+        // King to a2, b2, c2 and c1; the rook up the a-file.
+        let king_moves = moves.iter().filter(|m| m.first().from() == sq("b1")).count();
+        assert_eq!(king_moves, 4, "{fen}");
+    }
+}

@@ -26,7 +26,9 @@ impl Mechanic for Shrink {
     fn castling_targets(_pos: &Position, king: Square, rook: Square) -> (Square, Square) {
         let rank = king.rank();
         let step: i8 = if rook.file() > king.file() { 1 } else { -1 };
-        let file = |n: i8| (king.file() as i8 + n * step) as u8;
+        // Kept on the grid: beside a corner the squares do not exist, and `may_castle` refuses
+        // such a castling anyway (the rook is then too near).
+        let file = |n: i8| (king.file() as i8 + n * step).clamp(0, 7) as u8;
         (Square::from_coords(file(2), rank), Square::from_coords(file(1), rank))
     }
 
