@@ -21,52 +21,54 @@ pub use turns::prunes;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
 
+/// What each level is: one row a level, weakest first.
+struct LevelRow {
+    /// Deepest iteration, in plies; `None`: as deep as its time allows.
+    depth: Option<u32>,
+    /// The most time it thinks about one turn. Level 5's leaves room under the five seconds a
+    /// turn may take for the last node and the reply.
+    movetime_ms: u64,
+    /// Centipawns of noise on its judgement: the weaker levels misjudge, and so blunder now
+    /// and then, the way people learning a game do.
+    noise: i32,
+}
+
+const LEVELS: [LevelRow; 5] = [
+    LevelRow { depth: Some(1), movetime_ms: 100, noise: 200 },
+    LevelRow { depth: Some(2), movetime_ms: 250, noise: 90 },
+    LevelRow { depth: Some(3), movetime_ms: 600, noise: 35 },
+    LevelRow { depth: Some(5), movetime_ms: 1200, noise: 20 },
+    LevelRow { depth: None, movetime_ms: 4500, noise: 0 },
+];
+
 impl Level {
     pub const WEAKEST: Level = Level(1);
-    pub const STRONGEST: Level = Level(5);
+    pub const STRONGEST: Level = Level(LEVELS.len() as u8);
 
     pub fn new(n: u8) -> Option<Level> {
-        (1..=5).contains(&n).then_some(Level(n))
+        (Self::WEAKEST.0..=Self::STRONGEST.0).contains(&n).then_some(Level(n))
     }
 
     pub fn number(self) -> u8 {
         self.0
     }
 
+    fn row(self) -> &'static LevelRow {
+        &LEVELS[usize::from(self.0 - 1)]
+    }
+
     /// What the level is allowed: its time, and its depth where it is kept shallow.
     pub fn limits(self) -> Limits {
-        let depth = match self.0 {
-            1 => Some(1),
-            2 => Some(2),
-            3 => Some(3),
-            4 => Some(5),
-            _ => None,
-        };
-        Limits { depth, movetime: Some(self.movetime()) }
+        Limits { depth: self.row().depth, movetime: Some(self.movetime()) }
     }
 
-    /// The most time the level thinks about one turn. Level 5's leaves room under the five
-    /// seconds the issue allows for the last node and the reply.
+    /// The most time the level thinks about one turn.
     pub fn movetime(self) -> Duration {
-        Duration::from_millis(match self.0 {
-            1 => 100,
-            2 => 250,
-            3 => 600,
-            4 => 1200,
-            _ => 4500,
-        })
+        Duration::from_millis(self.row().movetime_ms)
     }
 
-    /// Centipawns of noise on its judgement: the weaker levels misjudge, and so blunder now
-    /// and then, the way people learning a game do.
     fn noise(self) -> i32 {
-        match self.0 {
-            1 => 200,
-            2 => 90,
-            3 => 35,
-            4 => 20,
-            _ => 0,
-        }
+        self.row().noise
     }
 }
 

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use tessera_rules::variant::StalemateRule;
-use tessera_rules::{Action, Game, Move, Position, Role, Square};
+use tessera_rules::{Action, Game, Move, Position, Role};
 
 use crate::eval;
 use crate::tt::{Bound, Table};
@@ -73,12 +73,10 @@ pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style
     let start = Instant::now();
     let pos = game.position();
     memory.table.age();
-    let mut path = Vec::with_capacity(game.moves().len() + MAX_PLY);
-    let mut earlier = game.start().clone();
-    for mv in game.moves() {
-        path.push(earlier.key());
-        earlier.play_unchecked(mv);
-    }
+    // The game's earlier positions; the root's own key joins when the search enters it.
+    let earlier = &game.positions()[..game.positions().len() - 1];
+    let mut path = Vec::with_capacity(earlier.len() + MAX_PLY);
+    path.extend(earlier.iter().map(Position::key));
     // The root sees every legal turn unless there are thousands (a Moving Occupied Squares
     // middlegame): there a turn missed cannot be made up for by any depth, and the opening turns
     // of the Postal family are won or lost by one square action.
@@ -186,24 +184,9 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Where an action ends: for the history table.
-fn lands(action: Action) -> Square {
-    match action {
-        Action::Normal { to, .. }
-        | Action::EnPassant { to, .. }
-        | Action::Shift { to, .. }
-        | Action::Sacrifice { to, .. }
-        | Action::Place { to }
-        | Action::Chip { to }
-        | Action::DropAnti { to } => to,
-        Action::Castle { rook, .. } => rook,
-        Action::RemoveTile { at } => at,
-    }
-}
-
 fn history_index(mv: &Move) -> usize {
     let first = mv.first();
-    first.from().index() * 64 + lands(first).index()
+    first.from().index() * 64 + first.to().index()
 }
 
 fn is_quiet(mv: &Move) -> bool {
@@ -220,6 +203,20 @@ impl Run<'_> {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// The turns searched below the root, or `Err` with the score of a side that has none.
+    fn inner_turns(&self, pos: &Position, ply: usize, moves: &mut Vec<Move>) -> Result<(), i32> {
+        let width = if self.style.prune { Width::INNER } else { Width::All };
+        turns::candidates(pos, width, moves);
+        if moves.is_empty() {
+            // Pruning may have left nothing while a legal turn exists: then every turn.
+            if !pos.has_legal_moves() {
+                return Err(no_turn_score(pos, ply));
+            }
+            pos.legal_moves_into(moves);
+        }
+        Ok(())
     }
 
     fn evaluate(&self, pos: &Position, key: u64) -> i32 {
@@ -300,15 +297,8 @@ impl Run<'_> {
         let mut moves = Vec::new();
         if root {
             moves.clone_from(&self.root_moves);
-        } else {
-            let width = if self.style.prune { Width::INNER } else { Width::All };
-            turns::candidates(pos, width, &mut moves);
-            if moves.is_empty() {
-                if !pos.has_legal_moves() {
-                    return no_turn_score(pos, ply);
-                }
-                pos.legal_moves_into(&mut moves);
-            }
+        } else if let Err(score) = self.inner_turns(pos, ply, &mut moves) {
+            return score;
         }
         if root {
             // The root keeps the order the last iteration left; the table's turn first.
@@ -396,13 +386,8 @@ impl Run<'_> {
         let mut moves = Vec::new();
         // In check near the horizon: every (pruned) answer, so a mate there is seen as one.
         if qply < 2 && pos.is_check() {
-            let width = if self.style.prune { Width::INNER } else { Width::All };
-            turns::candidates(pos, width, &mut moves);
-            if moves.is_empty() {
-                if !pos.has_legal_moves() {
-                    return no_turn_score(pos, ply);
-                }
-                pos.legal_moves_into(&mut moves);
+            if let Err(score) = self.inner_turns(pos, ply, &mut moves) {
+                return score;
             }
             self.order(pos, &mut moves, None, ply.min(MAX_PLY - 1));
             let mut best = -INF;

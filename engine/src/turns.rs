@@ -61,7 +61,7 @@ pub(crate) fn candidates(pos: &Position, width: Width, out: &mut Vec<Move>) {
     let wide: Bitboard = ranked.iter().take(first).fold(Bitboard::EMPTY, |b, sq| b.with(*sq));
     let narrow: Bitboard = ranked.iter().take(second).fold(Bitboard::EMPTY, |b, sq| b.with(*sq));
     let mut near_first = Bitboard::EMPTY;
-    pos.for_each_legal_turn(
+    pos.for_each_turn(
         &mut |step, _, action| {
             if step == 0 {
                 near_first = touched(action, ring);
@@ -91,7 +91,7 @@ pub(crate) fn captures(pos: &Position, out: &mut Vec<Move>) {
         return;
     }
     let mut last_first: Option<Action> = None;
-    pos.for_each_legal_turn(
+    pos.for_each_turn(
         &mut |step, _, action| {
             if step == 0 {
                 return action.is_capture();
@@ -126,15 +126,8 @@ pub(crate) fn victim(pos: &Position, mv: &Move) -> Option<Role> {
 
 /// Locations an action starts from or lands on, and with `ring` those next to where it lands.
 fn touched(action: Action, ring: bool) -> Bitboard {
-    match action {
-        Action::Normal { from, to, .. } | Action::EnPassant { from, to } | Action::Shift { from, to, .. } => {
-            from.bb() | to.bb() | if ring { attacks::king(to) } else { Bitboard::EMPTY }
-        }
-        Action::Castle { king, rook } => king.bb() | rook.bb(),
-        Action::Sacrifice { from, to, .. } => from.bb() | to.bb(),
-        Action::Place { to } | Action::Chip { to } | Action::DropAnti { to } => to.bb(),
-        Action::RemoveTile { at } => at.bb(),
-    }
+    let to = action.to();
+    action.from().bb() | to.bb() | if ring { attacks::king(to) } else { Bitboard::EMPTY }
 }
 
 /// Empty squares `color`'s pieces reach by their own powers (pawns by their steps forward).

@@ -147,6 +147,12 @@ impl Game {
         &self.moves
     }
 
+    /// Every position reached, the start first and the current one last, as repetitions compare
+    /// them (move counters cleared): for a search that must know which positions would repeat.
+    pub fn positions(&self) -> &[Position] {
+        &self.history
+    }
+
     /// Plays a legal move of the current position.
     pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         if let Some(outcome) = self.outcome() {

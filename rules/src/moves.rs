@@ -41,6 +41,22 @@ impl Action {
         }
     }
 
+    /// Where the action ends: the piece's or square's destination, the placement, the rook a
+    /// king castles with, the tile taken away.
+    pub fn to(self) -> Square {
+        match self {
+            Action::Normal { to, .. }
+            | Action::EnPassant { to, .. }
+            | Action::Shift { to, .. }
+            | Action::Sacrifice { to, .. }
+            | Action::Place { to }
+            | Action::Chip { to }
+            | Action::DropAnti { to } => to,
+            Action::Castle { rook, .. } => rook,
+            Action::RemoveTile { at } => at,
+        }
+    }
+
     /// Whether this action moves a piece by its own powers (as opposed to moving or placing squares).
     pub fn is_piece_move(self) -> bool {
         matches!(self, Action::Normal { .. } | Action::EnPassant { .. } | Action::Castle { .. })

@@ -452,20 +452,6 @@ impl Position {
         }
     }
 
-    /// Walks the legal turns whose `i`-th action passes `filter(i, position before it, action)`,
-    /// calling `visit` with each; stops early, returning false, when `visit` returns false.
-    ///
-    /// A turn's actions come in the order they are made; a turn that may end is visited before
-    /// its longer continuations. For searches that look at a chosen few of the many compound
-    /// turns (the practice opponent prunes square actions this way).
-    pub fn for_each_legal_turn(
-        &self,
-        filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
-        visit: &mut dyn FnMut(Move) -> bool,
-    ) -> bool {
-        self.for_each_turn(filter, visit)
-    }
-
     /// A 64-bit hash of everything that makes the position, counters aside: pieces, squares and
     /// their owners, reserves, locks, carried pawns, the chip, tiles, the board's size, castling,
     /// en passant, the side to move and the part of the turn number that changes the rules.
@@ -491,7 +477,13 @@ impl Position {
         hasher.finish()
     }
 
-    pub(crate) fn for_each_turn(
+    /// Walks the legal turns whose `i`-th action passes `filter(i, position before it, action)`,
+    /// calling `visit` with each; stops early, returning false, when `visit` returns false.
+    ///
+    /// A turn's actions come in the order they are made; a turn that may end is visited before
+    /// its longer continuations. For searches that look at a chosen few of the many compound
+    /// turns (the practice opponent prunes square actions this way).
+    pub fn for_each_turn(
         &self,
         filter: &mut dyn FnMut(usize, &Position, Action) -> bool,
         visit: &mut dyn FnMut(Move) -> bool,
