@@ -27,11 +27,11 @@ use tokio_postgres::types::ToSql;
 
 use crate::store::{
     Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, NewGame, Player, PlayerId,
-    Store,
+    Store, may_append,
 };
 use crate::tournament_store::{
-    Entrant, Entry, FinishedGame, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind,
-    PairingRow, RatedResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow, TournamentStatus,
+    Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
+    PairingKind, PairingRow, RatedResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow, TournamentStatus,
     TournamentStore,
 };
 
@@ -189,13 +189,20 @@ async fn one(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Ro
 
 /// A count or id kept as BIGINT, read back as the `u32` it was written from.
 fn small(r: &Row, i: usize) -> Result<u32> {
-    let v: i64 = r.try_get(i)?;
-    u32::try_from(v).with_context(|| format!("column {i} holds {v}, out of range"))
+    small_opt(r, i)?.with_context(|| format!("column {i} is NULL, where a number belongs"))
 }
 
 fn small_opt(r: &Row, i: usize) -> Result<Option<u32>> {
     let v: Option<i64> = r.try_get(i)?;
-    v.map(|v| u32::try_from(v).with_context(|| format!("column {i} holds {v}, out of range"))).transpose()
+    v.map(|v| u32::try_from(v).with_context(|| format!("column {i} holds {v}, out of range for u32")))
+        .transpose()
+}
+
+/// A bot's level, kept as BIGINT.
+fn level_opt(r: &Row, i: usize) -> Result<Option<u8>> {
+    small_opt(r, i)?
+        .map(|v| u8::try_from(v).with_context(|| format!("column {i} holds the level {v}, out of range")))
+        .transpose()
 }
 
 fn ply(n: usize) -> i64 {
@@ -238,10 +245,7 @@ fn game_row(r: &Row, moves: &mut HashMap<GameId, Vec<String>>) -> Result<GameRow
         takeback_offer: r.try_get(13)?,
         rated: r.try_get(14)?,
         created_at: r.try_get(15)?,
-        bot: match (r.try_get::<_, Option<PlayerId>>(16)?, small_opt(r, 17)?) {
-            (Some(player), Some(level)) => Some(BotOpponent { player, level: u8::try_from(level)? }),
-            _ => None,
-        },
+        bot: BotOpponent::from_columns(r.try_get(16)?, level_opt(r, 17)?),
         moves: moves.remove(&id).unwrap_or_default(),
     })
 }
@@ -265,61 +269,6 @@ fn challenge_row(r: &Row) -> Result<Challenge> {
 
 const CHALLENGE_COLUMNS: &str =
     "id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated";
-
-impl PgStore {
-    /// Appends move `ply` if the game runs with `ply - 1` moves (exactly `before`, when given),
-    /// in one transaction that holds the game's row: appends to one game take turns.
-    fn append_checked(
-        &self,
-        game: GameId,
-        ply_number: usize,
-        before: Option<&[String]>,
-        text: &str,
-        result: Option<(&str, &str)>,
-        now: i64,
-    ) -> Result<Append> {
-        self.run(async |c| {
-            let tx = c.transaction().await?;
-            let finished: Option<String> =
-                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
-            let stored = rows(&tx, "SELECT text FROM moves WHERE game_id = $1 ORDER BY ply", &[&game])
-                .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<String>, _>>()?;
-            if stored.len() + 1 != ply_number
-                || before.is_some_and(|b| b != stored.as_slice())
-                || finished.is_some()
-            {
-                return Ok(Append::Conflict);
-            }
-            let inserted = execute(
-                &tx,
-                "INSERT INTO moves (game_id, ply, text, played_at) VALUES ($1, $2, $3, $4)",
-                &[&game, &ply(ply_number), &text, &now],
-            )
-            .await;
-            // Cannot happen while the row lock is held; were it to, it is still someone else's move.
-            if let Err(e) = &inserted
-                && e.downcast_ref::<tokio_postgres::Error>().and_then(|e| e.code()) == Some(&SqlState::UNIQUE_VIOLATION)
-            {
-                return Ok(Append::Conflict);
-            }
-            inserted?;
-            execute(
-                &tx,
-                "UPDATE games SET last_move_at = $2, reminded = FALSE, draw_offer = NULL, takeback_offer = NULL,
-                 result = $3::TEXT, result_reason = $4::TEXT,
-                 finished_at = CASE WHEN $3::TEXT IS NULL THEN NULL ELSE $2::BIGINT END
-                 WHERE id = $1",
-                &[&game, &now, &result.map(|r| r.0), &result.map(|r| r.1)],
-            )
-            .await?;
-            tx.commit().await?;
-            Ok(Append::Stored)
-        })
-    }
-}
 
 impl Store for PgStore {
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
@@ -464,27 +413,7 @@ impl Store for PgStore {
     }
 
     fn create_game(&self, g: &NewGame) -> Result<GameId> {
-        let r = self
-            .row(
-                "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-                 last_move_at, reminded, rated, bot_player, bot_level)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11) RETURNING id",
-                &[
-                    &g.platform,
-                    &g.channel,
-                    &g.variant,
-                    &g.start_fen,
-                    &g.white,
-                    &g.black,
-                    &g.days_per_move.map(i64::from),
-                    &g.now,
-                    &g.rated,
-                    &g.bot.map(|b| b.player),
-                    &g.bot.map(|b| i64::from(b.level)),
-                ],
-            )?
-            .context("the game was not stored")?;
-        Ok(r.try_get(0)?)
+        self.run(async |c| insert_game(&*c, g).await)
     }
 
     fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
@@ -501,24 +430,7 @@ impl Store for PgStore {
             if closed != 1 {
                 return Ok(None);
             }
-            let id: GameId = one(
-                &tx,
-                "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-                 last_move_at, reminded, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9) RETURNING id",
-                &[
-                    &g.platform,
-                    &g.channel,
-                    &g.variant,
-                    &g.start_fen,
-                    &g.white,
-                    &g.black,
-                    &g.days_per_move.map(i64::from),
-                    &g.now,
-                    &g.rated,
-                ],
-            )
-            .await?
-            .try_get(0)?;
+            let id = insert_game(&tx, g).await?;
             tx.commit().await?;
             Ok(Some(id))
         })
@@ -562,26 +474,53 @@ impl Store for PgStore {
         self.games("result IS NULL AND bot_level IS NOT NULL", &[])
     }
 
-    fn append_move(
+    /// The transaction holds the game's row: appends to one game take turns.
+    fn append_checked(
         &self,
         game: GameId,
-        ply: usize,
+        ply_number: usize,
+        before: Option<&[String]>,
         text: &str,
         result: Option<(&str, &str)>,
         now: i64,
     ) -> Result<Append> {
-        self.append_checked(game, ply, None, text, result, now)
-    }
-
-    fn append_move_after(
-        &self,
-        game: GameId,
-        before: &[String],
-        text: &str,
-        result: Option<(&str, &str)>,
-        now: i64,
-    ) -> Result<Append> {
-        self.append_checked(game, before.len() + 1, Some(before), text, result, now)
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let finished: Option<String> =
+                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
+            let stored = rows(&tx, "SELECT text FROM moves WHERE game_id = $1 ORDER BY ply", &[&game])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<String>, _>>()?;
+            if !may_append(&stored, finished.is_some(), ply_number, before) {
+                return Ok(Append::Conflict);
+            }
+            let inserted = execute(
+                &tx,
+                "INSERT INTO moves (game_id, ply, text, played_at) VALUES ($1, $2, $3, $4)",
+                &[&game, &ply(ply_number), &text, &now],
+            )
+            .await;
+            // Cannot happen while the row lock is held; were it to, it is still someone else's move.
+            if let Err(e) = &inserted
+                && e.downcast_ref::<tokio_postgres::Error>().and_then(|e| e.code()) == Some(&SqlState::UNIQUE_VIOLATION)
+            {
+                return Ok(Append::Conflict);
+            }
+            inserted?;
+            execute(
+                &tx,
+                "UPDATE games SET last_move_at = $2, reminded = FALSE, draw_offer = NULL, takeback_offer = NULL,
+                 result = $3::TEXT, result_reason = $4::TEXT,
+                 finished_at = CASE WHEN $3::TEXT IS NULL THEN NULL ELSE $2::BIGINT END
+                 WHERE id = $1",
+                &[&game, &now, &result.map(|r| r.0), &result.map(|r| r.1)],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(Append::Stored)
+        })
     }
 
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
@@ -679,26 +618,25 @@ fn tournament_row(r: &Row) -> Result<TournamentRow> {
     })
 }
 
-async fn insert_game(
-    tx: &deadpool_postgres::Transaction<'_>,
-    g: &GameTemplate<'_>,
-    white: PlayerId,
-    black: PlayerId,
-) -> Result<GameId> {
+/// Stores a new game (in `c`'s transaction, if it is one); its id.
+async fn insert_game(c: &impl GenericClient, g: &NewGame<'_>) -> Result<GameId> {
     Ok(one(
-        tx,
+        c,
         "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-         last_move_at, reminded, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9) RETURNING id",
+         last_move_at, reminded, rated, bot_player, bot_level)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11) RETURNING id",
         &[
             &g.platform,
             &g.channel,
             &g.variant,
             &g.start_fen,
-            &white,
-            &black,
+            &g.white,
+            &g.black,
             &g.days_per_move.map(i64::from),
             &g.now,
             &g.rated,
+            &g.bot.map(|b| b.player),
+            &g.bot.map(|b| i64::from(b.level)),
         ],
     )
     .await?
@@ -755,23 +693,14 @@ async fn record_result(
         return Ok(false);
     };
     if let Some(game) = found.try_get::<_, Option<GameId>>(0)? {
-        // The game itself ends too; a forfeit is a win (or loss) that was not played out, and
-        // is not rated.
-        let forfeit = matches!(result, "+-" | "-+" | "--");
-        let game_result = match result {
-            "+-" => "1-0",
-            "-+" => "0-1",
-            "--" => "0-0",
-            other => other,
-        };
-        let why =
-            if forfeit { format!("forfeit: {reason}") } else { format!("set by the organiser: {reason}") };
+        // The game itself ends too.
+        let end = GameEnding::of(result, reason);
         execute(
             tx,
             "UPDATE games SET result = $2, result_reason = $3, draw_offer = NULL, takeback_offer = NULL,
              finished_at = COALESCE(finished_at, $4), rated = CASE WHEN $5::BOOLEAN THEN FALSE ELSE rated END
              WHERE id = $1 AND result IS NULL",
-            &[&game, &game_result, &why, &now, &forfeit],
+            &[&game, &end.result, &end.reason, &now, &end.forfeit],
         )
         .await?;
     }
@@ -1016,7 +945,7 @@ impl TournamentStore for PgStore {
             }
             for p in pairings {
                 let game_id = match (p.kind, p.black, p.result) {
-                    (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, game, p.white, black).await?),
+                    (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, &game.game(p.white, black)).await?),
                     _ => None,
                 };
                 insert_pairing(&tx, t, round, p, game_id).await?;
@@ -1046,7 +975,7 @@ impl TournamentStore for PgStore {
             .await?
             .try_get(0)?;
             let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
-            let id = insert_game(&tx, game, pairing.white, black).await?;
+            let id = insert_game(&tx, &game.game(pairing.white, black)).await?;
             insert_pairing(&tx, t, round, pairing, Some(id)).await?;
             tx.commit().await?;
             Ok(Some(id))

@@ -75,12 +75,25 @@ pub struct BotOpponent {
     pub level: u8,
 }
 
+impl BotOpponent {
+    /// From a game's `bot_player` and `bot_level` columns: a bot game has both.
+    pub(crate) fn from_columns(player: Option<PlayerId>, level: Option<u8>) -> Option<BotOpponent> {
+        Some(BotOpponent { player: player?, level: level? })
+    }
+}
+
 /// What happened to a move handed to [`Store::append_move`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Append {
     Stored,
     /// Someone else's move got there first: the game has moved on.
     Conflict,
+}
+
+/// Whether move `ply` may follow the game's `stored` moves: the game still runs, the move is the
+/// next one, and (when `before` is given) the moves are exactly those the mover saw.
+pub(crate) fn may_append(stored: &[String], finished: bool, ply: usize, before: Option<&[String]>) -> bool {
+    !finished && stored.len() + 1 == ply && before.is_none_or(|b| b == stored)
 }
 
 #[derive(Clone, Debug)]
@@ -148,12 +161,27 @@ pub trait Store: Send + Sync + TournamentStore {
         text: &str,
         result: Option<(&str, &str)>,
         now: i64,
-    ) -> Result<Append>;
+    ) -> Result<Append> {
+        self.append_checked(game, ply, None, text, result, now)
+    }
     /// As [`Store::append_move`], on condition that the game's moves are exactly `before`.
     fn append_move_after(
         &self,
         game: GameId,
         before: &[String],
+        text: &str,
+        result: Option<(&str, &str)>,
+        now: i64,
+    ) -> Result<Append> {
+        self.append_checked(game, before.len() + 1, Some(before), text, result, now)
+    }
+    /// What both appends are: stores move `ply` as [`Store::append_move`] does, on condition too
+    /// that the game's moves are exactly `before` when it is given.
+    fn append_checked(
+        &self,
+        game: GameId,
+        ply: usize,
+        before: Option<&[String]>,
         text: &str,
         result: Option<(&str, &str)>,
         now: i64,
@@ -258,25 +286,16 @@ impl<T: Store + ?Sized> Store for Box<T> {
     fn bot_games(&self) -> Result<Vec<GameRow>> {
         (**self).bot_games()
     }
-    fn append_move(
+    fn append_checked(
         &self,
         game: GameId,
         ply: usize,
+        before: Option<&[String]>,
         text: &str,
         result: Option<(&str, &str)>,
         now: i64,
     ) -> Result<Append> {
-        (**self).append_move(game, ply, text, result, now)
-    }
-    fn append_move_after(
-        &self,
-        game: GameId,
-        before: &[String],
-        text: &str,
-        result: Option<(&str, &str)>,
-        now: i64,
-    ) -> Result<Append> {
-        (**self).append_move_after(game, before, text, result, now)
+        (**self).append_checked(game, ply, before, text, result, now)
     }
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
         (**self).finish(game, result, reason, now)
@@ -384,42 +403,6 @@ impl SqliteStore {
         Ok(SqliteStore { conn: Mutex::new(conn) })
     }
 
-    /// Appends move `ply` if the game runs with `ply - 1` moves (exactly `before`, when given),
-    /// in one transaction.
-    fn append_checked(
-        &self,
-        game: GameId,
-        ply: usize,
-        before: Option<&[String]>,
-        text: &str,
-        result: Option<(&str, &str)>,
-        now: i64,
-    ) -> Result<Append> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: Vec<String> = {
-            let mut stmt = tx.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        let finished: Option<String> =
-            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        if stored.len() + 1 != ply || before.is_some_and(|b| b != stored.as_slice()) || finished.is_some() {
-            return Ok(Append::Conflict);
-        }
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)",
-            params![game, ply as i64, text, now],
-        )?;
-        tx.execute(
-            "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
-             result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
-             WHERE id = ?1",
-            params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
-        )?;
-        tx.commit()?;
-        Ok(Append::Stored)
-    }
-
     pub(crate) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -453,6 +436,29 @@ fn switch_to_wal(conn: &Connection) -> Result<()> {
 pub(crate) const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
      days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level";
 
+/// Stores a new game (in `conn`'s transaction, if it has one); its id.
+pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
+    conn.execute(
+        "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
+         last_move_at, reminded, rated, bot_player, bot_level)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11)",
+        params![
+            g.platform,
+            g.channel,
+            g.variant,
+            g.start_fen,
+            g.white,
+            g.black,
+            g.days_per_move,
+            g.now,
+            g.rated,
+            g.bot.map(|b| b.player),
+            g.bot.map(|b| b.level)
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     let id: GameId = row.get(0)?;
     let mut stmt = conn.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
@@ -474,10 +480,7 @@ fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow>
         takeback_offer: row.get(13)?,
         rated: row.get(14)?,
         created_at: row.get(15)?,
-        bot: match (row.get::<_, Option<PlayerId>>(16)?, row.get::<_, Option<u8>>(17)?) {
-            (Some(player), Some(level)) => Some(BotOpponent { player, level }),
-            _ => None,
-        },
+        bot: BotOpponent::from_columns(row.get(16)?, row.get(17)?),
         moves,
     })
 }
@@ -633,26 +636,7 @@ impl Store for SqliteStore {
     }
 
     fn create_game(&self, g: &NewGame) -> Result<GameId> {
-        let conn = self.conn();
-        conn.execute(
-            "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-             last_move_at, reminded, rated, bot_player, bot_level)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11)",
-            params![
-                g.platform,
-                g.channel,
-                g.variant,
-                g.start_fen,
-                g.white,
-                g.black,
-                g.days_per_move,
-                g.now,
-                g.rated,
-                g.bot.map(|b| b.player),
-                g.bot.map(|b| b.level)
-            ],
-        )?;
-        Ok(conn.last_insert_rowid())
+        insert_game(&self.conn(), g)
     }
 
     fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
@@ -665,12 +649,7 @@ impl Store for SqliteStore {
         if closed != 1 {
             return Ok(None);
         }
-        tx.execute(
-            "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-             last_move_at, reminded, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
-            params![g.platform, g.channel, g.variant, g.start_fen, g.white, g.black, g.days_per_move, g.now, g.rated],
-        )?;
-        let id = tx.last_insert_rowid();
+        let id = insert_game(&tx, g)?;
         tx.commit()?;
         Ok(Some(id))
     }
@@ -718,26 +697,38 @@ impl Store for SqliteStore {
         games(&conn, "result IS NULL AND bot_level IS NOT NULL", &[])
     }
 
-    fn append_move(
+    fn append_checked(
         &self,
         game: GameId,
         ply: usize,
+        before: Option<&[String]>,
         text: &str,
         result: Option<(&str, &str)>,
         now: i64,
     ) -> Result<Append> {
-        self.append_checked(game, ply, None, text, result, now)
-    }
-
-    fn append_move_after(
-        &self,
-        game: GameId,
-        before: &[String],
-        text: &str,
-        result: Option<(&str, &str)>,
-        now: i64,
-    ) -> Result<Append> {
-        self.append_checked(game, before.len() + 1, Some(before), text, result, now)
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: Vec<String> = {
+            let mut stmt = tx.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        let finished: Option<String> =
+            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+        if !may_append(&stored, finished.is_some(), ply, before) {
+            return Ok(Append::Conflict);
+        }
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)",
+            params![game, ply as i64, text, now],
+        )?;
+        tx.execute(
+            "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
+             result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
+             WHERE id = ?1",
+            params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
+        )?;
+        tx.commit()?;
+        Ok(Append::Stored)
     }
 
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {

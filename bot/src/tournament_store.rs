@@ -8,7 +8,7 @@
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
-use crate::store::{GameId, PlayerId, SqliteStore};
+use crate::store::{GameId, NewGame, PlayerId, SqliteStore, insert_game};
 
 pub type TournamentId = i64;
 
@@ -232,6 +232,54 @@ pub struct GameTemplate<'a> {
     pub days_per_move: Option<u32>,
     pub rated: bool,
     pub now: i64,
+}
+
+impl<'a> GameTemplate<'a> {
+    /// The game of one pairing.
+    pub(crate) fn game(&self, white: PlayerId, black: PlayerId) -> NewGame<'a> {
+        NewGame {
+            platform: self.platform,
+            channel: self.channel,
+            variant: self.variant,
+            start_fen: self.start_fen,
+            white,
+            black,
+            days_per_move: self.days_per_move,
+            rated: self.rated,
+            now: self.now,
+            bot: None,
+        }
+    }
+}
+
+/// How a result an organiser (or a withdrawal) sets on a pairing ends the pairing's game.
+#[derive(Debug)]
+pub(crate) struct GameEnding<'a> {
+    /// The game's result: a forfeit's `+-`, `-+`, `--` as `1-0`, `0-1`, `0-0`.
+    pub result: &'a str,
+    pub reason: String,
+    /// A win (or loss) that was not played out: the game is not rated.
+    pub forfeit: bool,
+}
+
+impl<'a> GameEnding<'a> {
+    pub(crate) fn of(result: &'a str, reason: &str) -> GameEnding<'a> {
+        let forfeit = matches!(result, "+-" | "-+" | "--");
+        GameEnding {
+            result: match result {
+                "+-" => "1-0",
+                "-+" => "0-1",
+                "--" => "0-0",
+                other => other,
+            },
+            reason: if forfeit {
+                format!("forfeit: {reason}")
+            } else {
+                format!("set by the organiser: {reason}")
+            },
+            forfeit,
+        }
+    }
 }
 
 /// A finished rated game, for ratings.
@@ -466,20 +514,6 @@ fn tournament_row(r: &rusqlite::Row) -> rusqlite::Result<TournamentRow> {
     })
 }
 
-fn insert_game(
-    tx: &rusqlite::Transaction,
-    g: &GameTemplate,
-    white: PlayerId,
-    black: PlayerId,
-) -> Result<GameId> {
-    tx.execute(
-        "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-         last_move_at, reminded, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
-        params![g.platform, g.channel, g.variant, g.start_fen, white, black, g.days_per_move, g.now, g.rated],
-    )?;
-    Ok(tx.last_insert_rowid())
-}
-
 fn insert_pairing(
     tx: &rusqlite::Transaction,
     t: TournamentId,
@@ -532,30 +566,13 @@ fn record_result(
         params![t, round, board, leg, result, reason],
     )?;
     if let Some(game) = game {
-        // The game itself ends too; a forfeit is a win (or loss) that was not played out, and
-        // is not rated.
-        let forfeit = matches!(result, "+-" | "-+" | "--");
-        let game_result = match result {
-            "+-" => "1-0",
-            "-+" => "0-1",
-            "--" => "0-0",
-            other => other,
-        };
+        // The game itself ends too.
+        let end = GameEnding::of(result, reason);
         tx.execute(
             "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
              finished_at = COALESCE(finished_at, ?4), rated = CASE WHEN ?5 THEN 0 ELSE rated END
              WHERE id = ?1 AND result IS NULL",
-            params![
-                game,
-                game_result,
-                if forfeit {
-                    format!("forfeit: {reason}")
-                } else {
-                    format!("set by the organiser: {reason}")
-                },
-                now,
-                forfeit
-            ],
+            params![game, end.result, end.reason, now, end.forfeit],
         )?;
     }
     Ok(true)
@@ -778,7 +795,7 @@ impl TournamentStore for SqliteStore {
         }
         for p in pairings {
             let game_id = match (p.kind, p.black, p.result) {
-                (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, game, p.white, black)?),
+                (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, &game.game(p.white, black))?),
                 _ => None,
             };
             insert_pairing(&tx, t, round, p, game_id)?;
@@ -803,7 +820,7 @@ impl TournamentStore for SqliteStore {
             |r| r.get(0),
         )?;
         let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
-        let id = insert_game(&tx, game, pairing.white, black)?;
+        let id = insert_game(&tx, &game.game(pairing.white, black))?;
         insert_pairing(&tx, t, round, pairing, Some(id))?;
         tx.commit()?;
         Ok(Some(id))
