@@ -18,6 +18,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use serde_json::{Value, json};
 use tessera_engine::{Level, Limits, Searcher};
 use tessera_rules::{
     Color, DrawReason, Game, Move, Outcome, Position, Role, StalemateRule, Variant, notation,
@@ -762,32 +763,9 @@ fn over_budget(elapsed: Duration, limit: Duration) -> bool {
 // ---------------------------------------------------------------------------------------------------------
 // Output
 
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json_num(x: f64) -> String {
-    if x.is_finite() { format!("{x:.4}") } else { "null".into() }
-}
-
-fn json_opt_bool(b: Option<bool>) -> &'static str {
-    match b {
-        Some(true) => "true",
-        Some(false) => "false",
-        None => "null",
-    }
+/// A number for the JSON: `null` where it is infinite (a whole score's Elo) or undefined.
+fn json_num(x: f64) -> Value {
+    if x.is_finite() { json!((x * 1e4).round() / 1e4) } else { Value::Null }
 }
 
 fn pass_text(s: &Summary) -> &'static str {
@@ -972,14 +950,14 @@ fn main() {
             times.len(),
             limit.as_millis()
         );
-        budget_json.push(format!(
-            "{{\"level\":{},\"turns\":{},\"limit_ms\":{},\"avg_ms\":{},\"max_ms\":{},\"over_budget\":{over}}}",
-            level.number(),
-            times.len(),
-            limit.as_millis(),
-            json_num(avg),
-            json_num(max)
-        ));
+        budget_json.push(json!({
+            "level": level.number(),
+            "turns": times.len(),
+            "limit_ms": limit.as_millis() as u64,
+            "avg_ms": json_num(avg),
+            "max_ms": json_num(max),
+            "over_budget": over,
+        }));
     }
     if !budget_json.is_empty() {
         md.push_str(&budget);
@@ -988,79 +966,75 @@ fn main() {
     println!("{md}");
 
     // JSON: the same, and every game.
-    let mut json = String::new();
-    let _ = write!(
-        json,
-        "{{\"seed\":{},\"games_per_pairing\":{},\"max_plies\":{},\"movetime_cap_ms\":{},\"threads\":{},\"stockfish\":{},\"budget\":[{}],\"pairings\":[",
-        config.seed,
-        config.games,
-        config.max_plies,
-        config.movetime.map_or("null".into(), |d| d.as_millis().to_string()),
-        config.threads,
-        config.stockfish.as_ref().map_or("null".into(), |p| json_str(&p.display().to_string())),
-        budget_json.join(",")
-    );
-    for (i, p) in all.iter().enumerate() {
-        if i > 0 {
-            json.push(',');
-        }
-        let _ = write!(
-            json,
-            "{{\"variant\":{},\"kind\":{},\"first\":{},\"second\":{},\"target\":{},\"limit_ms\":{}",
-            json_str(p.variant.name()),
-            json_str(p.kind),
-            json_str(&p.first.label()),
-            json_str(&p.second.label()),
-            json_str(&p.target.text()),
-            p.engine_movetime(&config).as_millis()
-        );
-        match &summaries[i] {
-            None => {
-                let _ = write!(json, ",\"skipped\":{}}}", json_str(p.skipped.as_deref().unwrap_or("")));
-            }
-            Some(s) => {
-                let _ = write!(
-                    json,
-                    ",\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"adjudicated\":{},\"failures\":{},\"score\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"pass\":{},\"avg_plies\":{},\"engine_moves\":{},\"avg_ms\":{},\"max_ms\":{},\"avg_depth\":{},\"games_played\":[",
-                    s.games,
-                    s.wins,
-                    s.draws,
-                    s.losses,
-                    s.adjudicated,
-                    s.failures,
-                    json_num(s.score),
-                    json_num(s.elo),
-                    json_num(s.elo_low),
-                    json_num(s.elo_high),
-                    json_opt_bool(s.pass),
-                    json_num(s.avg_plies),
-                    s.moves,
-                    json_num(s.avg_ms),
-                    json_num(s.max_ms),
-                    json_num(s.avg_depth)
-                );
-                for (j, r) in results[i].iter().enumerate() {
-                    if j > 0 {
-                        json.push(',');
+    let pairings: Vec<Value> = all
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut out = json!({
+                "variant": p.variant.name(),
+                "kind": p.kind,
+                "first": p.first.label(),
+                "second": p.second.label(),
+                "target": p.target.text(),
+                "limit_ms": p.engine_movetime(&config).as_millis() as u64,
+            });
+            match &summaries[i] {
+                None => out["skipped"] = json!(p.skipped.as_deref().unwrap_or("")),
+                Some(s) => {
+                    let games: Vec<Value> = results[i]
+                        .iter()
+                        .map(|r| {
+                            json!({
+                                "game": r.index + 1,
+                                "seed": format!("{:#018x}", r.seed),
+                                "first_white": r.first_white,
+                                "points": r.points,
+                                "end": r.reason(),
+                                "failure": matches!(r.end, End::Failure { .. }),
+                                "plies": r.plies,
+                                "record": r.record,
+                            })
+                        })
+                        .collect();
+                    let fields = json!({
+                        "games": s.games,
+                        "wins": s.wins,
+                        "draws": s.draws,
+                        "losses": s.losses,
+                        "adjudicated": s.adjudicated,
+                        "failures": s.failures,
+                        "score": json_num(s.score),
+                        "elo": json_num(s.elo),
+                        "elo_low": json_num(s.elo_low),
+                        "elo_high": json_num(s.elo_high),
+                        "pass": s.pass,
+                        "avg_plies": json_num(s.avg_plies),
+                        "engine_moves": s.moves,
+                        "avg_ms": json_num(s.avg_ms),
+                        "max_ms": json_num(s.max_ms),
+                        "avg_depth": json_num(s.avg_depth),
+                        "games_played": games,
+                    });
+                    if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
+                        out.extend(fields);
                     }
-                    let _ = write!(
-                        json,
-                        "{{\"game\":{},\"seed\":{},\"first_white\":{},\"points\":{},\"end\":{},\"failure\":{},\"plies\":{},\"record\":{}}}",
-                        r.index + 1,
-                        json_str(&format!("{:#018x}", r.seed)),
-                        r.first_white,
-                        r.points,
-                        json_str(&r.reason()),
-                        matches!(r.end, End::Failure { .. }),
-                        r.plies,
-                        json_str(&r.record)
-                    );
                 }
-                json.push_str("]}");
             }
-        }
-    }
-    json.push_str("]}\n");
+            out
+        })
+        .collect();
+    let json = json!({
+        "seed": config.seed,
+        "games_per_pairing": config.games,
+        "max_plies": config.max_plies,
+        "movetime_scale": config.time_scale,
+        "movetime_cap_ms": config.movetime.map(|d| d.as_millis() as u64),
+        "threads": config.threads,
+        "stockfish": config.stockfish.as_ref().map(|p| p.display().to_string()),
+        "budget": budget_json,
+        "pairings": pairings,
+    });
+    let json = format!("{json}\n");
     if let Some(dir) = config.out.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
