@@ -13,7 +13,7 @@ use tessera_bot::service::Service;
 use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::variant::Reserve;
 use tessera_rules::view::{BoardView, CellKind};
-use tessera_rules::{Color, Position, ReplayError, Variant, notation};
+use tessera_rules::{Color, Game, Position, ReplayError, Variant, notation};
 
 /// Prints a line to standard output; a closed pipe (`tessera ... | head`) ends the command quietly.
 macro_rules! say {
@@ -86,15 +86,8 @@ enum Command {
     /// The practice opponent's choice of turn: printed in the notation `replay` reads, then the
     /// search's depth, nodes, nodes per second and score (side to move's view).
     Bestmove {
-        /// Default: a record's `[Variant]` tag, else chess.
-        #[arg(long)]
-        variant: Option<Variant>,
-        /// The position; defaults to the variant's start.
-        #[arg(long, conflicts_with = "moves")]
-        fen: Option<String>,
-        /// A game record (file or -): the position after its moves, its repetitions known.
-        #[arg(long)]
-        moves: Option<PathBuf>,
+        #[command(flatten)]
+        from: PositionArgs,
         /// Think at most this many milliseconds (default 1000 unless --depth is given).
         #[arg(long)]
         movetime: Option<u64>,
@@ -106,15 +99,9 @@ enum Command {
     },
     /// Draw a position (or a whole game) as a PNG, or an animated GIF.
     Render {
-        /// Default: a record's `[Variant]` tag, else chess.
-        #[arg(long)]
-        variant: Option<Variant>,
-        /// The position to draw; defaults to the variant's start.
-        #[arg(long, conflicts_with = "moves")]
-        fen: Option<String>,
-        /// A game record (file or -): draws the final position with its last move.
-        #[arg(long)]
-        moves: Option<PathBuf>,
+        /// With --moves: the final position is drawn with its last move.
+        #[command(flatten)]
+        from: PositionArgs,
         /// Picture width in pixels.
         #[arg(long, default_value_t = 512)]
         size: u32,
@@ -156,6 +143,46 @@ enum Command {
     },
 }
 
+/// Where `render` and `bestmove` take their position from.
+#[derive(Debug, clap::Args)]
+struct PositionArgs {
+    /// Default: a record's `[Variant]` tag, else chess.
+    #[arg(long)]
+    variant: Option<Variant>,
+    /// The position; defaults to the variant's start.
+    #[arg(long, conflicts_with = "moves")]
+    fen: Option<String>,
+    /// A game record (file or -): the position after its moves, its repetitions known.
+    #[arg(long)]
+    moves: Option<PathBuf>,
+}
+
+/// A game read from [`PositionArgs`], with the record's text when there was one.
+struct Loaded {
+    variant: Variant,
+    game: Game,
+    record: Option<String>,
+}
+
+impl PositionArgs {
+    fn load(&self) -> Result<Loaded> {
+        let record = self.moves.as_ref().map(read_input).transpose()?;
+        let variant = match (self.variant, &record) {
+            (Some(v), _) => v,
+            (None, Some(text)) => record_variant(text)?,
+            (None, None) => Variant::Chess,
+        };
+        let game = match (&self.fen, &record) {
+            (Some(f), _) => Game::new(Position::from_fen(variant, f).context("--fen")?),
+            (None, Some(text)) => {
+                tessera_rules::replay(variant, text).map_err(|e| anyhow::anyhow!("{e}"))?.game
+            }
+            (None, None) => Game::from_variant(variant),
+        };
+        Ok(Loaded { variant, game, record })
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum TournamentAction {
     /// Write a tournament as FIDE TRF-16, for an arbiter to check with their own program.
@@ -195,13 +222,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             run_perft(variant, fen, divide, json, max_nodes, depth)
         }
         Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
-        Some(Command::Bestmove { variant, fen, moves, movetime, depth, json }) => {
-            run_bestmove(variant, fen, moves, movetime, depth, json)
-        }
+        Some(Command::Bestmove { from, movetime, depth, json }) => run_bestmove(&from, movetime, depth, json),
         Some(Command::Render {
-            variant,
-            fen,
-            moves,
+            from,
             size,
             flip,
             theme,
@@ -218,7 +241,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 ..Default::default()
             });
             let opts = RenderOptions { size, flip, theme, coordinates: !no_coordinates, caption };
-            run_render(variant, fen, moves, opts, gif, json, &output)
+            run_render(&from, opts, gif, json, &output)
         }
         Some(Command::Local) | None => run_bot(cli.config.as_deref(), cli.data_dir.as_deref()),
     }
@@ -375,47 +398,23 @@ fn run_perft(
 }
 
 fn run_render(
-    variant: Option<Variant>,
-    fen: Option<String>,
-    moves: Option<PathBuf>,
+    from: &PositionArgs,
     mut opts: RenderOptions,
     gif: bool,
     json: bool,
     output: &PathBuf,
 ) -> Result<ExitCode> {
-    let record = moves.as_ref().map(read_input).transpose()?;
-    let variant = match (variant, &record) {
-        (Some(v), _) => v,
-        (None, Some(text)) => record_variant(text)?,
-        (None, None) => Variant::Chess,
-    };
-    let mut views = Vec::new();
-    let mut result = None;
-    let final_pos = match (&fen, &moves) {
-        (Some(f), _) => {
-            let pos = Position::from_fen(variant, f).context("--fen")?;
-            views.push(BoardView::new(&pos, None));
-            pos
-        }
-        (None, Some(_)) => {
-            let text = record.as_deref().unwrap_or_default();
-            let replay = tessera_rules::replay(variant, text).map_err(|e| anyhow::anyhow!("{e}"))?;
-            result = record_result(text, replay.game.outcome());
-            let mut pos = replay.game.start().clone();
-            views.push(BoardView::new(&pos, None));
-            for mv in replay.game.moves() {
-                let next = pos.played(mv);
-                views.push(BoardView::new(&next, Some((&pos, mv))));
-                pos = next;
-            }
-            pos
-        }
-        (None, None) => {
-            let pos = Position::start(variant);
-            views.push(BoardView::new(&pos, None));
-            pos
-        }
-    };
+    let Loaded { variant, game, record } = from.load()?;
+    let result = record.as_deref().and_then(|text| record_result(text, game.outcome()));
+    // The start, then every position after a move with that move marked.
+    let mut pos = game.start().clone();
+    let mut views = vec![BoardView::new(&pos, None)];
+    for mv in game.moves() {
+        let next = pos.played(mv);
+        views.push(BoardView::new(&next, Some((&pos, mv))));
+        pos = next;
+    }
+    let final_pos = pos;
     // Names from the options, else the record's tags: then the picture is captioned as the bot's are.
     let tags = |tag: &str| {
         let record = tessera_rules::parse_record(record.as_deref()?).ok()?;
@@ -492,24 +491,12 @@ fn record_variant(text: &str) -> Result<Variant> {
 }
 
 fn run_bestmove(
-    variant: Option<Variant>,
-    fen: Option<String>,
-    moves: Option<PathBuf>,
+    from: &PositionArgs,
     movetime: Option<u64>,
     depth: Option<u32>,
     json: bool,
 ) -> Result<ExitCode> {
-    let record = moves.as_ref().map(read_input).transpose()?;
-    let variant = match (variant, &record) {
-        (Some(v), _) => v,
-        (None, Some(text)) => record_variant(text)?,
-        (None, None) => Variant::Chess,
-    };
-    let game = match (&fen, &record) {
-        (Some(f), _) => tessera_rules::Game::new(Position::from_fen(variant, f).context("--fen")?),
-        (None, Some(text)) => tessera_rules::replay(variant, text).map_err(|e| anyhow::anyhow!("{e}"))?.game,
-        (None, None) => tessera_rules::Game::from_variant(variant),
-    };
+    let Loaded { variant, game, .. } = from.load()?;
     let movetime = match (movetime, depth) {
         (Some(ms), _) => Some(std::time::Duration::from_millis(ms.max(1))),
         (None, Some(_)) => None,

@@ -22,6 +22,12 @@ use tessera_engine::Level;
 use super::*;
 use crate::practice::{DEFAULT_LEVEL, MAX_GAMES_EACH};
 
+thread_local! {
+    /// One search (and its fixed-size table) per thread that thinks for the bot: the worker's
+    /// later turns profit from what its earlier ones learnt, and memory stays one table a thread.
+    static SEARCHER: std::cell::RefCell<tessera_engine::Searcher> = std::cell::RefCell::new(tessera_engine::Searcher::new());
+}
+
 /// The bot's chosen turn in a game, not yet committed: for the position after `moves`.
 #[derive(Clone, Debug)]
 pub struct PracticeMove {
@@ -186,7 +192,7 @@ impl<S: Store> Service<S> {
         let level = Level::new(bot.level).or(Level::new(DEFAULT_LEVEL))?;
         let ply = loaded.row.moves.len() as u64;
         let seed = (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (ply << 32) ^ now as u64;
-        let choice = tessera_engine::play(&loaded.game, level, seed)?;
+        let choice = SEARCHER.with(|searcher| searcher.borrow_mut().play(&loaded.game, level, seed))?;
         tracing::debug!(game, depth = choice.depth, nodes = choice.nodes, "the bot chose its turn");
         Some(PracticeMove { game, moves: loaded.row.moves, mv: choice.mv })
     }
