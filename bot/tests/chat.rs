@@ -1,44 +1,17 @@
 //! Playing in a chat channel (issue 14): near-misses get a hint, ordinary chat gets nothing, and a
 //! move finds its game among several.
 
-use tessera_bot::service::{Incoming, Reply, Service, User};
+#[path = "support/talk.rs"]
+mod talk;
+
+use tessera_bot::service::{Reply, Service};
 use tessera_bot::store::SqliteStore;
 
-const T0: i64 = 1_800_000_000;
-
-fn say(service: &Service<SqliteStore>, who: &str, text: &str) -> Vec<Reply> {
-    let author = User::new(who, who);
-    let mentions: Vec<User> =
-        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
-    let msg = Incoming {
-        platform: "test",
-        channel: "room",
-        author: &author,
-        is_admin: false,
-        text,
-        mentions: &mentions,
-        now: T0,
-    };
-    service.handle(&msg)
-}
+use talk::{T0, say, text};
 
 /// What a channel moderator writes.
 fn as_moderator(service: &Service<SqliteStore>, text: &str) -> Vec<Reply> {
-    let author = User::new("mod", "mod");
-    let msg = Incoming {
-        platform: "test",
-        channel: "room",
-        author: &author,
-        is_admin: true,
-        text,
-        mentions: &[],
-        now: T0,
-    };
-    service.handle(&msg)
-}
-
-fn text(replies: &[Reply]) -> String {
-    replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+    talk::say_at(service, "room", "mod", true, text, T0)
 }
 
 fn game(variant: &str) -> Service<SqliteStore> {

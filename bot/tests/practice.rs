@@ -3,7 +3,9 @@
 //! like any opponent's, bad input changes nothing, a restart resumes the bot's turn, a game that
 //! moves on while the bot thinks gets no stray move, and other games never wait for the bot.
 
-use std::path::PathBuf;
+#[path = "support/talk.rs"]
+mod talk;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,37 +17,18 @@ use tessera_bot::store::{SqliteStore, Store};
 use tessera_bot::tournament_store::TournamentStore;
 use tessera_rules::{Game, Position, Variant};
 
-const T0: i64 = 1_800_000_000;
-const PLATFORM: &str = "test";
+use talk::{PLATFORM, T0, say_in};
+
 const BOT: &str = "tessera";
 
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tessera-practice-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite")
+fn temp_db(name: &str) -> std::path::PathBuf {
+    talk::temp_db("practice", name)
 }
 
 fn service(path: &std::path::Path) -> Arc<Service<SqliteStore>> {
     let service = Service::new(SqliteStore::open(path).unwrap());
     service.set_bot_account(PLATFORM, BOT);
     Arc::new(service)
-}
-
-fn say_in(service: &Service<SqliteStore>, channel: &str, who: &str, text: &str) -> Vec<Reply> {
-    let author = User::new(who, who);
-    let mentions: Vec<User> =
-        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
-    let msg = Incoming {
-        platform: PLATFORM,
-        channel,
-        author: &author,
-        is_admin: false,
-        text,
-        mentions: &mentions,
-        now: T0,
-    };
-    service.handle(&msg)
 }
 
 fn says(service: &Service<SqliteStore>, who: &str, text: &str) -> Reply {

@@ -2,38 +2,18 @@
 //! still stand, racing resignations answered plainly, takebacks of your own move only, and
 //! databases opened safely by many processes at once.
 
+#[path = "support/talk.rs"]
+mod talk;
+
 use std::sync::{Arc, Barrier};
 
 use tessera_bot::service::{Incoming, Reply, Service, User};
 use tessera_bot::store::{SqliteStore, Store};
 
-const T0: i64 = 1_800_000_000;
+use talk::{T0, say, text};
 
 fn temp_db(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tessera-rel-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite")
-}
-
-fn say(service: &Service<SqliteStore>, who: &str, text: &str) -> Vec<Reply> {
-    let author = User::new(who, who);
-    let mentions: Vec<User> =
-        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
-    let msg = Incoming {
-        platform: "test",
-        channel: "room",
-        author: &author,
-        is_admin: false,
-        text,
-        mentions: &mentions,
-        now: T0,
-    };
-    service.handle(&msg)
-}
-
-fn text(replies: &[Reply]) -> String {
-    replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+    talk::temp_db("rel", name)
 }
 
 #[test]
@@ -177,19 +157,7 @@ fn a_game_is_shown_and_played_only_in_its_own_channel() {
     let service = Service::new(SqliteStore::in_memory().unwrap());
     say(&service, "alice", "!t challenge @bob chess white");
     say(&service, "bob", "!t accept");
-    let elsewhere = |who: &str, text: &str| {
-        let author = User::new(who, who);
-        let msg = Incoming {
-            platform: "test",
-            channel: "another-server-channel",
-            author: &author,
-            is_admin: false,
-            text,
-            mentions: &[],
-            now: T0,
-        };
-        service.handle(&msg)
-    };
+    let elsewhere = |who: &str, text: &str| talk::say_in(&service, "another-server-channel", who, text);
     for (who, text) in [("carol", "!t board #1"), ("carol", "!t history #1"), ("alice", "!t move e4 #1")] {
         let r = elsewhere(who, text);
         assert!(r[0].private && r[0].text.contains("another channel"), "{text}: {r:?}");
@@ -223,21 +191,7 @@ fn open_challenges_are_bounded_and_lapse() {
     let refused = say(&service, "alice", "!t challenge @p10 chess");
     assert!(refused[0].private && text(&refused).contains("10 open challenges"), "{refused:?}");
     // A week later the challenges have lapsed: nobody can take them up, and new ones are allowed.
-    let later = |who: &str, text: &str| {
-        let author = User::new(who, who);
-        let mentions: Vec<User> =
-            text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
-        let msg = Incoming {
-            platform: "test",
-            channel: "room",
-            author: &author,
-            is_admin: false,
-            text,
-            mentions: &mentions,
-            now: T0 + 8 * 86_400,
-        };
-        service.handle(&msg)
-    };
+    let later = |who: &str, text: &str| talk::say_at(&service, "room", who, false, text, T0 + 8 * 86_400);
     assert!(text(&later("p0", "!t accept")).contains("nobody has challenged you"));
     assert!(text(&later("alice", "!t challenge @p10 chess")).contains("challenges p10"));
 }

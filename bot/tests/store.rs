@@ -8,11 +8,13 @@
 
 #[path = "support/postgres.rs"]
 mod postgres;
+#[path = "support/talk.rs"]
+mod talk;
 
 use std::sync::{Arc, Barrier};
 
 use tessera_bot::postgres_store::PgStore;
-use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::service::Service;
 use tessera_bot::store::{
     AnyStore, Append, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store,
 };
@@ -28,27 +30,25 @@ trait Db: Sync {
 }
 
 struct SqliteDb {
-    dir: std::path::PathBuf,
+    /// The database file, alone in its directory.
+    path: std::path::PathBuf,
 }
 
 impl SqliteDb {
     fn new(case: &str) -> SqliteDb {
-        let dir = std::env::temp_dir().join(format!("tessera-conformance-{}-{case}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        SqliteDb { dir }
+        SqliteDb { path: talk::temp_db("conformance", case) }
     }
 }
 
 impl Db for SqliteDb {
     fn open(&self) -> AnyStore {
-        Box::new(SqliteStore::open(&self.dir.join("games.sqlite")).unwrap())
+        Box::new(SqliteStore::open(&self.path).unwrap())
     }
 }
 
 impl Drop for SqliteDb {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let _ = std::fs::remove_dir_all(self.path.parent().unwrap());
     }
 }
 
@@ -132,7 +132,7 @@ fn every_case_on_postgres() {
     );
 }
 
-const T0: i64 = 1_800_000_000;
+use talk::{T0, say};
 
 fn two_players(s: &dyn Store) -> (PlayerId, PlayerId) {
     (s.player("l", "a", "Alice").unwrap().id, s.player("l", "b", "Bob").unwrap().id)
@@ -450,6 +450,16 @@ fn tournament_with(store: &dyn Store, format: Format, n: usize) -> (TournamentId
     (t, players)
 }
 
+/// A tournament of four with round 1 paired on two boards, p0-p1 and p2-p3; the two games.
+fn first_round_of_four(store: &dyn Store, format: Format) -> (TournamentId, Vec<PlayerId>, [GameId; 2]) {
+    let (t, p) = tournament_with(store, format, 4);
+    store
+        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE)
+        .unwrap();
+    let games = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
+    (t, p, games)
+}
+
 fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db) {
     let store = db.open();
     let (a, _) = two_players(&*store);
@@ -611,11 +621,7 @@ fn a_knockout_leg_is_added_once(db: &dyn Db) {
 
 fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     let store = db.open();
-    let (t, p) = tournament_with(&*store, Format::RoundRobin, 4);
-    store
-        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE)
-        .unwrap();
-    let [g1, g2] = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
+    let (t, p, [g1, g2]) = first_round_of_four(&*store, Format::RoundRobin);
     let at = |board| PairingAt { round: 1, board, leg: 0 };
     assert!(store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10).unwrap());
     assert!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20).unwrap());
@@ -643,11 +649,7 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
 
 fn a_withdrawal_forfeits_the_running_game(db: &dyn Db) {
     let store = db.open();
-    let (t, p) = tournament_with(&*store, Format::Swiss, 4);
-    store
-        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE)
-        .unwrap();
-    let [g1, g2] = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
+    let (t, p, [g1, g2]) = first_round_of_four(&*store, Format::Swiss);
     store.finish(g2, "1-0", "checkmate", T0 + 5).unwrap();
     let forfeits = store.withdraw_entrant(t, p[0], 1, "moving house", T0 + 10).unwrap();
     assert_eq!(forfeits, Some(vec![(g1, p[1])]), "the running game is lost, to its opponent");
@@ -815,22 +817,6 @@ fn openers_race_safely_and_reopening_keeps_everything(db: &dyn Db) {
             assert_eq!(store.player_by_id(id).unwrap().unwrap().user_id, format!("starter{i}"));
         }
     }
-}
-
-fn say(service: &Service<AnyStore>, who: &str, text: &str) -> Vec<Reply> {
-    let author = User::new(who, who);
-    let mentions: Vec<User> =
-        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
-    let msg = Incoming {
-        platform: "test",
-        channel: "room",
-        author: &author,
-        is_admin: false,
-        text,
-        mentions: &mentions,
-        now: T0,
-    };
-    service.handle(&msg)
 }
 
 /// The service does not care which store it has: a challenge, a game to mate, ratings after it.

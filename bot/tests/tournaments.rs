@@ -6,22 +6,21 @@
 
 #[path = "support/postgres.rs"]
 mod postgres;
+#[path = "support/talk.rs"]
+mod talk;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Barrier};
 
 use tessera_bot::config::Database;
-use tessera_bot::service::{Incoming, Reply, Service, User};
+use tessera_bot::service::{Reply, Service};
 use tessera_bot::store::{AnyStore, Store};
 use tessera_bot::tournament_store::{PairingKind, PairingRow, TournamentStatus, TournamentStore};
 
-const T0: i64 = 1_800_000_000;
+use talk::T0;
 
 fn temp_db(name: &str) -> Database {
-    let dir = std::env::temp_dir().join(format!("tessera-tn-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Database::Sqlite(dir.join("games.sqlite"))
+    Database::Sqlite(talk::temp_db("tn", name))
 }
 
 /// Every case, named: one `#[test]` each on SQLite, all of them in one `#[test]` on PostgreSQL
@@ -77,20 +76,8 @@ impl Club {
     }
 
     fn say_as(&self, who: &str, admin: bool, text: &str) -> Vec<Reply> {
-        let author = User::new(who, who);
-        let mentions: Vec<User> =
-            text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| User::new(n, n)).collect();
         self.now.set(self.now.get() + 60);
-        let msg = Incoming {
-            platform: "test",
-            channel: &self.channel,
-            author: &author,
-            is_admin: admin,
-            text,
-            mentions: &mentions,
-            now: self.now.get(),
-        };
-        self.service.handle(&msg)
+        talk::say_at(&self.service, &self.channel, who, admin, text, self.now.get())
     }
 
     fn say(&self, who: &str, text: &str) -> Vec<Reply> {
@@ -101,7 +88,7 @@ impl Club {
     fn says(&self, who: &str, text: &str) -> String {
         let replies = self.say(who, text);
         assert!(!replies.is_empty(), "{who}: {text} got no reply");
-        replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+        talk::text(&replies)
     }
 
     fn store(&self) -> &AnyStore {
