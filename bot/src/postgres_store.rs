@@ -127,6 +127,10 @@ impl PgStore {
         self.run(async |c| row(&*c, sql, params).await)
     }
 
+    fn one(&self, sql: &str, params: Params) -> Result<Row> {
+        self.run(async |c| one(&*c, sql, params).await)
+    }
+
     fn games(&self, filter: &str, params: Params) -> Result<Vec<GameRow>> {
         self.run(async |c| games(&*c, filter, params).await)
     }
@@ -272,13 +276,11 @@ const CHALLENGE_COLUMNS: &str =
 
 impl Store for PgStore {
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
-        let r = self
-            .row(
-                "INSERT INTO players (platform, user_id, name) VALUES ($1, $2, $3)
-                 ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name RETURNING id",
-                &[&platform, &user_id, &name],
-            )?
-            .context("the player was not stored")?;
+        let r = self.one(
+            "INSERT INTO players (platform, user_id, name) VALUES ($1, $2, $3)
+             ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name RETURNING id",
+            &[&platform, &user_id, &name],
+        )?;
         Ok(Player {
             id: r.try_get(0)?,
             platform: platform.into(),
@@ -359,7 +361,7 @@ impl Store for PgStore {
 
     fn create_challenge(&self, c: &Challenge) -> Result<ChallengeId> {
         let r = self
-            .row(
+            .one(
                 "INSERT INTO challenges (platform, channel, challenger, challenged, variant, color, days_per_move,
                  created_at, status, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9) RETURNING id",
                 &[
@@ -373,8 +375,7 @@ impl Store for PgStore {
                     &c.created_at,
                     &c.rated,
                 ],
-            )?
-            .context("the challenge was not stored")?;
+            )?;
         Ok(r.try_get(0)?)
     }
 
@@ -709,28 +710,26 @@ async fn record_result(
 
 impl TournamentStore for PgStore {
     fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
-        let r = self
-            .row(
-                "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds,
-                 days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13) RETURNING id",
-                &[
-                    &t.platform,
-                    &t.channel,
-                    &t.name,
-                    &t.organiser,
-                    &t.variant,
-                    &t.format.name(),
-                    &i64::from(t.rounds),
-                    &t.days_per_move.map(i64::from),
-                    &t.rated,
-                    &t.starts_at,
-                    &t.max_players.map(i64::from),
-                    &i64::from(t.bye_halves),
-                    &t.now,
-                ],
-            )?
-            .context("the tournament was not stored")?;
+        let r = self.one(
+            "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds,
+             days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13) RETURNING id",
+            &[
+                &t.platform,
+                &t.channel,
+                &t.name,
+                &t.organiser,
+                &t.variant,
+                &t.format.name(),
+                &i64::from(t.rounds),
+                &t.days_per_move.map(i64::from),
+                &t.rated,
+                &t.starts_at,
+                &t.max_players.map(i64::from),
+                &i64::from(t.bye_halves),
+                &t.now,
+            ],
+        )?;
         Ok(r.try_get(0)?)
     }
 
