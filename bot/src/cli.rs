@@ -406,15 +406,8 @@ fn run_render(
 ) -> Result<ExitCode> {
     let Loaded { variant, game, record } = from.load()?;
     let result = record.as_deref().and_then(|text| record_result(text, game.outcome()));
-    // The start, then every position after a move with that move marked.
-    let mut pos = game.start().clone();
-    let mut views = vec![BoardView::new(&pos, None)];
-    for mv in game.moves() {
-        let next = pos.played(mv);
-        views.push(BoardView::new(&next, Some((&pos, mv))));
-        pos = next;
-    }
-    let final_pos = pos;
+    let views = BoardView::of_game(&game);
+    let final_pos = game.position();
     // Names from the options, else the record's tags: then the picture is captioned as the bot's are.
     let tags = |tag: &str| {
         let record = tessera_rules::parse_record(record.as_deref()?).ok()?;

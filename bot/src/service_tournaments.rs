@@ -612,13 +612,7 @@ impl<S: Store> Service<S> {
         if loaded.game.moves().len() + 1 > tessera_render::MAX_GIF_FRAMES {
             return None;
         }
-        let mut pos = loaded.game.start().clone();
-        let mut views = vec![BoardView::new(&pos, None)];
-        for mv in loaded.game.moves() {
-            let next = pos.played(mv);
-            views.push(BoardView::new(&next, Some((&pos, mv))));
-            pos = next;
-        }
+        let views = BoardView::of_game(&loaded.game);
         // Smaller than a board picture: a game is many frames. The names above and below, the
         // side to move marked; the result is in the message it comes with.
         let caption = tessera_render::Caption {

@@ -149,15 +149,7 @@ mod tests {
     use tessera_rules::{Position, Variant, replay};
 
     fn views(variant: Variant, record: &str) -> Vec<BoardView> {
-        let game = replay(variant, record).unwrap().game;
-        let mut pos = game.start().clone();
-        let mut views = vec![BoardView::new(&pos, None)];
-        for mv in game.moves() {
-            let next = pos.played(mv);
-            views.push(BoardView::new(&next, Some((&pos, mv))));
-            pos = next;
-        }
-        views
+        BoardView::of_game(&replay(variant, record).unwrap().game)
     }
 
     /// Every frame, decoded and laid over the ones before as a viewer does, is the board drawn
