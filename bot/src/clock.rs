@@ -2,12 +2,18 @@
 //! for every platform this process runs, each notice handed to its own platform's adapter. (When
 //! each adapter ticked for itself, the first to tick settled the other's games and dropped their
 //! notices.)
+//!
+//! Several processes on one database tick for a platform in turn, never together: a tick first
+//! takes the platform's clock lease (`clock:discord`, [`crate::lease`]) and ticks only for the
+//! platforms whose lease it holds. The holder keeps it from tick to tick; when it dies, another
+//! process's tick takes over once the lease has run out.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
+use crate::lease::{self, Taken};
 use crate::service::{Notice, Service, unix_now};
 use crate::store::Store;
 
@@ -17,10 +23,29 @@ pub const PERIOD: Duration = Duration::from_secs(300);
 /// Where an adapter receives its platform's notices.
 pub type Inbox = UnboundedReceiver<Notice>;
 
+/// A bot's turn in a practice game waiting this long (seconds) is taken up by the clock's holder:
+/// the process that queued it may have died before playing it.
+pub const PRACTICE_STALE: i64 = 60;
+
 /// The platforms this process announces on, each with the way to its adapter.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Clock {
     router: Router,
+    /// This clock's name in the leases.
+    holder: String,
+    /// How long a tick's lease lasts: past the next tick, so the holder keeps it.
+    lease_ttl: Duration,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock { router: Router::default(), holder: lease::new_holder(), lease_ttl: lease_ttl(PERIOD) }
+    }
+}
+
+/// A clock lease outlives two periods: a late tick does not hand the clock to another process.
+fn lease_ttl(period: Duration) -> Duration {
+    period * 2 + Duration::from_secs(30)
 }
 
 /// The way from the service to each platform's adapter, for messages nobody asked for at that
@@ -81,10 +106,35 @@ impl Clock {
         self.router.clone()
     }
 
-    /// One tick: settles the served platforms' clocks and routes every notice to its platform.
-    /// Returns how many notices were handed over. A notice whose adapter has stopped is logged.
+    /// The served platforms whose clock lease this clock holds now (taken or renewed).
+    fn leased<S: Store>(&self, service: &Service<S>) -> Vec<&'static str> {
+        let mut held = Vec::new();
+        for platform in self.platforms() {
+            match lease::take(service.store(), &format!("clock:{platform}"), &self.holder, self.lease_ttl) {
+                Ok(Taken::Held) => held.push(platform),
+                Ok(Taken::Busy(by)) => tracing::debug!(
+                    platform,
+                    holder = by.map(|l| l.holder).unwrap_or_default(),
+                    "another process keeps this platform's clock"
+                ),
+                Err(e) => tracing::error!(platform, "could not take the clock's lease: {e:#}"),
+            }
+        }
+        held
+    }
+
+    /// One tick: settles the clocks of the served platforms whose lease this clock holds, takes
+    /// up the bot's stale practice turns there, and routes every notice to its platform. Returns
+    /// how many notices were handed over. A notice whose adapter has stopped is logged.
     pub fn tick<S: Store>(&self, service: &Service<S>, now: i64) -> usize {
-        match service.tick_for(now, Some(&self.platforms())) {
+        let held = self.leased(service);
+        if held.is_empty() {
+            return 0;
+        }
+        if let Err(e) = service.practice_resume(Some(&held), Some(now - PRACTICE_STALE)) {
+            tracing::error!("could not look for the bot's waiting turns: {e:#}");
+        }
+        match service.tick_for(now, Some(&held)) {
             Ok(notices) => self.router.deliver(notices),
             Err(e) => {
                 tracing::error!("the clock's tick failed: {e:#}");
@@ -95,7 +145,12 @@ impl Clock {
 
     /// Ticks every `period` until the process ends, off the async workers (the store is
     /// synchronous).
-    pub async fn run<S: Store + Send + Sync + 'static>(self, service: Arc<Service<S>>, period: Duration) {
+    pub async fn run<S: Store + Send + Sync + 'static>(
+        mut self,
+        service: Arc<Service<S>>,
+        period: Duration,
+    ) {
+        self.lease_ttl = lease_ttl(period);
         let clock = Arc::new(self);
         loop {
             tokio::time::sleep(period).await;

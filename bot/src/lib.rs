@@ -7,6 +7,7 @@ pub mod command_table;
 pub mod commands;
 pub mod config;
 pub mod discord;
+pub mod lease;
 mod game_cache;
 pub mod local;
 pub mod logging;

@@ -155,7 +155,7 @@ impl Session {
 /// Makes `@tessera` the bot in the terminal, and queues its turns an earlier run left.
 pub fn serve<S: Store>(service: &Service<S>) -> Result<()> {
     service.set_bot_account(PLATFORM, BOT);
-    service.practice_resume(Some(&[PLATFORM]))?;
+    service.practice_resume(Some(&[PLATFORM]), None)?;
     Ok(())
 }
 

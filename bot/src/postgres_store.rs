@@ -26,8 +26,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
 use crate::store::{
-    Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, NewGame, Player, PlayerId,
-    Store, may_append,
+    Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, Lease, NewGame, Player,
+    PlayerId, Store, may_append,
 };
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
@@ -41,6 +41,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (2, include_str!("../migrations/postgres/002_tournaments_ratings.sql")),
     (3, include_str!("../migrations/postgres/003_settings.sql")),
     (4, include_str!("../migrations/postgres/004_practice_opponent.sql")),
+    (5, include_str!("../migrations/postgres/005_leases.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -590,9 +591,48 @@ impl Store for PgStore {
         })
     }
 
-    fn mark_reminded(&self, game: GameId) -> Result<()> {
-        self.execute("UPDATE games SET reminded = TRUE WHERE id = $1", &[&game])?;
-        Ok(())
+    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
+        let n = self.execute(
+            "UPDATE games SET reminded = TRUE
+             WHERE id = $1 AND last_move_at = $2 AND NOT reminded AND result IS NULL",
+            &[&game, &last_move_at],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
+        // A move appended meanwhile holds the row and moves `last_move_at`: this then matches nothing.
+        let n = self.execute(
+            "UPDATE games SET result = $3, result_reason = 'time', draw_offer = NULL, takeback_offer = NULL,
+             finished_at = $4 WHERE id = $1 AND last_move_at = $2 AND result IS NULL",
+            &[&game, &last_move_at, &result, &now],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        replacing: Option<&str>,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> Result<bool> {
+        let sql = crate::store::LEASE_UPSERT.replace('?', "$");
+        let n = self.execute(&sql, &[&name, &holder, &(now_ms + ttl_ms), &now_ms, &replacing])?;
+        Ok(n == 1)
+    }
+
+    fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        let Some(r) = self.row("SELECT name, holder, expires_at, generation FROM leases WHERE name = $1", &[&name])?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(Lease { name: r.try_get(0)?, holder: r.try_get(1)?, expires_at: r.try_get(2)?, generation: r.try_get(3)? }))
+    }
+
+    fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
+        Ok(self.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", &[&name, &holder])? == 1)
     }
 }
 

@@ -105,7 +105,7 @@ impl<S: Store + 'static> Worker<S> {
     /// through `router`.
     pub fn start(service: Arc<Service<S>>, router: Router) -> std::io::Result<Worker<S>> {
         let platforms = router.platforms();
-        match service.practice_resume(Some(&platforms)) {
+        match service.practice_resume(Some(&platforms), None) {
             Ok(n) if n > 0 => tracing::info!(games = n, "resuming the bot's turns"),
             Ok(_) => {}
             Err(e) => tracing::error!("could not look for the bot's games to resume: {e:#}"),

@@ -763,8 +763,8 @@ impl<S: Store> Service<S> {
         }
         let loser = loaded.game.position().turn();
         let outcome = Outcome::Win { winner: loser.other(), reason: WinReason::Time };
-        if !self.store.finish(loaded.row.id, outcome.result(), "time", now).map_err(internal)? {
-            // Someone else settled it a moment ago and said so.
+        if !self.store.time_out(loaded.row.id, loaded.row.last_move_at, outcome.result(), now).map_err(internal)? {
+            // Someone else settled it a moment ago and said so, or a move came in meanwhile.
             return Ok(None);
         }
         Ok(Some(format!(
@@ -1599,9 +1599,14 @@ impl<S: Store> Service<S> {
                 notify.push(loaded.player(loaded.game.position().turn().other()).user_id.clone());
                 Some(timeout)
             } else if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
-                if let Err(e) = self.store.mark_reminded(loaded.row.id) {
-                    tracing::error!(game = loaded.row.id, "could not be marked reminded: {e:#}");
-                    continue;
+                match self.store.mark_reminded(loaded.row.id, loaded.row.last_move_at) {
+                    Ok(true) => {}
+                    // Another process reminded them, or the mover moved meanwhile.
+                    Ok(false) => continue,
+                    Err(e) => {
+                        tracing::error!(game = loaded.row.id, "could not be marked reminded: {e:#}");
+                        continue;
+                    }
                 }
                 let hours = ((deadline - now) / 3600).max(1);
                 Some(format!(

@@ -129,11 +129,15 @@ impl<S: Store> Service<S> {
     }
 
     /// Queues every running game against the bot on `platforms` (all when `None`) where the bot is
-    /// to move: at start, a restart resumes what it was thinking about. Returns how many.
-    pub fn practice_resume(&self, platforms: Option<&[&str]>) -> Result<usize> {
+    /// to move: at start, a restart resumes what it was thinking about. With `waiting_since`, only
+    /// the games waiting since then or longer (the clock's holder takes up turns a dead process
+    /// left). Returns how many.
+    pub fn practice_resume(&self, platforms: Option<&[&str]>, waiting_since: Option<i64>) -> Result<usize> {
         let mut queued = 0;
         for row in self.store.bot_games()? {
-            if platforms.is_some_and(|ps| !ps.contains(&row.platform.as_str())) {
+            if platforms.is_some_and(|ps| !ps.contains(&row.platform.as_str()))
+                || waiting_since.is_some_and(|t| row.last_move_at > t)
+            {
                 continue;
             }
             let Some(bot) = row.bot else { continue };

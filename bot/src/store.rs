@@ -96,6 +96,17 @@ pub(crate) fn may_append(stored: &[String], finished: bool, ply: usize, before: 
     !finished && stored.len() + 1 == ply && before.is_none_or(|b| b == stored)
 }
 
+/// Who holds a lease ([`Store::take_lease`]) and until when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    pub name: String,
+    pub holder: String,
+    /// Unix milliseconds.
+    pub expires_at: i64,
+    /// How many times the lease has changed hands (1 for its first holder).
+    pub generation: i64,
+}
+
 #[derive(Clone, Debug)]
 pub struct NewGame<'a> {
     pub platform: &'a str,
@@ -204,7 +215,21 @@ pub trait Store: Send + Sync + TournamentStore {
         asked_by: PlayerId,
         now: i64,
     ) -> Result<bool>;
-    fn mark_reminded(&self, game: GameId) -> Result<()>;
+    /// Marks the game reminded if it is still on the clock that was read (no move since
+    /// `last_move_at`) and not reminded yet: true for the one caller that marked it.
+    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool>;
+    /// Ends the game with `result` on time if it still runs on the clock that ran out (no move
+    /// since `last_move_at`): true for the one caller that ended it.
+    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool>;
+
+    /// Takes the lease `name` for `holder` until `now_ms + ttl_ms`, or renews it: true when
+    /// `holder` holds it now. It is taken when free, expired, already `holder`'s, or held by
+    /// `replacing` (a holder known to be dead); otherwise nothing changes.
+    fn take_lease(&self, name: &str, holder: &str, replacing: Option<&str>, now_ms: i64, ttl_ms: i64)
+    -> Result<bool>;
+    fn lease(&self, name: &str) -> Result<Option<Lease>>;
+    /// Gives the lease up if `holder` holds it: the next process need not wait for it to expire.
+    fn release_lease(&self, name: &str, holder: &str) -> Result<bool>;
 }
 
 /// Any store, as the configuration chose it.
@@ -319,8 +344,27 @@ impl<T: Store + ?Sized> Store for Box<T> {
     ) -> Result<bool> {
         (**self).take_back(game, moves, count, asked_by, now)
     }
-    fn mark_reminded(&self, game: GameId) -> Result<()> {
-        (**self).mark_reminded(game)
+    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
+        (**self).mark_reminded(game, last_move_at)
+    }
+    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
+        (**self).time_out(game, last_move_at, result, now)
+    }
+    fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        replacing: Option<&str>,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> Result<bool> {
+        (**self).take_lease(name, holder, replacing, now_ms, ttl_ms)
+    }
+    fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        (**self).lease(name)
+    }
+    fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
+        (**self).release_lease(name, holder)
     }
 }
 
@@ -331,6 +375,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (2, include_str!("../migrations/002_tournaments_ratings.sql")),
     (3, include_str!("../migrations/003_settings.sql")),
     (4, include_str!("../migrations/004_practice_opponent.sql")),
+    (5, include_str!("../migrations/005_leases.sql")),
 ];
 
 pub struct SqliteStore {
@@ -796,11 +841,60 @@ impl Store for SqliteStore {
         Ok(true)
     }
 
-    fn mark_reminded(&self, game: GameId) -> Result<()> {
-        self.conn().execute("UPDATE games SET reminded = 1 WHERE id = ?1", [game])?;
-        Ok(())
+    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
+        let n = self.conn().execute(
+            "UPDATE games SET reminded = 1
+             WHERE id = ?1 AND last_move_at = ?2 AND reminded = 0 AND result IS NULL",
+            params![game, last_move_at],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
+        let n = self.conn().execute(
+            "UPDATE games SET result = ?3, result_reason = 'time', draw_offer = NULL, takeback_offer = NULL,
+             finished_at = ?4 WHERE id = ?1 AND last_move_at = ?2 AND result IS NULL",
+            params![game, last_move_at, result, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        replacing: Option<&str>,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> Result<bool> {
+        let n = self.conn().execute(LEASE_UPSERT, params![name, holder, now_ms + ttl_ms, now_ms, replacing])?;
+        Ok(n == 1)
+    }
+
+    fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT name, holder, expires_at, generation FROM leases WHERE name = ?1",
+                [name],
+                |r| Ok(Lease { name: r.get(0)?, holder: r.get(1)?, expires_at: r.get(2)?, generation: r.get(3)? }),
+            )
+            .optional()?)
+    }
+
+    fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
+        let n = self.conn().execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", params![name, holder])?;
+        Ok(n == 1)
     }
 }
+
+/// Takes or renews a lease in one statement, so two processes asking at once cannot both get it:
+/// `(name, holder, expires_at, now, replacing)`. The same text serves SQLite (`?N`) and
+/// PostgreSQL, where `$N` replaces `?N`.
+pub(crate) const LEASE_UPSERT: &str = "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at,
+         generation = leases.generation + CASE WHEN leases.holder = excluded.holder THEN 0 ELSE 1 END
+     WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4 OR leases.holder = ?5";
 
 /// A `challenges` row selected as `id, platform, channel, challenger, challenged, variant, color,
 /// days_per_move, created_at, rated`.

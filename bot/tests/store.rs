@@ -101,6 +101,9 @@ suite! {
     racing_accepts_and_pairings_exactly_one_wins,
     openers_race_safely_and_reopening_keeps_everything,
     the_service_plays_a_game_on_this_store,
+    a_reminder_and_a_loss_on_time_happen_once_and_not_after_a_move,
+    a_lease_has_one_holder_until_it_expires_or_is_given_up,
+    racing_for_a_lease_exactly_one_gets_it,
 }
 
 #[test]
@@ -390,7 +393,7 @@ fn a_move_clears_offers_and_the_reminder(db: &dyn Db) {
     let store = db.open();
     let (a, b) = two_players(&*store);
     let g = new_game(&*store, a, b);
-    store.mark_reminded(g).unwrap();
+    assert!(store.mark_reminded(g, 100).unwrap());
     store.set_draw_offer(g, Some(b)).unwrap();
     store.set_takeback_offer(g, Some(b)).unwrap();
     let row = store.game(g).unwrap().unwrap();
@@ -835,4 +838,74 @@ fn the_service_plays_a_game_on_this_store(db: &dyn Db) {
     // A fresh service on another connection sees the same.
     let again = Service::new(db.open());
     assert_eq!(again.store().game(game.id).unwrap().unwrap().moves, game.moves);
+}
+
+/// The clock's writes are conditional: of two processes reminding or timing out the same game,
+/// one does it; and a move that came in after the clock was read cancels both.
+fn a_reminder_and_a_loss_on_time_happen_once_and_not_after_a_move(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    assert!(!store.mark_reminded(g, 99).unwrap(), "a clock read before another move reminds nobody");
+    assert!(store.mark_reminded(g, 100).unwrap());
+    assert!(!store.mark_reminded(g, 100).unwrap(), "reminded once");
+    store.append_move(g, 1, "e2-e4", None, 250).unwrap();
+    assert!(!store.time_out(g, 100, "1-0", 400).unwrap(), "White moved: that clock no longer runs");
+    assert_eq!(store.game(g).unwrap().unwrap().result, None);
+    assert!(store.mark_reminded(g, 250).unwrap(), "the new clock reminds again");
+    assert!(store.time_out(g, 250, "1-0", 400).unwrap());
+    assert!(!store.time_out(g, 250, "1-0", 401).unwrap(), "lost on time once");
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.result.as_deref(), row.result_reason.as_deref()), (Some("1-0"), Some("time")));
+    assert!(!store.mark_reminded(g, 250).unwrap(), "a finished game is not reminded");
+    assert_eq!(store.append_move(g, 2, "e7-e5", None, 402).unwrap(), Append::Conflict);
+}
+
+fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &dyn Db) {
+    let store = db.open();
+    let other = db.open();
+    assert_eq!(store.lease("clock:test").unwrap(), None);
+    assert!(store.take_lease("clock:test", "p1", None, 1_000, 500).unwrap());
+    assert!(!other.take_lease("clock:test", "p2", None, 1_200, 500).unwrap(), "held until 1500");
+    assert!(store.take_lease("clock:test", "p1", None, 1_400, 500).unwrap(), "renewed by its holder");
+    let lease = other.lease("clock:test").unwrap().unwrap();
+    assert_eq!((lease.holder.as_str(), lease.expires_at, lease.generation), ("p1", 1_900, 1));
+    assert!(!other.take_lease("clock:test", "p2", None, 1_899, 500).unwrap());
+    assert!(other.take_lease("clock:test", "p2", None, 1_900, 500).unwrap(), "expired: anyone's");
+    assert_eq!(store.lease("clock:test").unwrap().unwrap().generation, 2, "one hand-over");
+    assert!(!store.take_lease("clock:test", "p1", None, 1_950, 500).unwrap(), "the old holder lost it");
+    // Another lease is another thing.
+    assert!(store.take_lease("matrix:@bot:example.org", "p1", None, 1_950, 500).unwrap());
+    // A holder known dead is replaced at once; naming a holder that does not hold it takes nothing.
+    assert!(!store.take_lease("clock:test", "p3", Some("p1"), 2_000, 500).unwrap());
+    assert!(store.take_lease("clock:test", "p3", Some("p2"), 2_000, 500).unwrap());
+    // Given up: taken at once by the next, and only its holder can give it up.
+    assert!(!store.release_lease("clock:test", "p2").unwrap());
+    assert!(store.release_lease("clock:test", "p3").unwrap());
+    assert_eq!(store.lease("clock:test").unwrap(), None);
+    assert!(other.take_lease("clock:test", "p2", None, 2_001, 500).unwrap());
+}
+
+/// Connections asking for a free lease, and then for an expired one, at the same moment.
+fn racing_for_a_lease_exactly_one_gets_it(db: &dyn Db) {
+    const RACERS: usize = 4;
+    let barrier = Barrier::new(RACERS);
+    for (round, now) in [(0, 10_000), (1, 20_000)] {
+        let won: usize = std::thread::scope(|scope| {
+            let racers: Vec<_> = (0..RACERS)
+                .map(|r| {
+                    let barrier = &barrier;
+                    scope.spawn(move || {
+                        let store = db.open();
+                        barrier.wait();
+                        let holder = format!("racer-{round}-{r}");
+                        usize::from(store.take_lease("race", &holder, None, now, 5_000).unwrap())
+                    })
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().unwrap()).sum()
+        });
+        assert_eq!(won, 1, "round {round}: one holder");
+    }
+    assert_eq!(db.open().lease("race").unwrap().unwrap().generation, 2);
 }
