@@ -269,6 +269,19 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
         let mut clock = tessera_bot::clock::Clock::new();
         let matrix = matrix.map(|m| (m, clock.serve(tessera_bot::matrix::PLATFORM)));
         let discord = cfg.discord_token.as_ref().map(|t| (t, clock.serve(tessera_bot::discord::PLATFORM)));
+        // What only one process may run: the Matrix account, each Discord shard. A second process
+        // configured the same refuses here, before it connects.
+        let mut standing = Vec::new();
+        if let Some((m, _)) = &matrix {
+            standing.push((tessera_bot::matrix::account_lease(m), format!("the Matrix account {}", m.user)));
+        }
+        if discord.is_some() {
+            for name in tessera_bot::discord::shard_leases(cfg.discord_shards) {
+                let what = format!("Discord (shards {})", cfg.discord_shards);
+                standing.push((name, what));
+            }
+        }
+        let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
         // The bot's own turns in practice games: one thread of its own, posting like the clock.
         let _practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
         let runtime = tokio::runtime::Runtime::new()?;
@@ -283,17 +296,22 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
             let discord = async {
                 match discord {
                     Some((token, inbox)) => {
-                        let options =
-                            tessera_bot::discord::DiscordOptions { guild: cfg.discord_guild, api: None };
+                        let options = tessera_bot::discord::DiscordOptions {
+                            guild: cfg.discord_guild,
+                            api: None,
+                            shards: cfg.discord_shards,
+                        };
                         tessera_bot::discord::run(service.clone(), token.expose(), options, inbox).await
                     }
                     None => std::future::pending().await,
                 }
             };
             // Either adapter stopping (an error) stops the bot, so a supervisor can restart it.
+            // So does losing a standing lease: another process runs that part now.
             tokio::select! {
                 r = matrix => r,
                 r = discord => r,
+                lost = standing.clone().keep() => Err(lost),
             }
         })?;
         return Ok(ExitCode::SUCCESS);

@@ -145,11 +145,7 @@ impl Clock {
 
     /// Ticks every `period` until the process ends, off the async workers (the store is
     /// synchronous).
-    pub async fn run<S: Store + Send + Sync + 'static>(
-        mut self,
-        service: Arc<Service<S>>,
-        period: Duration,
-    ) {
+    pub async fn run<S: Store + Send + Sync + 'static>(mut self, service: Arc<Service<S>>, period: Duration) {
         self.lease_ttl = lease_ttl(period);
         let clock = Arc::new(self);
         loop {

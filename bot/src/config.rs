@@ -16,6 +16,8 @@ pub struct Config {
     pub discord_token: Option<Secret>,
     /// Register the slash commands in this one Discord server (they show at once) instead of globally.
     pub discord_guild: Option<u64>,
+    /// Which of the bot's Discord shards this process connects (`discord_shards = 0-3/8`).
+    pub discord_shards: Shards,
     pub matrix_homeserver: Option<String>,
     pub matrix_user: Option<String>,
     pub matrix_password: Option<Secret>,
@@ -63,6 +65,57 @@ impl Database {
                 };
                 format!("{scheme}://{authority}/{path}")
             }
+        }
+    }
+}
+
+/// The Discord shards a process runs. Discord splits a bot's servers over shards by server id
+/// and requires sharding from 2,500 servers; several processes share the work by each running a
+/// range of the same total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shards {
+    /// As many as Discord recommends, all in this process.
+    #[default]
+    Auto,
+    /// Shards `first` to `last` (both included) of `total`.
+    Range { first: u32, last: u32, total: u32 },
+}
+
+/// Discord's own ceiling is far lower; this only keeps a typo from asking for millions.
+const MAX_SHARDS: u32 = 65_536;
+
+impl std::str::FromStr for Shards {
+    type Err = String;
+
+    /// `auto`, `N/TOTAL` (one shard) or `FIRST-LAST/TOTAL`.
+    fn from_str(text: &str) -> Result<Shards, String> {
+        let text = text.trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("auto") {
+            return Ok(Shards::Auto);
+        }
+        let usage = "write `auto`, or the shards this process runs of how many in all, as `0-3/8` or `5/8`";
+        let (range, total) = text.split_once('/').ok_or_else(|| format!("\"{text}\": {usage}"))?;
+        let (first, last) = range.split_once('-').unwrap_or((range, range));
+        let number = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("\"{text}\": {usage}"));
+        let (first, last, total) = (number(first)?, number(last)?, number(total)?);
+        if total == 0 || total > MAX_SHARDS {
+            return Err(format!("\"{text}\": the total must be from 1 to {MAX_SHARDS}"));
+        }
+        if first > last || last >= total {
+            return Err(format!(
+                "\"{text}\": shards are numbered 0 to {}, the first of the range no greater than the last",
+                total - 1
+            ));
+        }
+        Ok(Shards::Range { first, last, total })
+    }
+}
+
+impl std::fmt::Display for Shards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shards::Auto => f.write_str("auto"),
+            Shards::Range { first, last, total } => write!(f, "{first}-{last}/{total}"),
         }
     }
 }
@@ -176,6 +229,10 @@ impl Config {
                 ),
                 None => None,
             },
+            discord_shards: match get("discord_shards") {
+                Some(s) => s.parse().map_err(|e: String| anyhow::anyhow!("discord_shards: {e}"))?,
+                None => Shards::Auto,
+            },
             matrix_homeserver: get("matrix_homeserver"),
             matrix_user: get("matrix_user"),
             matrix_password: secret(&get, "matrix_password")?,
@@ -225,6 +282,19 @@ mod tests {
         std::fs::write(&cfg, "board_size = big\n").unwrap();
         assert!(Config::load(Some(&cfg), Some(&dir)).unwrap_err().to_string().contains("board_size"));
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn shard_ranges_are_read_and_nonsense_is_refused() {
+        assert_eq!("auto".parse(), Ok(Shards::Auto));
+        assert_eq!("".parse(), Ok(Shards::Auto));
+        assert_eq!("0-3/8".parse(), Ok(Shards::Range { first: 0, last: 3, total: 8 }));
+        assert_eq!(" 5 / 8 ".parse(), Ok(Shards::Range { first: 5, last: 5, total: 8 }));
+        assert_eq!("4-7/8".parse::<Shards>().unwrap().to_string(), "4-7/8");
+        for bad in ["3-1/8", "0-8/8", "8/8", "0/0", "x/8", "1-2", "-1/4", "1-2-3/4", "0/99999999", "٣/8"] {
+            let why = bad.parse::<Shards>().unwrap_err();
+            assert!(why.contains(bad.trim()), "{bad}: {why}");
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@ use crate::command_table::{
     by_path,
 };
 use crate::commands::{Command, Offer};
+use crate::config::Shards;
 use crate::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants, unix_now};
 use crate::store::AnyStore;
 
@@ -42,6 +43,20 @@ pub struct DiscordOptions {
     pub guild: Option<u64>,
     /// Replaces Discord's API address (the tests' fake server).
     pub api: Option<String>,
+    /// The shards this process connects.
+    pub shards: Shards,
+}
+
+/// The leases that keep each shard to one process ([`crate::lease::Standing`]): two connections
+/// of one shard would both receive, and answer, every message of its servers. Processes sharing
+/// a bot must give the same total; `auto` is one process running them all.
+pub fn shard_leases(shards: Shards) -> Vec<String> {
+    match shards {
+        Shards::Auto => vec!["discord:shards:auto".into()],
+        Shards::Range { first, last, total } => {
+            (first..=last).map(|shard| format!("discord:shard:{shard}/{total}")).collect()
+        }
+    }
 }
 
 struct Handler {
@@ -652,6 +667,8 @@ pub async fn run(
         .build()
     };
     tokio::spawn(deliver(Arc::new(http()), notices));
+    let shards = options.shards;
+    tracing::info!(%shards, "connecting to Discord");
     let connect = |intents| {
         let handler = Handler {
             service: Arc::clone(&service),
@@ -660,7 +677,11 @@ pub async fn run(
         };
         async move {
             let mut client = ClientBuilder::new_with_http(http(), intents).event_handler(handler).await?;
-            client.start().await
+            match shards {
+                Shards::Auto => client.start_autosharded().await,
+                // serenity's range includes its end.
+                Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+            }
         }
     };
     // `!t` messages and plain moves need the privileged Message Content intent, which the bot's

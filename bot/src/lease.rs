@@ -18,6 +18,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, bail};
 
+use crate::service::Service;
 use crate::store::{Lease, Store};
 
 /// Unix milliseconds now, by this machine's clock.
@@ -71,7 +72,9 @@ pub fn take<S: Store + ?Sized>(store: &S, name: &str, holder: &str, ttl: Duratio
             Taken::Busy(None)
         });
     };
-    if dead_here(&current.holder) && store.take_lease(name, holder, Some(&current.holder), now_ms(), ttl_ms)? {
+    if dead_here(&current.holder)
+        && store.take_lease(name, holder, Some(&current.holder), now_ms(), ttl_ms)?
+    {
         tracing::info!(lease = name, dead = %current.holder, "took over the lease of a process that died here");
         return Ok(Taken::Held);
     }
@@ -92,26 +95,27 @@ pub const STANDING_TTL: Duration = Duration::from_secs(45);
 
 /// Leases a process holds for as long as it runs, renewed in the background: the Matrix account
 /// it syncs, the Discord shards it connects. Dropping it gives them up.
-pub struct Standing<S: Store + ?Sized + 'static> {
-    store: Arc<S>,
+pub struct Standing<S: Store + 'static> {
+    service: Arc<Service<S>>,
     holder: String,
     names: Vec<String>,
 }
 
-impl<S: Store + ?Sized + 'static> std::fmt::Debug for Standing<S> {
+impl<S: Store + 'static> std::fmt::Debug for Standing<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Standing").field("holder", &self.holder).field("names", &self.names).finish()
     }
 }
 
-impl<S: Store + ?Sized + 'static> Standing<S> {
-    /// Takes every lease in `names` for a new holder, or refuses, giving none, saying who holds
-    /// the first that is taken and what to do: `what` says what the lease guards, for the message.
-    pub fn take(store: Arc<S>, names: Vec<String>, what: &str) -> Result<Standing<S>> {
+impl<S: Store + 'static> Standing<S> {
+    /// Takes every lease in `wanted` (its name, and what it guards, for the message) for a new
+    /// holder, or refuses, giving none back taken, saying who holds the first that is busy and
+    /// what to do.
+    pub fn take(service: Arc<Service<S>>, wanted: Vec<(String, String)>) -> Result<Standing<S>> {
         let holder = new_holder();
-        let mut standing = Standing { store, holder, names: Vec::new() };
-        for name in names {
-            match take(&*standing.store, &name, &standing.holder, STANDING_TTL)? {
+        let mut standing = Standing { service, holder, names: Vec::new() };
+        for (name, what) in wanted {
+            match take(standing.service.store(), &name, &standing.holder, STANDING_TTL)? {
                 Taken::Held => standing.names.push(name),
                 Taken::Busy(current) => {
                     // `standing` is dropped here: the leases taken so far are given back.
@@ -139,7 +143,13 @@ impl<S: Store + ?Sized + 'static> Standing<S> {
     /// Renews every lease: the name of one that was lost (another process holds it now), if any.
     fn renew(&self) -> Result<Option<String>> {
         for name in &self.names {
-            if !self.store.take_lease(name, &self.holder, None, now_ms(), STANDING_TTL.as_millis() as i64)? {
+            if !self.service.store().take_lease(
+                name,
+                &self.holder,
+                None,
+                now_ms(),
+                STANDING_TTL.as_millis() as i64,
+            )? {
                 return Ok(Some(name.clone()));
             }
         }
@@ -171,10 +181,10 @@ impl<S: Store + ?Sized + 'static> Standing<S> {
     }
 }
 
-impl<S: Store + ?Sized + 'static> Drop for Standing<S> {
+impl<S: Store + 'static> Drop for Standing<S> {
     fn drop(&mut self) {
         for name in &self.names {
-            if let Err(e) = self.store.release_lease(name, &self.holder) {
+            if let Err(e) = self.service.store().release_lease(name, &self.holder) {
                 tracing::warn!(lease = %name, "could not give the lease back (it will expire): {e:#}");
             }
         }

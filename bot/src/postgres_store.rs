@@ -624,11 +624,17 @@ impl Store for PgStore {
     }
 
     fn lease(&self, name: &str) -> Result<Option<Lease>> {
-        let Some(r) = self.row("SELECT name, holder, expires_at, generation FROM leases WHERE name = $1", &[&name])?
+        let Some(r) =
+            self.row("SELECT name, holder, expires_at, generation FROM leases WHERE name = $1", &[&name])?
         else {
             return Ok(None);
         };
-        Ok(Some(Lease { name: r.try_get(0)?, holder: r.try_get(1)?, expires_at: r.try_get(2)?, generation: r.try_get(3)? }))
+        Ok(Some(Lease {
+            name: r.try_get(0)?,
+            holder: r.try_get(1)?,
+            expires_at: r.try_get(2)?,
+            generation: r.try_get(3)?,
+        }))
     }
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {

@@ -763,7 +763,11 @@ impl<S: Store> Service<S> {
         }
         let loser = loaded.game.position().turn();
         let outcome = Outcome::Win { winner: loser.other(), reason: WinReason::Time };
-        if !self.store.time_out(loaded.row.id, loaded.row.last_move_at, outcome.result(), now).map_err(internal)? {
+        if !self
+            .store
+            .time_out(loaded.row.id, loaded.row.last_move_at, outcome.result(), now)
+            .map_err(internal)?
+        {
             // Someone else settled it a moment ago and said so, or a move came in meanwhile.
             return Ok(None);
         }

@@ -225,8 +225,14 @@ pub trait Store: Send + Sync + TournamentStore {
     /// Takes the lease `name` for `holder` until `now_ms + ttl_ms`, or renews it: true when
     /// `holder` holds it now. It is taken when free, expired, already `holder`'s, or held by
     /// `replacing` (a holder known to be dead); otherwise nothing changes.
-    fn take_lease(&self, name: &str, holder: &str, replacing: Option<&str>, now_ms: i64, ttl_ms: i64)
-    -> Result<bool>;
+    fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        replacing: Option<&str>,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> Result<bool>;
     fn lease(&self, name: &str) -> Result<Option<Lease>>;
     /// Gives the lease up if `holder` holds it: the next process need not wait for it to expire.
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool>;
@@ -867,7 +873,8 @@ impl Store for SqliteStore {
         now_ms: i64,
         ttl_ms: i64,
     ) -> Result<bool> {
-        let n = self.conn().execute(LEASE_UPSERT, params![name, holder, now_ms + ttl_ms, now_ms, replacing])?;
+        let n =
+            self.conn().execute(LEASE_UPSERT, params![name, holder, now_ms + ttl_ms, now_ms, replacing])?;
         Ok(n == 1)
     }
 
@@ -877,13 +884,22 @@ impl Store for SqliteStore {
             .query_row(
                 "SELECT name, holder, expires_at, generation FROM leases WHERE name = ?1",
                 [name],
-                |r| Ok(Lease { name: r.get(0)?, holder: r.get(1)?, expires_at: r.get(2)?, generation: r.get(3)? }),
+                |r| {
+                    Ok(Lease {
+                        name: r.get(0)?,
+                        holder: r.get(1)?,
+                        expires_at: r.get(2)?,
+                        generation: r.get(3)?,
+                    })
+                },
             )
             .optional()?)
     }
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
-        let n = self.conn().execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", params![name, holder])?;
+        let n = self
+            .conn()
+            .execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", params![name, holder])?;
         Ok(n == 1)
     }
 }

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tessera_bot::config::Shards;
 use tessera_bot::service::Service;
 use tessera_bot::store::{AnyStore, SqliteStore};
 use tessera_render::{Caption, RenderOptions};
@@ -230,65 +231,77 @@ fn start_fake(refuse_message_content: bool) -> FakeDiscord {
 
     let (to_gateway, events) = channel::<(&'static str, Value)>();
     let (identify_tx, identified) = channel::<Value>();
+    let events = Arc::new(Mutex::new(events));
     std::thread::spawn(move || {
-        // One connection at a time; the bot reconnects after a refusal.
+        // A thread per connection: each shard connects on its own; the bot reconnects after a
+        // refusal. Events go to whichever connection reads them first.
         for stream in ws.incoming() {
             let Ok(stream) = stream else { return };
-            let mut socket = tungstenite::accept(stream).unwrap();
-            let send = |s: &mut tungstenite::WebSocket<std::net::TcpStream>, v: Value| {
-                let _ = s.send(tungstenite::Message::text(v.to_string()));
-            };
-            send(&mut socket, json!({"op": 10, "d": {"heartbeat_interval": 41250}}));
-            socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
-            let mut seq = 0;
-            loop {
-                match socket.read() {
-                    Ok(tungstenite::Message::Text(t)) => {
-                        let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                        match v["op"].as_u64() {
-                            Some(2)
-                                if refuse_message_content
-                                    && v["d"]["intents"].as_u64().unwrap() & (1 << 15) != 0 =>
-                            {
-                                // What Discord does when the portal has not enabled a privileged intent.
-                                let _ = identify_tx.send(v);
-                                let close = tungstenite::protocol::CloseFrame {
-                                    code: tungstenite::protocol::frame::coding::CloseCode::from(4014),
-                                    reason: "Disallowed intent(s).".into(),
-                                };
-                                let _ = socket.close(Some(close));
-                                let _ = socket.flush();
-                                break;
-                            }
-                            Some(2) => {
-                                seq += 1;
-                                let ready = json!({"op": 0, "t": "READY", "s": seq, "d": {
-                                "v": 10, "user": user(BOT_ID, "tessera", true), "guilds": [],
-                                "session_id": "fake-session", "resume_gateway_url": format!("ws://127.0.0.1:{ws_port}"),
-                                "application": {"id": BOT_ID, "flags": 0}}});
-                                send(&mut socket, ready);
-                                let _ = identify_tx.send(v);
-                            }
-                            Some(1) => send(&mut socket, json!({"op": 11})),
-                            _ => {}
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(tungstenite::Error::Io(e))
-                        if matches!(
-                            e.kind(),
-                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                        ) => {}
-                    Err(_) => break,
-                }
-                while let Ok((kind, event)) = events.try_recv() {
-                    seq += 1;
-                    send(&mut socket, json!({"op": 0, "t": kind, "s": seq, "d": event}));
-                }
-            }
+            let (identify_tx, events) = (identify_tx.clone(), Arc::clone(&events));
+            std::thread::spawn(move || {
+                connection(stream, ws_port, refuse_message_content, identify_tx, events)
+            });
         }
     });
     FakeDiscord { api, posted, to_gateway, identified }
+}
+
+/// One gateway connection of the fake: HELLO, READY after IDENTIFY, heartbeats, and the events.
+fn connection(
+    stream: std::net::TcpStream,
+    ws_port: u16,
+    refuse_message_content: bool,
+    identify_tx: Sender<Value>,
+    events: Arc<Mutex<Receiver<(&'static str, Value)>>>,
+) {
+    let mut socket = tungstenite::accept(stream).unwrap();
+    let send = |s: &mut tungstenite::WebSocket<std::net::TcpStream>, v: Value| {
+        let _ = s.send(tungstenite::Message::text(v.to_string()));
+    };
+    send(&mut socket, json!({"op": 10, "d": {"heartbeat_interval": 41250}}));
+    socket.get_ref().set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+    let mut seq = 0;
+    loop {
+        match socket.read() {
+            Ok(tungstenite::Message::Text(t)) => {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                match v["op"].as_u64() {
+                    Some(2)
+                        if refuse_message_content && v["d"]["intents"].as_u64().unwrap() & (1 << 15) != 0 =>
+                    {
+                        // What Discord does when the portal has not enabled a privileged intent.
+                        let _ = identify_tx.send(v);
+                        let close = tungstenite::protocol::CloseFrame {
+                            code: tungstenite::protocol::frame::coding::CloseCode::from(4014),
+                            reason: "Disallowed intent(s).".into(),
+                        };
+                        let _ = socket.close(Some(close));
+                        let _ = socket.flush();
+                        break;
+                    }
+                    Some(2) => {
+                        seq += 1;
+                        let ready = json!({"op": 0, "t": "READY", "s": seq, "d": {
+                        "v": 10, "user": user(BOT_ID, "tessera", true), "guilds": [],
+                        "session_id": "fake-session", "resume_gateway_url": format!("ws://127.0.0.1:{ws_port}"),
+                        "application": {"id": BOT_ID, "flags": 0}}});
+                        send(&mut socket, ready);
+                        let _ = identify_tx.send(v);
+                    }
+                    Some(1) => send(&mut socket, json!({"op": 11})),
+                    _ => {}
+                }
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            Err(_) => break,
+        }
+        while let Ok((kind, event)) = events.lock().unwrap().try_recv() {
+            seq += 1;
+            send(&mut socket, json!({"op": 0, "t": kind, "s": seq, "d": event}));
+        }
+    }
 }
 
 impl FakeDiscord {
@@ -369,11 +382,20 @@ fn clocked_bot_on_fake(
     dir: &std::path::Path,
     refuse_message_content: bool,
 ) -> (FakeDiscord, Value, tessera_bot::clock::Clock, Shared) {
+    sharded_bot_on_fake(dir, refuse_message_content, Shards::Auto)
+}
+
+/// As [`clocked_bot_on_fake`], the process running `shards`.
+fn sharded_bot_on_fake(
+    dir: &std::path::Path,
+    refuse_message_content: bool,
+    shards: Shards,
+) -> (FakeDiscord, Value, tessera_bot::clock::Clock, Shared) {
     let fake = start_fake(refuse_message_content);
     let _ = std::fs::remove_dir_all(dir);
     let store: AnyStore = Box::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap());
     let service = Arc::new(Service::new(store));
-    let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()) };
+    let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()), shards };
     let mut clock = tessera_bot::clock::Clock::new();
     let inbox = clock.serve(tessera_bot::discord::PLATFORM);
     let bot = Arc::clone(&service);
@@ -383,6 +405,22 @@ fn clocked_bot_on_fake(
     });
     let identify = fake.identified.recv_timeout(Duration::from_secs(30)).expect("the bot identifies");
     (fake, identify, clock, service)
+}
+
+#[test]
+fn the_process_connects_the_shards_it_is_given() {
+    // By default Discord's recommendation (the fake says one shard), all here.
+    let dir = std::env::temp_dir().join(format!("tessera-discord-shards-{}", std::process::id()));
+    let (_fake, identify, _, _) = sharded_bot_on_fake(&dir, false, Shards::Auto);
+    assert_eq!(identify["d"]["shard"], json!([0, 1]));
+    // `discord_shards = 2-3/4`: shards 2 and 3 of 4, each its own connection.
+    let (fake, first, _, _) = sharded_bot_on_fake(&dir, false, "2-3/4".parse().unwrap());
+    let second = fake.identified.recv_timeout(Duration::from_secs(60)).expect("the second shard identifies");
+    let mut shards = vec![first["d"]["shard"].clone(), second["d"]["shard"].clone()];
+    shards.sort_by_key(|s| s[0].as_u64());
+    assert_eq!(shards, [json!([2, 4]), json!([3, 4])]);
+    assert!(fake.identified.recv_timeout(Duration::from_secs(2)).is_err(), "no other shard");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
