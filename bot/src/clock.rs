@@ -88,6 +88,13 @@ impl Clock {
         Clock::default()
     }
 
+    /// Holds its clock leases for `ttl` from each tick (normally two periods and a half-minute):
+    /// how long the other processes wait for it after it dies.
+    pub fn lease_for(mut self, ttl: Duration) -> Clock {
+        self.lease_ttl = ttl;
+        self
+    }
+
     /// Serves `platform` from now on: its games' clocks are settled by this clock and their notices
     /// arrive in the returned inbox.
     pub fn serve(&mut self, platform: &'static str) -> Inbox {
