@@ -120,6 +120,29 @@ impl std::fmt::Display for Shards {
     }
 }
 
+/// `address` with `password` set for its user (`postgres://user@host/db` becomes
+/// `postgres://user:PASSWORD@host/db`, the password percent-encoded): so the password can live in a
+/// file of its own (`database_password_file`, a container's secret) and the address in the open.
+fn with_password(address: &str, password: &str) -> Result<String> {
+    let (scheme, rest) = address.split_once("://").context("a PostgreSQL address starts postgres://")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let Some((user, host)) = authority.rsplit_once('@') else {
+        bail!("database_password needs the user in the address: postgres://USER@host/database");
+    };
+    if user.contains(':') {
+        bail!("the database address has a password already; give it there or in database_password, not both");
+    }
+    let encoded: String = password
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    Ok(format!("{scheme}://{user}:{encoded}@{host}{tail}"))
+}
+
 /// What the Matrix adapter (`matrix.rs`) needs to connect: plain data, kept here so the
 /// adapter depends on the configuration and not the other way round.
 #[derive(Clone, Debug)]
@@ -215,9 +238,16 @@ impl Config {
         };
         Ok(Config {
             // `database_file` too: a PostgreSQL address may hold a password.
-            database: match secret(&get, "database")? {
-                Some(d) => Database::parse(d.expose()),
-                None => Database::Sqlite(data_dir.join("tessera.sqlite")),
+            database: match (secret(&get, "database")?, secret(&get, "database_password")?) {
+                (Some(d), None) => Database::parse(d.expose()),
+                (Some(d), Some(password)) => match Database::parse(d.expose()) {
+                    Database::Postgres(address) => {
+                        Database::Postgres(Secret(with_password(address.expose(), password.expose())?))
+                    }
+                    Database::Sqlite(_) => bail!("database_password is for a PostgreSQL database, not a file"),
+                },
+                (None, Some(_)) => bail!("database_password is given but no PostgreSQL database address"),
+                (None, None) => Database::Sqlite(data_dir.join("tessera.sqlite")),
             },
             data_dir,
             board_size,
@@ -281,6 +311,37 @@ mod tests {
         assert!(matches!(&c.database, Database::Sqlite(p) if *p == dir.join("tessera.sqlite")));
         std::fs::write(&cfg, "board_size = big\n").unwrap();
         assert!(Config::load(Some(&cfg), Some(&dir)).unwrap_err().to_string().contains("board_size"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_database_password_from_its_own_file_joins_the_address() {
+        let dir = std::env::temp_dir().join(format!("tessera-config-pw-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("pw"), "p@ss:w/rd é\n").unwrap();
+        let cfg = dir.join("config");
+        let config = |lines: &str| {
+            std::fs::write(&cfg, lines).unwrap();
+            Config::load(Some(&cfg), Some(&dir))
+        };
+        let pw_file = format!("database_password_file = {}\n", dir.join("pw").display());
+        let c = config(&format!("database = postgres://tessera@db:5432/games?sslmode=require\n{pw_file}")).unwrap();
+        let Database::Postgres(address) = &c.database else { panic!("{:?}", c.database) };
+        let parsed: tokio_postgres::Config = address.expose().parse().unwrap();
+        assert_eq!(parsed.get_password(), Some("p@ss:w/rd é".as_bytes()));
+        assert_eq!(parsed.get_user(), Some("tessera"));
+        assert_eq!(parsed.get_dbname(), Some("games"));
+        assert_eq!(c.database.describe(), "postgres://tessera@db:5432/games");
+        assert!(!format!("{c:?}").contains("p@ss"));
+        for (lines, why) in [
+            (format!("database = postgres://db/games\n{pw_file}"), "the user"),
+            (format!("database = postgres://u:x@db/games\n{pw_file}"), "a password already"),
+            (format!("database = games.sqlite\n{pw_file}"), "not a file"),
+            (pw_file.clone(), "no PostgreSQL database address"),
+        ] {
+            let e = config(&lines).unwrap_err().to_string();
+            assert!(e.contains(why), "{lines}: {e}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

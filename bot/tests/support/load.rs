@@ -79,7 +79,23 @@ impl Player {
         plies: usize,
         threads: usize,
     ) -> Player {
+        Player::spawn_with(exe, database, games, part, parts, plies, threads, &[])
+    }
+
+    /// As [`Player::spawn`], with more arguments for `tessera-load`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn spawn_with(
+        exe: &str,
+        database: &str,
+        games: (GameId, GameId),
+        part: usize,
+        parts: usize,
+        plies: usize,
+        threads: usize,
+        more: &[&str],
+    ) -> Player {
         let mut child = Command::new(exe)
+            .args(more)
             .args(["--database", database])
             .args(["--games", &format!("{}-{}", games.0, games.1)])
             .args(["--part", &format!("{part}/{parts}")])

@@ -9,6 +9,7 @@
 //!
 //! Without PostgreSQL installed, [`Cluster::start_or_skip`] says the tests were skipped and why,
 //! unless `TESSERA_REQUIRE_POSTGRES=1` (as `.ci/run` sets): then a missing PostgreSQL fails.
+#![allow(dead_code)] // Each test and bench uses some of it.
 
 use std::io::Write as _;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
@@ -126,10 +127,20 @@ impl Cluster {
             say_skipped(test, "PostgreSQL not installed (initdb not found)");
             return None;
         };
-        Some(Cluster::start(&bin))
+        Some(Cluster::start(&bin, false))
     }
 
-    fn start(bin: &Path) -> Cluster {
+    /// As [`Cluster::start_or_skip`], with a server that syncs every commit to disk as a real
+    /// one does (the tests' server does not): for the benchmarks.
+    pub fn start_durable_or_skip(test: &str) -> Option<Cluster> {
+        let Some(bin) = find_bin() else {
+            say_skipped(test, "PostgreSQL not installed (initdb not found)");
+            return None;
+        };
+        Some(Cluster::start(&bin, true))
+    }
+
+    fn start(bin: &Path, durable: bool) -> Cluster {
         let root = euid() == 0;
         let target_tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         // As root, the server's user must reach its directory; target/ may sit where it cannot.
@@ -190,8 +201,9 @@ impl Cluster {
                 .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
                 // TCP only: the system's socket directory is not nobody's to write.
                 .args(["-c", "unix_socket_directories="])
-                // A test server: no fsync, enough connections for racing threads.
-                .args(["-F", "-c", "synchronous_commit=off", "-c", "max_connections=200"])
+                // Enough connections for racing threads; a test server does not sync to disk.
+                .args(["-c", "max_connections=200"])
+                .args(if durable { &[][..] } else { &["-F", "-c", "synchronous_commit=off"][..] })
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().unwrap())
                 .stderr(log)
