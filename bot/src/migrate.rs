@@ -480,10 +480,15 @@ fn convert(value: ValueRef<'_>, column: &Column) -> Result<Cell, String> {
         },
         (Kind::Bytes, ValueRef::Blob(b) | ValueRef::Text(b)) => Cell::Bytes(Some(b.to_vec())),
         (Kind::Double, ValueRef::Real(r)) => Cell::Double(Some(r)),
-        // Exactly, or not at all: a copy that rounds would not read back equal.
-        (Kind::Double, ValueRef::Integer(i)) if (i as f64) as i64 == i => Cell::Double(Some(i as f64)),
+        // Exactly, or not at all: a copy that rounds would not read back equal. (Back through
+        // i128: a cast to i64 saturates, so i64::MAX would seem to survive a trip through 2^63.)
+        (Kind::Double, ValueRef::Integer(i)) if (i as f64) as i128 == i128::from(i) => {
+            Cell::Double(Some(i as f64))
+        }
         (Kind::Real, ValueRef::Real(r)) if f64::from(r as f32) == r => Cell::Real(Some(r as f32)),
-        (Kind::Real, ValueRef::Integer(i)) if (i as f32) as i64 == i => Cell::Real(Some(i as f32)),
+        (Kind::Real, ValueRef::Integer(i)) if (i as f32) as i128 == i128::from(i) => {
+            Cell::Real(Some(i as f32))
+        }
         _ => return Err(unfit()),
     })
 }
@@ -684,6 +689,12 @@ mod tests {
         assert!(convert(ValueRef::Text(b"\xff"), &column(Kind::Text, false)).is_err());
         assert_eq!(convert(ValueRef::Integer(3), &column(Kind::Double, false)), Ok(Cell::Double(Some(3.0))));
         assert!(convert(ValueRef::Integer((1 << 53) + 1), &column(Kind::Double, false)).is_err());
+        assert!(convert(ValueRef::Integer(i64::MAX), &column(Kind::Double, false)).is_err());
+        assert!(convert(ValueRef::Integer(i64::MAX), &column(Kind::Real, false)).is_err());
+        assert_eq!(
+            convert(ValueRef::Integer(1 << 40), &column(Kind::Real, false)),
+            Ok(Cell::Real(Some(1_099_511_627_776.0)))
+        );
         assert!(convert(ValueRef::Real(0.1), &column(Kind::Real, false)).is_err());
         assert_eq!(
             convert(ValueRef::Text(b"x"), &column(Kind::Bytes, false)),
