@@ -22,6 +22,12 @@ use crate::config::Database;
 use crate::postgres_store::PgStore;
 use crate::store::SqliteStore;
 
+/// Tables that belong to a database, not to the community in it: never copied, never counted.
+/// `schema_version` is each database's own migrations. `leases` say which process on that
+/// database does the once-only work (a clock, a Matrix sync, a Discord shard): SQLite's holders
+/// never run on PostgreSQL, and written over a live bot's lease one would take its work away.
+const NOT_COPIED: &[&str] = &["schema_version", "leases"];
+
 /// What a migration copied: the source file, the target (described: no password) and each
 /// table's rows, in the order they were copied (every table after those it refers to).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,15 +229,14 @@ impl Table {
     }
 }
 
-/// The target's tables (all of them but the migrations' bookkeeping), each after every table it
-/// refers to.
+/// The target's tables (all of them but [`NOT_COPIED`]), each after every table it refers to.
 async fn target_tables(tx: &deadpool_postgres::Transaction<'_>) -> Result<Vec<Table>> {
     let mut tables: BTreeMap<String, Table> = BTreeMap::new();
     for r in tx
         .query(
             "SELECT tablename::text FROM pg_tables
-             WHERE schemaname = current_schema() AND tablename <> 'schema_version'",
-            &[],
+             WHERE schemaname = current_schema() AND tablename <> ALL($1)",
+            &[&NOT_COPIED],
         )
         .await
         .context("reading the target's tables")?
@@ -332,13 +337,13 @@ fn same_schema(source: &Connection, tables: &[Table], version: i64) -> Result<()
     if source_version != version {
         bail!("the SQLite database has schema version {source_version}, PostgreSQL {version}: {mismatch}");
     }
-    let names: BTreeSet<String> = source
+    let mut names: BTreeSet<String> = source
         .prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table'
-             AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'schema_version'",
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
         )?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
+    names.retain(|name| !NOT_COPIED.contains(&name.as_str()));
     let target: BTreeSet<String> = tables.iter().map(|t| t.name.clone()).collect();
     if names != target {
         bail!(

@@ -23,7 +23,8 @@ use tessera_bot::tournament_store::{PairingKind, TournamentStore};
 
 use talk::{PLATFORM, T0};
 
-/// Every table of the schema, in the order the copy takes them (each after those it refers to).
+/// Every table of the schema but the migrations' and the leases', in the order the copy takes them
+/// (each after those it refers to).
 const TABLES: [&str; 10] = [
     "channel_settings",
     "players",
@@ -246,14 +247,19 @@ fn whole(cluster: &postgres::Cluster) {
     let address = cluster.database("whole");
     let target = Database::parse(&address);
 
+    // A lease on each side: which process does the clock's work is each database's own business.
+    let sqlite = SqliteStore::open(&path).unwrap();
+    assert!(sqlite.take_lease("clock:test", "sqlite-host:1:1", None, T0 * 1000, 60_000).unwrap());
+    let pg = PgStore::connect(&address).unwrap();
+    assert!(pg.take_lease("clock:test", "pg-host:2:2", None, T0 * 1000, 60_000).unwrap());
+
     let report = migrate(&path, &target, false).unwrap();
     assert_eq!(counts(&report), sqlite_counts(&path), "every table, each after those it refers to");
+    assert_eq!(pg.lease("clock:test").unwrap().unwrap().holder, "pg-host:2:2");
     assert!(report.tables.iter().all(|t| t.other_rows == 0));
     assert_eq!((report.from.as_str(), report.to.as_str()), (path.to_str().unwrap(), address.as_str()));
 
     same_through_the_store(&path, &address, &community);
-    let sqlite = SqliteStore::open(&path).unwrap();
-    let pg = PgStore::connect(&address).unwrap();
 
     // Again, unforced: refused, naming what is there, and nothing changes.
     let before = dump(&address);
