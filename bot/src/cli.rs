@@ -137,9 +137,11 @@ enum Command {
         /// The TRF file, or - for standard input.
         file: PathBuf,
     },
-    /// Copy the SQLite database (players, challenges, games and moves, tournaments, settings)
-    /// into PostgreSQL, keeping every id, in one transaction; then check every row read back.
-    /// A target that already holds rows is refused unless --force.
+    /// Copy the SQLite database into PostgreSQL, every row read back and checked.
+    ///
+    /// Players, challenges, games and moves, tournaments and settings, keeping every id, in one
+    /// transaction: a failure leaves the target as it was. A target that already holds rows is
+    /// refused unless --force.
     Migrate {
         /// The PostgreSQL database: postgres://user:password@host:port/db (never printed).
         #[arg(long, value_name = "ADDRESS", required_unless_present = "to_file", conflicts_with = "to_file")]
