@@ -1,4 +1,5 @@
-//! The scriptable commands: `variants`, `perft`, `replay`, `bestmove`. Their `--json` output is stable.
+//! The scriptable commands: `variants`, `perft`, `replay`, `bestmove`, `migrate`. Their `--json` output is
+//! stable.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
-use tessera_bot::config::Config;
+use tessera_bot::config::{Config, Database};
 use tessera_bot::service::Service;
 use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::variant::Reserve;
@@ -136,6 +137,28 @@ enum Command {
         /// The TRF file, or - for standard input.
         file: PathBuf,
     },
+    /// Copy the SQLite database into PostgreSQL, every row read back and checked.
+    ///
+    /// Players, challenges, games and moves, tournaments and settings, keeping every id, in one
+    /// transaction: a failure leaves the target as it was. A target that already holds rows is
+    /// refused unless --force.
+    Migrate {
+        /// The PostgreSQL database: postgres://user:password@host:port/db (never printed).
+        #[arg(long, value_name = "ADDRESS", required_unless_present = "to_file", conflicts_with = "to_file")]
+        to: Option<String>,
+        /// A file holding the address instead (keeps a password off the command line).
+        #[arg(long, value_name = "FILE")]
+        to_file: Option<PathBuf>,
+        /// The SQLite file to copy (default: the configured database, DATA_DIR/tessera.sqlite).
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+        /// Copy into a database that holds rows: each row is written over the one with its key,
+        /// so a second run changes nothing.
+        #[arg(long)]
+        force: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// Tournaments kept in the bot's database.
     Tournament {
         #[command(subcommand)]
@@ -206,6 +229,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 Err(e) => bail!("{e}"),
             }
+        }
+        Some(Command::Migrate { to, to_file, from, force, json }) => {
+            let outcome = migrate_source(from, cli.config.as_deref(), cli.data_dir.as_deref())
+                .and_then(|from| tessera_bot::migrate::migrate(&from, &migrate_target(to, to_file)?, force));
+            report_migration(outcome, json)
         }
         Some(Command::Variants { markdown: true }) => {
             say!("{}", tessera_rules::variant::variants_markdown().trim_end());
@@ -317,6 +345,83 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
         return Ok(ExitCode::SUCCESS);
     }
     tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The SQLite file `migrate` copies: `--from`, else the configured database if it is SQLite.
+fn migrate_source(
+    from: Option<PathBuf>,
+    config: Option<&std::path::Path>,
+    data_dir: Option<&std::path::Path>,
+) -> Result<PathBuf> {
+    if let Some(from) = from {
+        return Ok(from);
+    }
+    let cfg = Config::load(config, data_dir)?;
+    match cfg.database {
+        Database::Sqlite(path) => Ok(path),
+        Database::Postgres(_) => bail!(
+            "the configured database is already PostgreSQL ({}): give --from FILE, the SQLite file to copy",
+            cfg.database.describe()
+        ),
+    }
+}
+
+/// The PostgreSQL database `migrate` fills, from `--to` or `--to-file`. Never echoed: even a
+/// mistyped address may hold a password.
+fn migrate_target(to: Option<String>, to_file: Option<PathBuf>) -> Result<Database> {
+    let address = match (to, to_file) {
+        (Some(to), _) => to,
+        (None, Some(file)) => std::fs::read_to_string(&file)
+            .with_context(|| format!("reading the address from {}", file.display()))?
+            .trim()
+            .to_string(),
+        (None, None) => bail!("give the PostgreSQL database to fill: --to postgres://user@host/db"),
+    };
+    match Database::parse(&address) {
+        target @ Database::Postgres(_) => Ok(target),
+        Database::Sqlite(_) => {
+            bail!("--to takes a PostgreSQL address, postgres://user:password@host:port/db (or postgresql://)")
+        }
+    }
+}
+
+/// Prints what `migrate` did (each table's rows), or why it did nothing; exits 1 on any failure.
+fn report_migration(outcome: Result<tessera_bot::migrate::Report>, json: bool) -> Result<ExitCode> {
+    let report = match outcome {
+        Ok(report) => report,
+        Err(e) => {
+            if json {
+                say!("{}", json!({ "verified": false, "error": format!("{e:#}") }));
+            }
+            eprintln!("error: {e:#}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    if json {
+        let tables: Vec<Value> = report
+            .tables
+            .iter()
+            .map(|t| json!({ "table": t.table, "rows": t.rows, "other_rows": t.other_rows }))
+            .collect();
+        say!("{}", json!({ "from": report.from, "to": report.to, "tables": tables, "verified": true }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    say!("Copied {} into {}:", report.from, report.to);
+    let width = report.tables.iter().map(|t| t.table.len()).max().unwrap_or(0);
+    for t in &report.tables {
+        if t.other_rows > 0 {
+            say!(
+                "  {:<width$}  {:>8}  (and {} rows SQLite does not have, left as they were)",
+                t.table,
+                t.rows,
+                t.other_rows
+            );
+        } else {
+            say!("  {:<width$}  {:>8}", t.table, t.rows);
+        }
+    }
+    say!("Verified: every row reads back as SQLite has it; new rows get ids after the copied ones.");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,6 +12,7 @@ pub mod lease;
 pub mod local;
 pub mod logging;
 pub mod matrix;
+pub mod migrate;
 pub mod postgres_store;
 pub mod practice;
 pub mod private_files;

@@ -107,8 +107,12 @@ impl PgStore {
         Ok(store)
     }
 
-    /// Runs `f` with a pooled connection, waiting for it on this thread.
-    fn run<T>(&self, f: impl AsyncFnOnce(&mut deadpool_postgres::Client) -> Result<T>) -> Result<T> {
+    /// Runs `f` with a pooled connection, waiting for it on this thread. (`migrate` copies a
+    /// whole database in one of its transactions through it.)
+    pub(crate) fn run<T>(
+        &self,
+        f: impl AsyncFnOnce(&mut deadpool_postgres::Client) -> Result<T>,
+    ) -> Result<T> {
         let runtime = self.runtime.as_ref().context("the store is closing")?;
         runtime.block_on(async {
             let mut client = self.pool.get().await.context("connecting to PostgreSQL")?;
