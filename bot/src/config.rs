@@ -244,7 +244,9 @@ impl Config {
                     Database::Postgres(address) => {
                         Database::Postgres(Secret(with_password(address.expose(), password.expose())?))
                     }
-                    Database::Sqlite(_) => bail!("database_password is for a PostgreSQL database, not a file"),
+                    Database::Sqlite(_) => {
+                        bail!("database_password is for a PostgreSQL database, not a file")
+                    }
                 },
                 (None, Some(_)) => bail!("database_password is given but no PostgreSQL database address"),
                 (None, None) => Database::Sqlite(data_dir.join("tessera.sqlite")),
@@ -325,7 +327,8 @@ mod tests {
             Config::load(Some(&cfg), Some(&dir))
         };
         let pw_file = format!("database_password_file = {}\n", dir.join("pw").display());
-        let c = config(&format!("database = postgres://tessera@db:5432/games?sslmode=require\n{pw_file}")).unwrap();
+        let c = config(&format!("database = postgres://tessera@db:5432/games?sslmode=require\n{pw_file}"))
+            .unwrap();
         let Database::Postgres(address) = &c.database else { panic!("{:?}", c.database) };
         let parsed: tokio_postgres::Config = address.expose().parse().unwrap();
         assert_eq!(parsed.get_password(), Some("p@ss:w/rd é".as_bytes()));

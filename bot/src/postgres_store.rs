@@ -77,6 +77,26 @@ impl Drop for PgStore {
     }
 }
 
+/// The TLS for `sslmode=require`: the server's certificate must chain to one of Mozilla's roots or
+/// the system's (`SSL_CERT_FILE` or `SSL_CERT_DIR` name others, a private CA) and name the host.
+fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let system = rustls_native_certs::load_native_certs();
+    for e in &system.errors {
+        tracing::warn!("reading the system's CA certificates: {e}");
+    }
+    roots.add_parsable_certificates(system.certs);
+    let config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .context("setting up TLS")?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+}
+
 impl PgStore {
     /// Connects to the server at `address` (`postgres://user:password@host:port/db`, or
     /// tokio-postgres's `key=value` form) and brings its schema up to date.
@@ -90,11 +110,14 @@ impl PgStore {
             .context("starting the PostgreSQL client's runtime")?;
         // Fast recycling: a connection back in the pool is reused as it is. A transaction left by
         // an error is rolled back when it is dropped, before the connection is used again.
-        let manager = Manager::from_config(
-            config,
-            tokio_postgres::NoTls,
-            ManagerConfig { recycling_method: RecyclingMethod::Fast },
-        );
+        let recycling = ManagerConfig { recycling_method: RecyclingMethod::Fast };
+        // TLS only when asked for, and then always verified: `prefer` (the default) would have
+        // to accept any certificate to mean what libpq means by it.
+        let manager = if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
+            Manager::from_config(config, tls()?, recycling)
+        } else {
+            Manager::from_config(config, tokio_postgres::NoTls, recycling)
+        };
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
             .runtime(deadpool_postgres::Runtime::Tokio1)

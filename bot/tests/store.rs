@@ -137,6 +137,39 @@ fn every_case_on_postgres() {
 
 use talk::{T0, say};
 
+/// `sslmode=require` speaks TLS and checks the server: its certificate must chain to a trusted CA
+/// (here the test's own, given as `SSL_CERT_FILE`) and name the host connected to.
+#[test]
+fn postgres_over_tls_checks_the_servers_certificate() {
+    let Some(cluster) = postgres::Cluster::start_tls_or_skip("store::postgres_over_tls") else { return };
+    let plain = cluster.database("tls");
+    let db = plain.rsplit('/').next().unwrap();
+    let port = cluster.port();
+    let tessera = |address: &str, ca: Option<&std::path::Path>| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"));
+        command.env_clear().env("TESSERA_DATABASE", address).args(["tournament", "export", "7"]);
+        if let Some(ca) = ca {
+            command.env("SSL_CERT_FILE", ca);
+        }
+        let out = command.output().unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let ca = cluster.tls_ca();
+    // Connected, schema made, and the tournament looked for: the connection worked.
+    let secure = format!("postgres://tessera@localhost:{port}/{db}?sslmode=require");
+    let said = tessera(&secure, Some(&ca));
+    assert!(said.contains("there is no tournament t7"), "{said}");
+    // A certificate from a CA nobody trusts, or for another name, is refused.
+    let said = tessera(&secure, None);
+    assert!(said.contains("certificate") && !said.contains("no tournament"), "{said}");
+    let other_name = format!("postgres://tessera@127.0.0.1:{port}/{db}?sslmode=require");
+    let said = tessera(&other_name, Some(&ca));
+    assert!(said.contains("certificate") && !said.contains("no tournament"), "{said}");
+    // Without sslmode=require the connection stays plain, as before.
+    assert!(tessera(&plain, None).contains("there is no tournament t7"));
+}
+
 fn two_players(s: &dyn Store) -> (PlayerId, PlayerId) {
     (s.player("l", "a", "Alice").unwrap().id, s.player("l", "b", "Bob").unwrap().id)
 }

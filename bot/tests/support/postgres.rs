@@ -21,6 +21,22 @@ use std::time::{Duration, Instant};
 /// The superuser the cluster is made with; the tests connect as it.
 const USER: &str = "tessera";
 
+/// PostgreSQL's programs, or `None` (saying the test was skipped) when they are not installed and
+/// not required.
+fn bin_or_skip(test: &str) -> Option<PathBuf> {
+    let required = std::env::var("TESSERA_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let Some(bin) = find_bin() else {
+        assert!(
+            !required,
+            "TESSERA_REQUIRE_POSTGRES=1 but PostgreSQL is not installed (initdb not found on PATH, in \
+             /usr/lib/postgresql/*/bin or in TESSERA_POSTGRES_BIN): install the distribution's postgresql"
+        );
+        say_skipped(test, "PostgreSQL not installed (initdb not found)");
+        return None;
+    };
+    Some(bin)
+}
+
 #[derive(Debug)]
 pub struct Cluster {
     dir: PathBuf,
@@ -88,8 +104,9 @@ fn alive(pid: u32) -> bool {
 fn clean_up_after_killed_runs(parent: &Path) {
     for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("postgres-")).and_then(|p| p.parse().ok())
-        else {
+        // `postgres-PID-N`: the test process that made it, and its how-manieth cluster.
+        let pid = name.to_str().and_then(|n| n.strip_prefix("postgres-")).and_then(|p| p.split('-').next());
+        let Some(pid) = pid.and_then(|p| p.parse().ok()) else {
             continue;
         };
         if alive(pid) {
@@ -117,17 +134,23 @@ fn say_skipped(test: &str, why: &str) {
 impl Cluster {
     /// A running server, or `None` when PostgreSQL is not installed (and not required).
     pub fn start_or_skip(test: &str) -> Option<Cluster> {
-        let required = std::env::var("TESSERA_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
-        let Some(bin) = find_bin() else {
-            assert!(
-                !required,
-                "TESSERA_REQUIRE_POSTGRES=1 but PostgreSQL is not installed (initdb not found on PATH, in \
-                 /usr/lib/postgresql/*/bin or in TESSERA_POSTGRES_BIN): install the distribution's postgresql"
-            );
-            say_skipped(test, "PostgreSQL not installed (initdb not found)");
-            return None;
-        };
-        Some(Cluster::start(&bin, false))
+        Some(Cluster::start(&bin_or_skip(test)?, false, false))
+    }
+
+    /// As [`Cluster::start_or_skip`], the server also taking TLS connections with a certificate
+    /// for `localhost` signed by a CA of its own, [`Cluster::tls_ca`] (made with `openssl`).
+    pub fn start_tls_or_skip(test: &str) -> Option<Cluster> {
+        Some(Cluster::start(&bin_or_skip(test)?, false, true))
+    }
+
+    /// The CA that signed a TLS server's certificate (PEM).
+    pub fn tls_ca(&self) -> PathBuf {
+        self.dir.join("ca.crt")
+    }
+
+    /// The port the server listens on, at 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// As [`Cluster::start_or_skip`], with a server that syncs every commit to disk as a real
@@ -137,10 +160,10 @@ impl Cluster {
             say_skipped(test, "PostgreSQL not installed (initdb not found)");
             return None;
         };
-        Some(Cluster::start(&bin, true))
+        Some(Cluster::start(&bin, true, false))
     }
 
-    fn start(bin: &Path, durable: bool) -> Cluster {
+    fn start(bin: &Path, durable: bool, tls: bool) -> Cluster {
         let root = euid() == 0;
         let target_tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         // As root, the server's user must reach its directory; target/ may sit where it cannot.
@@ -150,7 +173,10 @@ impl Cluster {
             std::env::temp_dir()
         };
         clean_up_after_killed_runs(&parent);
-        let dir = parent.join(format!("postgres-{}", std::process::id()));
+        // Clusters of one test process, started by tests running side by side, each a directory.
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
+        let dir = parent.join(format!("postgres-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let owner = root.then(nobody);
@@ -191,6 +217,14 @@ impl Cluster {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        let mut tls_args = Vec::new();
+        if tls {
+            make_certificates(&dir, owner);
+            for (key, file) in [("ssl_cert_file", "server.crt"), ("ssl_key_file", "server.key")] {
+                tls_args.extend(["-c".to_string(), format!("{key}={}", dir.join(file).display())]);
+            }
+            tls_args.extend(["-c".into(), "ssl=on".into()]);
+        }
         let log_path = dir.join("server.log");
         for attempt in 0.. {
             let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -204,6 +238,7 @@ impl Cluster {
                 // Enough connections for racing threads; a test server does not sync to disk.
                 .args(["-c", "max_connections=200"])
                 .args(if durable { &[][..] } else { &["-F", "-c", "synchronous_commit=off"][..] })
+                .args(&tls_args)
                 .stdin(Stdio::null())
                 .stdout(log.try_clone().unwrap())
                 .stderr(log)
@@ -247,6 +282,55 @@ impl Cluster {
             .expect("createdb runs");
         assert!(out.status.success(), "createdb {name}: {}", String::from_utf8_lossy(&out.stderr));
         format!("postgres://{USER}@127.0.0.1:{}/{name}", self.port)
+    }
+}
+
+/// A CA and a server certificate for `localhost` signed by it, in `dir` (the key readable by the
+/// server's user alone, as PostgreSQL demands).
+fn make_certificates(dir: &Path, owner: Option<(u32, u32)>) {
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl").current_dir(dir).args(args).output().expect("openssl runs");
+        assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let rsa = ["-newkey", "rsa:2048", "-nodes"];
+    openssl(
+        &[
+            &["req", "-x509"][..],
+            &rsa,
+            &["-keyout", "ca.key", "-out", "ca.crt", "-days", "2"],
+            &["-subj", "/CN=tessera test CA"],
+        ]
+        .concat(),
+    );
+    openssl(
+        &[&["req"][..], &rsa, &["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"]]
+            .concat(),
+    );
+    std::fs::write(dir.join("server.ext"), "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n")
+        .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.crt",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ]);
+    let key = dir.join("server.key");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    if let Some((uid, gid)) = owner {
+        for file in ["server.key", "server.crt"] {
+            std::os::unix::fs::chown(dir.join(file), Some(uid), Some(gid)).unwrap();
+        }
     }
 }
 
