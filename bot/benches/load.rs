@@ -3,7 +3,8 @@
 //! channels as a Discord shard would), on PostgreSQL with 1, 2 and 4 processes and on SQLite with
 //! one. Reported: moves per second over the whole run, the p50 and p99 of one move's latency (the
 //! service's answer: parse, rebuild the game, check, commit, draw the picture), and the check
-//! afterwards that every stored game replays and holds exactly the acknowledged moves.
+//! afterwards that every stored game replays and holds exactly the acknowledged moves. Every
+//! tenth move is sent twice, as a message delivered twice would be: the second must be refused.
 //!
 //! Both databases sync every commit to disk (SQLite `synchronous = FULL`; PostgreSQL started
 //! with `fsync` and `synchronous_commit` on), on this machine, as a bot would run.
@@ -70,7 +71,7 @@ fn main() {
                     processes,
                     plies,
                     threads,
-                    &["--board-size", &board.to_string()],
+                    &["--board-size", &board.to_string(), "--echo", "10"],
                 )
             })
             .collect();
@@ -89,10 +90,16 @@ fn main() {
         latencies.sort_unstable();
         let acknowledged: usize = said.iter().map(load::Said::moves).sum();
         let refused: usize = said.iter().map(|s| s.refused.len()).sum();
+        let echoes: usize = said.iter().map(|s| s.echoes_refused).sum();
+        let doubled: usize = said.iter().map(|s| s.doubled.len()).sum();
         let said_refs: Vec<&load::Said> = said.iter().collect();
         let verdict = match load::check(&*store, range, &said_refs, 0) {
-            Ok(stored) if stored == acknowledged && refused == 0 => "none".to_string(),
-            Ok(stored) => format!("{stored} stored, {acknowledged} acknowledged, {refused} refused"),
+            Ok(stored) if stored == acknowledged && refused == 0 && doubled == 0 => {
+                format!("none ({echoes} moves sent twice, each second one refused)")
+            }
+            Ok(stored) => {
+                format!("{stored} stored, {acknowledged} acknowledged, {refused} refused, {doubled} doubled")
+            }
             Err(e) => e,
         };
         println!(

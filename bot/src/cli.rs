@@ -9,8 +9,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
-use tessera_bot::config::{Config, Database};
+use tessera_bot::config::{Config, Database, MatrixConfig, Shards};
 use tessera_bot::service::Service;
+use tessera_bot::store::AnyStore;
 use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::variant::Reserve;
 use tessera_rules::view::{BoardView, CellKind};
@@ -290,59 +291,7 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     tracing::info!(database = %cfg.database.describe(), "games are kept here");
     let matrix = cfg.matrix();
     if matrix.is_some() || cfg.discord_token.is_some() {
-        // Chat mode: every configured platform at once, sharing one service and database.
-        service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::default());
-        let service = std::sync::Arc::new(service);
-        // One clock for the process, routing each notice to its platform's adapter.
-        let mut clock = tessera_bot::clock::Clock::new();
-        let matrix = matrix.map(|m| (m, clock.serve(tessera_bot::matrix::PLATFORM)));
-        let discord = cfg.discord_token.as_ref().map(|t| (t, clock.serve(tessera_bot::discord::PLATFORM)));
-        // What only one process may run: the Matrix account, each Discord shard. A second process
-        // configured the same refuses here, before it connects.
-        let mut standing = Vec::new();
-        if let Some((m, _)) = &matrix {
-            standing.push((tessera_bot::matrix::account_lease(m), format!("the Matrix account {}", m.user)));
-        }
-        if discord.is_some() {
-            for name in tessera_bot::discord::shard_leases(cfg.discord_shards) {
-                let what = format!("Discord (shards {})", cfg.discord_shards);
-                standing.push((name, what));
-            }
-        }
-        let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
-        // The bot's own turns in practice games: one thread of its own, posting like the clock.
-        let _practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
-        let runtime = tokio::runtime::Runtime::new()?;
-        runtime.block_on(async {
-            tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));
-            let matrix = async {
-                match matrix {
-                    Some((m, inbox)) => tessera_bot::matrix::run(service.clone(), m, inbox).await,
-                    None => std::future::pending().await,
-                }
-            };
-            let discord = async {
-                match discord {
-                    Some((token, inbox)) => {
-                        let options = tessera_bot::discord::DiscordOptions {
-                            guild: cfg.discord_guild,
-                            api: None,
-                            shards: cfg.discord_shards,
-                        };
-                        tessera_bot::discord::run(service.clone(), token.expose(), options, inbox).await
-                    }
-                    None => std::future::pending().await,
-                }
-            };
-            // Either adapter stopping (an error) stops the bot, so a supervisor can restart it.
-            // So does losing a standing lease: another process runs that part now.
-            tokio::select! {
-                r = matrix => r,
-                r = discord => r,
-                lost = standing.clone().keep() => Err(lost),
-            }
-        })?;
-        return Ok(ExitCode::SUCCESS);
+        return run_chat(&cfg, service, matrix);
     }
     tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
     Ok(ExitCode::SUCCESS)
@@ -423,6 +372,100 @@ fn report_migration(outcome: Result<tessera_bot::migrate::Report>, json: bool) -
     }
     say!("Verified: every row reads back as SQLite has it; new rows get ids after the copied ones.");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Chat mode: every configured platform at once, sharing one service and database, until an
+/// adapter stops (an error: a supervisor restarts the bot), a standing lease is lost (another
+/// process runs that part now), or SIGTERM or SIGINT asks it to stop. The leases are given back
+/// on the way out, so the next process need not wait for them.
+fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixConfig>) -> Result<ExitCode> {
+    service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::default());
+    let service = std::sync::Arc::new(service);
+    let runtime = tokio::runtime::Runtime::new()?;
+    // One clock for the process, routing each notice to its platform's adapter.
+    let mut clock = tessera_bot::clock::Clock::new();
+    let matrix = matrix.map(|m| (m, clock.serve(tessera_bot::matrix::PLATFORM)));
+    let discord = cfg.discord_token.as_ref().map(|t| (t, clock.serve(tessera_bot::discord::PLATFORM)));
+    // What only one process may run: the Matrix account, each Discord shard. A second process
+    // configured the same refuses here, before it connects.
+    let mut standing = Vec::new();
+    if let Some((m, _)) = &matrix {
+        standing.push((tessera_bot::matrix::account_lease(m), format!("the Matrix account {}", m.user)));
+    }
+    let shards = match (&discord, cfg.discord_shards) {
+        (Some((token, _)), Shards::Auto) => {
+            // Every shard Discord recommends, here: leased one by one as a range of them would be.
+            let total = runtime.block_on(tessera_bot::discord::recommended_shards(token.expose()))?;
+            Shards::Range { first: 0, last: total - 1, total }
+        }
+        (_, shards) => shards,
+    };
+    if let (Some(_), Shards::Range { first, last, total }) = (&discord, shards) {
+        tessera_bot::discord::check_shard_total(service.store(), total)?;
+        for name in tessera_bot::discord::shard_leases(first, last, total) {
+            standing.push((name, format!("Discord (shards {shards})")));
+        }
+    }
+    let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
+    let (clock_leases, clock_holder) = clock.leases();
+    // The bot's own turns in practice games: one thread of its own, posting like the clock.
+    let practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
+    let outcome = runtime.block_on(async {
+        tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));
+        let matrix = async {
+            match matrix {
+                Some((m, inbox)) => tessera_bot::matrix::run(service.clone(), m, inbox).await,
+                None => std::future::pending().await,
+            }
+        };
+        let discord = async {
+            match discord {
+                Some((token, inbox)) => {
+                    let options =
+                        tessera_bot::discord::DiscordOptions { guild: cfg.discord_guild, api: None, shards };
+                    tessera_bot::discord::run(service.clone(), token.expose(), options, inbox).await
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            r = matrix => r,
+            r = discord => r,
+            lost = standing.clone().keep() => Err(lost),
+            signal = stop_signal() => {
+                tracing::info!("{signal}: stopping");
+                Ok(())
+            }
+        }
+    });
+    // Nothing in flight may hold the stop up for long: a blocking call stuck on a dead connection
+    // is left behind.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(10));
+    practice.stop();
+    for name in clock_leases {
+        if let Err(e) = service.store().release_lease(&name, &clock_holder) {
+            tracing::warn!(lease = %name, "could not give the clock's lease back (it will expire): {e:#}");
+        }
+    }
+    drop(standing);
+    outcome?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// SIGTERM (a supervisor, `docker stop`) or SIGINT (Ctrl-C): its name. Never, if they cannot be
+/// listened for.
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            Ok(()) = tokio::signal::ctrl_c() => "SIGINT",
+        },
+        Err(e) => {
+            tracing::warn!("cannot listen for SIGTERM ({e}); stop the bot with SIGKILL");
+            std::future::pending().await
+        }
+    }
 }
 
 fn run_pair(file: &std::path::Path, json: bool) -> Result<ExitCode> {

@@ -33,19 +33,16 @@ pub struct Clock {
     router: Router,
     /// This clock's name in the leases.
     holder: String,
-    /// How long a tick's lease lasts: past the next tick, so the holder keeps it.
-    lease_ttl: Duration,
+    /// How often it ticks, so renews its leases.
+    period: Duration,
+    /// How long a tick's lease lasts, when not derived from the period ([`Clock::lease_for`]).
+    lease_ttl: Option<Duration>,
 }
 
 impl Default for Clock {
     fn default() -> Clock {
-        Clock { router: Router::default(), holder: lease::new_holder(), lease_ttl: lease_ttl(PERIOD) }
+        Clock { router: Router::default(), holder: lease::new_holder(), period: PERIOD, lease_ttl: None }
     }
-}
-
-/// A clock lease outlives two periods: a late tick does not hand the clock to another process.
-fn lease_ttl(period: Duration) -> Duration {
-    period * 2 + Duration::from_secs(30)
 }
 
 /// The way from the service to each platform's adapter, for messages nobody asked for at that
@@ -91,8 +88,20 @@ impl Clock {
     /// Holds its clock leases for `ttl` from each tick (normally two periods and a half-minute):
     /// how long the other processes wait for it after it dies.
     pub fn lease_for(mut self, ttl: Duration) -> Clock {
-        self.lease_ttl = ttl;
+        self.lease_ttl = Some(ttl);
         self
+    }
+
+    /// How long a tick's lease lasts: past two periods, so a late tick keeps it.
+    fn lease_ttl(&self) -> Duration {
+        self.lease_ttl.unwrap_or(self.period * 2 + Duration::from_secs(30))
+    }
+
+    /// The clock leases this clock may hold, and its name as their holder: given up when the
+    /// process stops ([`crate::store::Store::release_lease`]), so the next need not wait for them.
+    pub fn leases(&self) -> (Vec<String>, String) {
+        let names = self.platforms().iter().map(|p| format!("clock:{p}")).collect();
+        (names, self.holder.clone())
     }
 
     /// Serves `platform` from now on: its games' clocks are settled by this clock and their notices
@@ -117,7 +126,8 @@ impl Clock {
     fn leased<S: Store>(&self, service: &Service<S>) -> Vec<&'static str> {
         let mut held = Vec::new();
         for platform in self.platforms() {
-            match lease::take(service.store(), &format!("clock:{platform}"), &self.holder, self.lease_ttl) {
+            let name = format!("clock:{platform}");
+            match lease::take(service.store(), &name, &self.holder, self.lease_ttl(), self.period) {
                 Ok(Taken::Held) => held.push(platform),
                 Ok(Taken::Busy(by)) => tracing::debug!(
                     platform,
@@ -153,7 +163,7 @@ impl Clock {
     /// Ticks every `period` until the process ends, off the async workers (the store is
     /// synchronous).
     pub async fn run<S: Store + Send + Sync + 'static>(mut self, service: Arc<Service<S>>, period: Duration) {
-        self.lease_ttl = lease_ttl(period);
+        self.period = period;
         let clock = Arc::new(self);
         loop {
             tokio::time::sleep(period).await;

@@ -48,15 +48,34 @@ pub struct DiscordOptions {
 }
 
 /// The leases that keep each shard to one process ([`crate::lease::Standing`]): two connections
-/// of one shard would both receive, and answer, every message of its servers. Processes sharing
-/// a bot must give the same total; `auto` is one process running them all.
-pub fn shard_leases(shards: Shards) -> Vec<String> {
-    match shards {
-        Shards::Auto => vec!["discord:shards:auto".into()],
-        Shards::Range { first, last, total } => {
-            (first..=last).map(|shard| format!("discord:shard:{shard}/{total}")).collect()
+/// of one shard would both receive, and answer, every message of its servers.
+pub fn shard_leases(first: u32, last: u32, total: u32) -> Vec<String> {
+    (first..=last).map(|shard| format!("discord:shard:{shard}/{total}")).collect()
+}
+
+/// Refuses to run shards of `total` while other processes run shards of another total: Discord
+/// gives a server to shard `(server id >> 22) % total`, so ranges of different totals overlap and
+/// some servers would be answered twice (or never).
+pub fn check_shard_total<S: crate::store::Store + ?Sized>(store: &S, total: u32) -> Result<()> {
+    for lease in store.live_leases("discord:shard:", store.clock_ms()?)? {
+        let theirs = lease.name.rsplit('/').next().unwrap_or_default();
+        if theirs != total.to_string() {
+            anyhow::bail!(
+                "another process runs Discord shards of {theirs} in all ({}, held by {}); every process \
+                 of one bot must give the same total: discord_shards = FIRST-LAST/{theirs}",
+                lease.name.trim_start_matches("discord:shard:"),
+                lease.holder
+            );
         }
     }
+    Ok(())
+}
+
+/// How many shards Discord recommends for the bot (`discord_shards = auto`).
+pub async fn recommended_shards(token: &str) -> Result<u32> {
+    let gateway =
+        HttpBuilder::new(token).build().get_bot_gateway().await.context("asking Discord how many shards")?;
+    Ok(gateway.shards.max(1))
 }
 
 struct Handler {

@@ -2,15 +2,16 @@
 //! once-only work done by one of them. The clock's sweep of a platform (reminders, losses on
 //! time, tournament rounds), a Matrix account's sync, a Discord shard: each is a named lease
 //! ([`crate::store::Store::take_lease`]) that one process holds and renews while it lives. A
-//! process killed without a word loses its leases when they expire; one that stops cleanly gives
-//! them up at once.
+//! process killed without a word loses its leases when they expire, or sooner when a process on
+//! its machine sees it is gone; one that stops on a signal gives them up at once.
 //!
 //! The lease is the first guard, not the only one: the writes it covers are conditional too
 //! (a game ends once, a reminder is marked once, a round is paired once), so a holder that stalls
 //! past its lease and wakes beside the next one still cannot double anything.
 //!
-//! Lease times are the processes' wall clocks, in milliseconds: machines sharing a database must
-//! keep their clocks in step (NTP), to well within a lease's length.
+//! Lease times come from the database's clock ([`crate::store::Store::clock_ms`]: PostgreSQL's
+//! own, or this machine's for an SQLite file), so machines whose clocks disagree still agree on
+//! when a lease runs out.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,58 +23,92 @@ use crate::service::Service;
 use crate::store::{Lease, Store};
 
 /// Unix milliseconds now, by this machine's clock.
-pub fn now_ms() -> i64 {
+pub fn local_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-/// This machine's name, as the kernel has it (`HOSTNAME` or "localhost" where it cannot say).
-fn host() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
+/// This machine, and the process namespace we run in (containers on one host each have their
+/// own): where a process id means one process.
+fn here() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .or_else(|| std::env::var("HOSTNAME").ok())
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
+        .unwrap_or_else(|| "localhost".into());
+    match std::fs::read_link("/proc/self/ns/pid") {
+        Ok(ns) => format!("{name}/{}", ns.display()),
+        Err(_) => name,
+    }
 }
 
-/// A name for a lease holder, unique among the living: `host:pid:n`, `n` telling apart holders
-/// in one process and processes that reuse a pid.
+/// When the process `pid` started (clock ticks after boot, `/proc/PID/stat` field 22), if it
+/// runs and can be seen.
+fn started(pid: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, field 2, is in parentheses and may hold spaces: count after it.
+    stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// A name for a lease holder, unique among the living: `HERE:PID:START:N`, START telling apart
+/// processes that reuse a pid, N holders in one process.
 pub fn new_holder() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let started = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    format!("{}:{}:{:x}", host(), std::process::id(), started.wrapping_add(n))
+    let pid = std::process::id();
+    let start = started(&pid.to_string()).unwrap_or(0);
+    format!("{}:{pid}:{start}:{}", here(), NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Whether `holder` names a process on this machine that no longer runs: its lease may be taken
-/// at once, rather than after it expires (a bot restarted after `kill -9`). Only Linux's `/proc`
-/// is asked; elsewhere nothing is known dead and leases expire.
+/// Whether `holder` names a process on this machine, in our process namespace, that no longer
+/// runs: no process has its pid, or another one does (a pid reused, as by a container's first
+/// process after a restart). Only Linux's `/proc` is asked. A process hidden from us (`/proc`
+/// mounted `hidepid`) looks gone too, which is why a lease is only taken from a dead holder once
+/// it has also stopped being renewed ([`take`]).
 fn dead_here(holder: &str) -> bool {
-    let mut parts = holder.rsplitn(3, ':');
-    let (_, pid, on) = (parts.next(), parts.next(), parts.next());
-    let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else { return false };
-    on == Some(host().as_str())
-        && pid != std::process::id()
-        && std::path::Path::new("/proc/self").exists()
-        && !std::path::Path::new(&format!("/proc/{pid}")).exists()
+    let mut parts = holder.rsplitn(4, ':');
+    let (_, start, pid, on) = (parts.next(), parts.next(), parts.next(), parts.next());
+    let (Some(start), Some(pid), Some(on)) = (start, pid, on) else { return false };
+    if on != here() || pid.parse::<u32>().is_err() || !std::path::Path::new("/proc/self/stat").exists() {
+        return false;
+    }
+    started(pid).is_none_or(|now| now.to_string() != start)
 }
 
-/// Takes `name` for `holder`, or says who has it: free, expired, or held by a dead process here.
-pub fn take<S: Store + ?Sized>(store: &S, name: &str, holder: &str, ttl: Duration) -> Result<Taken> {
+/// Grace beyond a holder's renewal period before it counts as no longer renewing.
+const SLACK_MS: i64 = 5_000;
+
+/// When a holder that renews every `renew_every` within leases of `ttl` last renewed, and so
+/// when it is overdue.
+fn overdue_at(lease: &Lease, ttl: Duration, renew_every: Duration) -> i64 {
+    lease.expires_at - ttl.as_millis() as i64 + renew_every.as_millis() as i64 + SLACK_MS
+}
+
+/// Takes `name` for `holder` for `ttl` (holders renew every `renew_every`), or says who has it.
+/// Taken when free, expired, already `holder`'s, or held by a process of this machine that has
+/// died and stopped renewing.
+pub fn take<S: Store + ?Sized>(
+    store: &S,
+    name: &str,
+    holder: &str,
+    ttl: Duration,
+    renew_every: Duration,
+) -> Result<Taken> {
     let ttl_ms = ttl.as_millis() as i64;
-    if store.take_lease(name, holder, None, now_ms(), ttl_ms)? {
+    if store.take_lease(name, holder, None, store.clock_ms()?, ttl_ms)? {
         return Ok(Taken::Held);
     }
     let Some(current) = store.lease(name)? else {
-        // Released between the two statements: ask once more.
-        return Ok(if store.take_lease(name, holder, None, now_ms(), ttl_ms)? {
+        // Given up between the two statements: ask once more.
+        return Ok(if store.take_lease(name, holder, None, store.clock_ms()?, ttl_ms)? {
             Taken::Held
         } else {
             Taken::Busy(None)
         });
     };
+    let now = store.clock_ms()?;
     if dead_here(&current.holder)
-        && store.take_lease(name, holder, Some(&current.holder), now_ms(), ttl_ms)?
+        && now >= overdue_at(&current, ttl, renew_every)
+        && store.take_lease(name, holder, Some(&current.holder), now, ttl_ms)?
     {
         tracing::info!(lease = name, dead = %current.holder, "took over the lease of a process that died here");
         return Ok(Taken::Held);
@@ -90,8 +125,10 @@ pub enum Taken {
 }
 
 /// How long a process's standing leases (its Matrix account, its Discord shards) last without a
-/// renewal; they are renewed every third of it.
+/// renewal.
 pub const STANDING_TTL: Duration = Duration::from_secs(45);
+/// How often they are renewed.
+pub const STANDING_RENEWAL: Duration = Duration::from_secs(15);
 
 /// Leases a process holds for as long as it runs, renewed in the background: the Matrix account
 /// it syncs, the Discord shards it connects. Dropping it gives them up.
@@ -109,29 +146,53 @@ impl<S: Store + 'static> std::fmt::Debug for Standing<S> {
 
 impl<S: Store + 'static> Standing<S> {
     /// Takes every lease in `wanted` (its name, and what it guards, for the message) for a new
-    /// holder, or refuses, giving none back taken, saying who holds the first that is busy and
-    /// what to do.
+    /// holder, or refuses, giving back what it took, saying who holds the first that is busy and
+    /// what to do. A lease whose holder has stopped renewing it (a process killed a moment ago,
+    /// this one's predecessor) is waited for, at most until it runs out; one renewed on time is
+    /// refused at once.
     pub fn take(service: Arc<Service<S>>, wanted: Vec<(String, String)>) -> Result<Standing<S>> {
         let holder = new_holder();
         let mut standing = Standing { service, holder, names: Vec::new() };
         for (name, what) in wanted {
-            match take(standing.service.store(), &name, &standing.holder, STANDING_TTL)? {
-                Taken::Held => standing.names.push(name),
-                Taken::Busy(current) => {
-                    // `standing` is dropped here: the leases taken so far are given back.
-                    let who = current.map_or_else(
-                        || "another process".to_string(),
-                        |l| {
-                            let left = (l.expires_at - now_ms()).max(0) / 1000;
-                            format!("the process {} (its lease runs {left} s more unless renewed)", l.holder)
-                        },
-                    );
-                    bail!(
-                        "{what} is already run by {who}; only one process may run it (lease `{name}`). \
-                         Stop the other process, or give this one another part to run"
-                    );
+            let mut waited = false;
+            loop {
+                let store = standing.service.store();
+                let current = match take(store, &name, &standing.holder, STANDING_TTL, STANDING_RENEWAL)? {
+                    Taken::Held => break,
+                    Taken::Busy(current) => current,
+                };
+                let now = store.clock_ms()?;
+                let overdue = current.as_ref().map(|l| overdue_at(l, STANDING_TTL, STANDING_RENEWAL));
+                if let (Some(lease), Some(overdue), false) = (&current, overdue, waited) {
+                    // Dead here: taken once overdue. Elsewhere: once it runs out, if still unrenewed.
+                    let until = if dead_here(&lease.holder) { overdue } else { lease.expires_at };
+                    if now >= overdue || dead_here(&lease.holder) {
+                        let wait = (until - now).clamp(0, STANDING_TTL.as_millis() as i64) as u64 + 200;
+                        tracing::info!(
+                            lease = %name,
+                            holder = %lease.holder,
+                            "waiting {:.1} s for a lease its holder stopped renewing",
+                            wait as f64 / 1000.0
+                        );
+                        std::thread::sleep(Duration::from_millis(wait));
+                        waited = true;
+                        continue;
+                    }
                 }
+                // `standing` is dropped on the way out: the leases taken so far are given back.
+                let who = current.map_or_else(
+                    || "another process".to_string(),
+                    |l| {
+                        let left = (l.expires_at - now).max(0) / 1000;
+                        format!("the process {} (its lease runs {left} s more unless renewed)", l.holder)
+                    },
+                );
+                bail!(
+                    "{what} is already run by {who}; only one process may run it (lease `{name}`). \
+                     Stop the other process, or give this one another part to run"
+                );
             }
+            standing.names.push(name);
         }
         Ok(standing)
     }
@@ -142,12 +203,13 @@ impl<S: Store + 'static> Standing<S> {
 
     /// Renews every lease: the name of one that was lost (another process holds it now), if any.
     fn renew(&self) -> Result<Option<String>> {
+        let store = self.service.store();
         for name in &self.names {
-            if !self.service.store().take_lease(
+            if !store.take_lease(
                 name,
                 &self.holder,
                 None,
-                now_ms(),
+                store.clock_ms()?,
                 STANDING_TTL.as_millis() as i64,
             )? {
                 return Ok(Some(name.clone()));
@@ -156,26 +218,31 @@ impl<S: Store + 'static> Standing<S> {
         Ok(None)
     }
 
-    /// Renews the leases every third of their length until one is lost or cannot be renewed in
-    /// time; then returns why. The process should stop what the leases guard: another has it.
+    /// Renews the leases every [`STANDING_RENEWAL`] until one is lost or cannot be renewed before
+    /// it would run out; then returns why. The process should stop what the leases guard: another
+    /// may have it.
     pub async fn keep(self: Arc<Self>) -> anyhow::Error {
-        let period = STANDING_TTL / 3;
-        let mut last_renewed = std::time::Instant::now();
+        let mut renewed_at = std::time::Instant::now();
         loop {
-            tokio::time::sleep(period).await;
+            tokio::time::sleep(STANDING_RENEWAL).await;
+            // A renewal that hangs (a dead connection) counts as failed before the lease runs out.
+            let left = STANDING_TTL.saturating_sub(renewed_at.elapsed() + Duration::from_secs(2));
             let me = Arc::clone(&self);
-            let renewed = tokio::task::spawn_blocking(move || me.renew()).await;
-            match renewed {
-                Ok(Ok(None)) => last_renewed = std::time::Instant::now(),
-                Ok(Ok(Some(lost))) => return anyhow::anyhow!("the lease `{lost}` passed to another process"),
-                Ok(Err(e)) => {
+            let renewal = tokio::time::timeout(left, tokio::task::spawn_blocking(move || me.renew())).await;
+            match renewal {
+                Ok(Ok(Ok(None))) => renewed_at = std::time::Instant::now(),
+                Ok(Ok(Ok(Some(lost)))) => {
+                    return anyhow::anyhow!("the lease `{lost}` passed to another process");
+                }
+                Ok(Ok(Err(e))) => {
                     tracing::warn!("could not renew the standing leases: {e:#}");
-                    // A database that is away for a moment is waited for, up to the lease's end.
-                    if last_renewed.elapsed() + period >= STANDING_TTL {
+                    // A database away for a moment is waited for, while the leases last.
+                    if renewed_at.elapsed() + STANDING_RENEWAL >= STANDING_TTL {
                         return e.context("the standing leases ran out before they could be renewed");
                     }
                 }
-                Err(e) => return anyhow::anyhow!("renewing the leases panicked: {e}"),
+                Ok(Err(e)) => return anyhow::anyhow!("renewing the leases panicked: {e}"),
+                Err(_) => return anyhow::anyhow!("the standing leases could not be renewed in time"),
             }
         }
     }
@@ -196,12 +263,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_holder_on_this_machine_whose_process_is_gone_is_dead() {
-        let here = host();
-        assert!(!dead_here(&new_holder()), "this process lives");
+    fn only_a_holder_here_whose_process_is_gone_is_dead() {
+        let me = new_holder();
+        assert!(!dead_here(&me), "this process lives: {me}");
+        let (rest, _) = me.rsplit_once(':').unwrap();
+        let (rest, _start) = rest.rsplit_once(':').unwrap();
+        let (here, pid) = rest.rsplit_once(':').unwrap();
+        assert_eq!(pid, std::process::id().to_string());
+        // Our pid with another start: a process before us that had it (a restarted container's).
+        assert!(dead_here(&format!("{here}:{pid}:1:0")));
         // A pid above the kernel's limit (4194304) never runs.
-        assert!(dead_here(&format!("{here}:99999999:1")));
-        assert!(!dead_here("elsewhere.example:99999999:1"), "another machine's processes are not known");
+        assert!(dead_here(&format!("{here}:99999999:5:0")));
+        assert!(
+            !dead_here("elsewhere.example/pid:[1]:99999999:5:0"),
+            "another machine's processes are not known"
+        );
         assert!(!dead_here("no pid here"));
         assert!(!dead_here(""));
     }

@@ -133,21 +133,22 @@ async fn login(cfg: &MatrixConfig) -> Result<Client> {
     Ok(client)
 }
 
-/// Runs the bot on Matrix until the process ends.
-/// The process's clock hands it this platform's notices through `notices`.
 /// The lease that keeps a Matrix account to one process ([`crate::lease::Standing`]): its sync
 /// position and end-to-end keys belong to one device, which two processes would fork. Named by
 /// the full user id: a bare localpart is completed with the homeserver's host.
 pub fn account_lease(cfg: &MatrixConfig) -> String {
-    let user = cfg.user.trim();
+    // Matrix ids are case-insensitive in practice (servers lowercase localparts).
+    let user = cfg.user.trim().to_lowercase();
     if user.starts_with('@') && user.contains(':') {
         return format!("matrix:{user}");
     }
     let host = cfg.homeserver.split_once("://").map_or(cfg.homeserver.as_str(), |(_, rest)| rest);
     let host = host.split(['/', ':']).next().unwrap_or_default();
-    format!("matrix:@{}:{host}", user.trim_start_matches('@'))
+    format!("matrix:@{}:{}", user.trim_start_matches('@'), host.to_lowercase())
 }
 
+/// Runs the bot on Matrix until the process ends.
+/// The process's clock hands it this platform's notices through `notices`.
 pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbox) -> Result<()> {
     let client = login(&cfg).await?;
     // matrix-sdk keeps the position of the last sync in its store. With one, this is a restart:

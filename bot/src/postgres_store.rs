@@ -664,6 +664,29 @@ impl Store for PgStore {
         }))
     }
 
+    fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
+        let found = self.rows(
+            "SELECT name, holder, expires_at, generation FROM leases
+             WHERE left(name, length($1)) = $1 AND expires_at > $2 ORDER BY name",
+            &[&prefix, &now_ms],
+        )?;
+        found
+            .iter()
+            .map(|r| {
+                Ok(Lease {
+                    name: r.try_get(0)?,
+                    holder: r.try_get(1)?,
+                    expires_at: r.try_get(2)?,
+                    generation: r.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+
+    fn clock_ms(&self) -> Result<i64> {
+        Ok(self.one("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT", &[])?.try_get(0)?)
+    }
+
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         Ok(self.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", &[&name, &holder])? == 1)
     }

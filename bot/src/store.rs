@@ -234,6 +234,14 @@ pub trait Store: Send + Sync + TournamentStore {
         ttl_ms: i64,
     ) -> Result<bool>;
     fn lease(&self, name: &str) -> Result<Option<Lease>>;
+    /// The leases whose names start with `prefix` and that run past `now_ms`.
+    fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>>;
+    /// Unix milliseconds now by the database's clock, which times the leases: every process
+    /// on one database then agrees when a lease runs out, whatever its machine's clock says.
+    /// An SQLite file is one machine's: its clock.
+    fn clock_ms(&self) -> Result<i64> {
+        Ok(crate::lease::local_ms())
+    }
     /// Gives the lease up if `holder` holds it: the next process need not wait for it to expire.
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool>;
 }
@@ -368,6 +376,12 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn lease(&self, name: &str) -> Result<Option<Lease>> {
         (**self).lease(name)
+    }
+    fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
+        (**self).live_leases(prefix, now_ms)
+    }
+    fn clock_ms(&self) -> Result<i64> {
+        (**self).clock_ms()
     }
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         (**self).release_lease(name, holder)
@@ -894,6 +908,20 @@ impl Store for SqliteStore {
                 },
             )
             .optional()?)
+    }
+
+    fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
+        let conn = self.conn();
+        let mut statement = conn.prepare(
+            "SELECT name, holder, expires_at, generation FROM leases
+             WHERE substr(name, 1, length(?1)) = ?1 AND expires_at > ?2 ORDER BY name",
+        )?;
+        let leases = statement
+            .query_map(params![prefix, now_ms], |r| {
+                Ok(Lease { name: r.get(0)?, holder: r.get(1)?, expires_at: r.get(2)?, generation: r.get(3)? })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(leases)
     }
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {

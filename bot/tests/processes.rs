@@ -1,7 +1,7 @@
 //! Several processes on one database (issue 17): the clock's reminders and losses on time happen
 //! once across processes and pass to another when the holder dies; a second process for one
-//! Matrix account or one Discord shard refuses to start (and a restart after `kill -9` does not
-//! wait); and `kill -9` of one of two processes playing games leaves every acknowledged move
+//! Matrix account or one Discord shard refuses to start (a restart after `kill -9` takes its
+//! account back once the dead process's lease is overdue, and SIGTERM gives it back); and `kill -9` of one of two processes playing games leaves every acknowledged move
 //! stored, the other carrying on. Each on SQLite (one file, several connections) and on
 //! PostgreSQL (a throwaway server, `support/postgres.rs`; skipped, saying so, when PostgreSQL is
 //! not installed and `TESSERA_REQUIRE_POSTGRES` is not 1).
@@ -18,7 +18,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use tessera_bot::clock::Clock;
-use tessera_bot::config::Database;
+use tessera_bot::config::{Database, Shards};
 use tessera_bot::lease::Standing;
 use tessera_bot::service::Service;
 use tessera_bot::store::{AnyStore, Store};
@@ -107,7 +107,7 @@ fn tick_together(a: &Process, b: &Process, now: i64) -> [usize; 2] {
 }
 
 fn clocks_of_two_processes_act_once_and_hand_over_when_one_dies(db: &Database) {
-    const LEASE: Duration = Duration::from_secs(2);
+    const LEASE: Duration = Duration::from_secs(6);
     let a = Process::start(db, LEASE);
     let b = Process::start(db, LEASE);
     say_at(&a.service, "one", "alice", false, "!t challenge @bob chess white 1d", T0);
@@ -139,12 +139,17 @@ fn clocks_of_two_processes_act_once_and_hand_over_when_one_dies(db: &Database) {
 fn one_process_per_matrix_account_and_per_discord_shard(db: &Database) {
     let service = Arc::new(Service::new(tessera_bot::store::open(db).unwrap()));
     let shards = |s: &str| {
-        tessera_bot::discord::shard_leases(s.parse().unwrap())
+        let Ok(Shards::Range { first, last, total }) = s.parse() else { panic!("{s}") };
+        tessera_bot::discord::shard_leases(first, last, total)
             .into_iter()
             .map(|n| (n, format!("Discord {s}")))
             .collect()
     };
     let first = Standing::take(service.clone(), shards("0-3/8")).unwrap();
+    // Shards of another total would overlap these: refused, naming the total to give.
+    let other_total = tessera_bot::discord::check_shard_total(service.store(), 4).unwrap_err().to_string();
+    assert!(other_total.contains("FIRST-LAST/8"), "{other_total}");
+    tessera_bot::discord::check_shard_total(service.store(), 8).unwrap();
     let overlap = Standing::take(service.clone(), shards("3-5/8")).unwrap_err().to_string();
     assert!(overlap.contains("Discord 3-5/8") && overlap.contains(first.holder()), "{overlap}");
     let last = Standing::take(service.clone(), shards("6-7/8")).unwrap();
@@ -239,8 +244,12 @@ fn a_second_process_for_the_same_matrix_account_refuses_to_start(db: &Database) 
     let took = wait_for_holder(&store, LEASE, Some(&holder));
     assert!(took.contains(&format!(":{}:", third.id())), "{took}");
     assert!(third.try_wait().unwrap().is_none(), "the restart runs");
-    third.kill().unwrap();
-    third.wait().unwrap();
+    // Stopped as a supervisor stops it: it gives the account back on its way out.
+    let term = Command::new("kill").args(["-TERM", &third.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let stopped = third.wait_with_output().unwrap();
+    assert!(stopped.status.success(), "{}", String::from_utf8_lossy(&stopped.stderr));
+    assert_eq!(store.lease(LEASE).unwrap(), None, "the lease was given back");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -253,7 +262,8 @@ fn kill_nine_of_one_of_two_processes_loses_no_acknowledged_move(db: &Database) {
     let exe = env!("CARGO_BIN_EXE_tessera-load");
     let store = tessera_bot::store::open(db).unwrap();
     let games = load::setup(&*store, GAMES);
-    let spawn = |part| load::Player::spawn(exe, &address(db), games, part, 2, PLIES, 3);
+    let spawn =
+        |part| load::Player::spawn_with(exe, &address(db), games, part, 2, PLIES, 3, &["--echo", "4"]);
     let mut doomed = spawn(0);
     let survivor = spawn(1);
     let deadline = Instant::now() + Duration::from_secs(300);
@@ -268,6 +278,8 @@ fn kill_nine_of_one_of_two_processes_loses_no_acknowledged_move(db: &Database) {
     let (status, survived) = survivor.wait();
     assert!(status.success(), "the other carries on to its end");
     assert!(survived.refused.is_empty(), "{:?}", survived.refused);
+    assert!(survived.doubled.is_empty() && killed.doubled.is_empty(), "a move sent twice was played twice");
+    assert_eq!(survived.echoes_refused, survived.moves() / 4, "every fourth move sent again, and refused");
     assert_eq!(survived.moves(), GAMES / 2 * PLIES, "the other finished every one of its games");
     // Nothing either acknowledged is lost: at most one move a game committed but unsaid.
     load::check(&*store, games, &[&killed, &survived], 1).unwrap();

@@ -917,6 +917,18 @@ fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &dyn Db) {
     assert!(store.release_lease("clock:test", "p3").unwrap());
     assert_eq!(store.lease("clock:test").unwrap(), None);
     assert!(other.take_lease("clock:test", "p2", None, 2_001, 500).unwrap());
+    // Listed by the start of their names while they run (`_` and `%` are plain characters).
+    assert!(store.take_lease("clock_%", "p4", None, 2_001, 500).unwrap());
+    let live = |prefix: &str, now: i64| -> Vec<String> {
+        store.live_leases(prefix, now).unwrap().into_iter().map(|l| l.name).collect()
+    };
+    assert_eq!(live("clock:", 2_100), ["clock:test"]);
+    assert_eq!(live("clock", 2_100), ["clock:test", "clock_%"]);
+    assert_eq!(live("matrix:", 2_100), ["matrix:@bot:example.org"]);
+    assert!(live("clock:", 2_501).is_empty(), "run out");
+    // The database's clock, which times the leases, is a real clock.
+    let skew = store.clock_ms().unwrap() - tessera_bot::lease::local_ms();
+    assert!(skew.abs() < 60_000, "{skew} ms from this machine's");
 }
 
 /// Connections asking for a free lease, and then for an expired one, at the same moment.

@@ -11,7 +11,8 @@
 //!
 //! Output, one line each, flushed as it happens (a process killed mid-run leaves every line it
 //! wrote): `ack GAME PLY TEXT` for each move the service acknowledged (a board posted in the
-//! channel), `refused GAME PLY TEXT: REPLY` for any other answer, and at the end
+//! channel), `refused GAME PLY TEXT: REPLY` for any other answer, with `--echo N` also
+//! `echo-refused GAME PLY TEXT` (or `doubled …`, a defect) for the moves sent twice, and at the end
 //! `done {"moves":…,"refused":…,"seconds":…,"latencies_us":[…]}`.
 
 use std::io::Write as _;
@@ -46,6 +47,10 @@ struct Args {
     /// The pictures' size in pixels (the service draws one after every move).
     #[arg(long, default_value_t = 512)]
     board_size: u32,
+    /// Sends every Nth acknowledged move again at once, as a message delivered twice or a
+    /// double click would: it must be refused (0: never).
+    #[arg(long, default_value_t = 0)]
+    echo: usize,
 }
 
 fn pair(text: &str, sep: char, what: &str) -> Result<(u64, u64)> {
@@ -142,6 +147,7 @@ fn main() -> Result<()> {
                 }
                 let mut mine = Vec::new();
                 let mut not_mine = 0;
+                let mut sent = 0usize;
                 while !games.is_empty() {
                     games.retain_mut(|p| {
                         let ply = p.game.moves().len() + 1;
@@ -163,8 +169,17 @@ fn main() -> Result<()> {
                         let asked = Instant::now();
                         let replies = service.handle(&msg);
                         mine.push(asked.elapsed().as_micros() as u64);
-                        if replies.iter().any(|r| !r.private && r.image.is_some()) {
+                        let acknowledged = |replies: &[tessera_bot::service::Reply]| {
+                            replies.iter().any(|r| !r.private && r.image.is_some())
+                        };
+                        if acknowledged(&replies) {
                             say(&format!("ack {} {ply} {text}", p.id));
+                            sent += 1;
+                            if args.echo > 0 && sent.is_multiple_of(args.echo) {
+                                let again = service.handle(&Incoming { now: unix_now(), ..msg });
+                                let verdict = if acknowledged(&again) { "doubled" } else { "echo-refused" };
+                                say(&format!("{verdict} {} {ply} {text}", p.id));
+                            }
                             p.game.play_text(&text).is_ok()
                         } else {
                             let why: Vec<&str> = replies.iter().map(|r| r.text.as_str()).collect();

@@ -51,6 +51,10 @@ pub struct Said {
     /// Per game, the acknowledged moves: (ply, text).
     pub acks: BTreeMap<GameId, Vec<(usize, String)>>,
     pub refused: Vec<String>,
+    /// Moves sent a second time (`--echo`) and refused, as they must be.
+    pub echoes_refused: usize,
+    /// Moves sent a second time and played again: each a defect.
+    pub doubled: Vec<String>,
     /// The `done` summary, when the process got that far.
     pub done: Option<serde_json::Value>,
 }
@@ -118,6 +122,10 @@ impl Player {
                     said.acks.entry(game).or_default().push((ply, parts.next().unwrap().to_string()));
                 } else if let Some(rest) = line.strip_prefix("refused ") {
                     said.refused.push(rest.to_string());
+                } else if line.starts_with("echo-refused ") {
+                    said.echoes_refused += 1;
+                } else if let Some(rest) = line.strip_prefix("doubled ") {
+                    said.doubled.push(rest.to_string());
                 } else if let Some(rest) = line.strip_prefix("done ") {
                     said.done = Some(serde_json::from_str(rest).unwrap());
                 }
