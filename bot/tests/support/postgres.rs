@@ -140,7 +140,17 @@ impl Cluster {
     /// As [`Cluster::start_or_skip`], the server also taking TLS connections with a certificate
     /// for `localhost` signed by a CA of its own, [`Cluster::tls_ca`] (made with `openssl`).
     pub fn start_tls_or_skip(test: &str) -> Option<Cluster> {
-        Some(Cluster::start(&bin_or_skip(test)?, false, true))
+        let bin = bin_or_skip(test)?;
+        if !on_path("openssl") {
+            let required = std::env::var("TESSERA_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+            assert!(
+                !required,
+                "TESSERA_REQUIRE_POSTGRES=1 but openssl, which makes the TLS test's certificates, is missing"
+            );
+            say_skipped(test, "openssl not installed (it makes the server's certificates)");
+            return None;
+        }
+        Some(Cluster::start(&bin, false, true))
     }
 
     /// The CA that signed a TLS server's certificate (PEM).
