@@ -27,7 +27,7 @@ use tokio_postgres::types::ToSql;
 
 use crate::store::{
     Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, Lease, NewGame, Player,
-    PlayerId, Store, may_append,
+    PlayerId, Store, may_append, sql,
 };
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
@@ -619,22 +619,11 @@ impl Store for PgStore {
     }
 
     fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
-        let n = self.execute(
-            "UPDATE games SET reminded = TRUE
-             WHERE id = $1 AND last_move_at = $2 AND NOT reminded AND result IS NULL",
-            &[&game, &last_move_at],
-        )?;
-        Ok(n == 1)
+        Ok(self.execute(&dollars(sql::MARK_REMINDED), &[&game, &last_move_at])? == 1)
     }
 
     fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
-        // A move appended meanwhile holds the row and moves `last_move_at`: this then matches nothing.
-        let n = self.execute(
-            "UPDATE games SET result = $3, result_reason = 'time', draw_offer = NULL, takeback_offer = NULL,
-             finished_at = $4 WHERE id = $1 AND last_move_at = $2 AND result IS NULL",
-            &[&game, &last_move_at, &result, &now],
-        )?;
-        Ok(n == 1)
+        Ok(self.execute(&dollars(sql::TIME_OUT), &[&game, &last_move_at, &result, &now])? == 1)
     }
 
     fn take_lease(
@@ -645,42 +634,16 @@ impl Store for PgStore {
         now_ms: i64,
         ttl_ms: i64,
     ) -> Result<bool> {
-        let sql = crate::store::LEASE_UPSERT.replace('?', "$");
-        let n = self.execute(&sql, &[&name, &holder, &(now_ms + ttl_ms), &now_ms, &replacing])?;
-        Ok(n == 1)
+        let taken: Params = &[&name, &holder, &(now_ms + ttl_ms), &now_ms, &replacing];
+        Ok(self.execute(&dollars(sql::TAKE_LEASE), taken)? == 1)
     }
 
     fn lease(&self, name: &str) -> Result<Option<Lease>> {
-        let Some(r) =
-            self.row("SELECT name, holder, expires_at, generation FROM leases WHERE name = $1", &[&name])?
-        else {
-            return Ok(None);
-        };
-        Ok(Some(Lease {
-            name: r.try_get(0)?,
-            holder: r.try_get(1)?,
-            expires_at: r.try_get(2)?,
-            generation: r.try_get(3)?,
-        }))
+        self.row(&dollars(sql::LEASE), &[&name])?.as_ref().map(lease_row).transpose()
     }
 
     fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
-        let found = self.rows(
-            "SELECT name, holder, expires_at, generation FROM leases
-             WHERE left(name, length($1)) = $1 AND expires_at > $2 ORDER BY name",
-            &[&prefix, &now_ms],
-        )?;
-        found
-            .iter()
-            .map(|r| {
-                Ok(Lease {
-                    name: r.try_get(0)?,
-                    holder: r.try_get(1)?,
-                    expires_at: r.try_get(2)?,
-                    generation: r.try_get(3)?,
-                })
-            })
-            .collect()
+        self.rows(&dollars(sql::LIVE_LEASES), &[&prefix, &now_ms])?.iter().map(lease_row).collect()
     }
 
     fn clock_ms(&self) -> Result<i64> {
@@ -688,8 +651,22 @@ impl Store for PgStore {
     }
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
-        Ok(self.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", &[&name, &holder])? == 1)
+        Ok(self.execute(&dollars(sql::RELEASE_LEASE), &[&name, &holder])? == 1)
     }
+}
+
+/// [`crate::store::sql`]'s shared text with PostgreSQL's parameters: `?N` as `$N`.
+fn dollars(shared: &str) -> String {
+    shared.replace('?', "$")
+}
+
+fn lease_row(r: &Row) -> Result<Lease> {
+    Ok(Lease {
+        name: r.try_get(0)?,
+        holder: r.try_get(1)?,
+        expires_at: r.try_get(2)?,
+        generation: r.try_get(3)?,
+    })
 }
 
 fn tournament_row(r: &Row) -> Result<TournamentRow> {

@@ -862,21 +862,11 @@ impl Store for SqliteStore {
     }
 
     fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
-        let n = self.conn().execute(
-            "UPDATE games SET reminded = 1
-             WHERE id = ?1 AND last_move_at = ?2 AND reminded = 0 AND result IS NULL",
-            params![game, last_move_at],
-        )?;
-        Ok(n == 1)
+        Ok(self.conn().execute(sql::MARK_REMINDED, params![game, last_move_at])? == 1)
     }
 
     fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
-        let n = self.conn().execute(
-            "UPDATE games SET result = ?3, result_reason = 'time', draw_offer = NULL, takeback_offer = NULL,
-             finished_at = ?4 WHERE id = ?1 AND last_move_at = ?2 AND result IS NULL",
-            params![game, last_move_at, result, now],
-        )?;
-        Ok(n == 1)
+        Ok(self.conn().execute(sql::TIME_OUT, params![game, last_move_at, result, now])? == 1)
     }
 
     fn take_lease(
@@ -887,58 +877,55 @@ impl Store for SqliteStore {
         now_ms: i64,
         ttl_ms: i64,
     ) -> Result<bool> {
-        let n =
-            self.conn().execute(LEASE_UPSERT, params![name, holder, now_ms + ttl_ms, now_ms, replacing])?;
-        Ok(n == 1)
+        let taken = params![name, holder, now_ms + ttl_ms, now_ms, replacing];
+        Ok(self.conn().execute(sql::TAKE_LEASE, taken)? == 1)
     }
 
     fn lease(&self, name: &str) -> Result<Option<Lease>> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT name, holder, expires_at, generation FROM leases WHERE name = ?1",
-                [name],
-                |r| {
-                    Ok(Lease {
-                        name: r.get(0)?,
-                        holder: r.get(1)?,
-                        expires_at: r.get(2)?,
-                        generation: r.get(3)?,
-                    })
-                },
-            )
-            .optional()?)
+        Ok(self.conn().query_row(sql::LEASE, [name], lease_row).optional()?)
     }
 
     fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
         let conn = self.conn();
-        let mut statement = conn.prepare(
-            "SELECT name, holder, expires_at, generation FROM leases
-             WHERE substr(name, 1, length(?1)) = ?1 AND expires_at > ?2 ORDER BY name",
-        )?;
-        let leases = statement
-            .query_map(params![prefix, now_ms], |r| {
-                Ok(Lease { name: r.get(0)?, holder: r.get(1)?, expires_at: r.get(2)?, generation: r.get(3)? })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(leases)
+        let mut statement = conn.prepare(sql::LIVE_LEASES)?;
+        let leases = statement.query_map(params![prefix, now_ms], lease_row)?;
+        Ok(leases.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
-        let n = self
-            .conn()
-            .execute("DELETE FROM leases WHERE name = ?1 AND holder = ?2", params![name, holder])?;
-        Ok(n == 1)
+        Ok(self.conn().execute(sql::RELEASE_LEASE, params![name, holder])? == 1)
     }
 }
 
-/// Takes or renews a lease in one statement, so two processes asking at once cannot both get it:
-/// `(name, holder, expires_at, now, replacing)`. The same text serves SQLite (`?N`) and
-/// PostgreSQL, where `$N` replaces `?N`.
-pub(crate) const LEASE_UPSERT: &str = "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
-     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at,
-         generation = leases.generation + CASE WHEN leases.holder = excluded.holder THEN 0 ELSE 1 END
-     WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4 OR leases.holder = ?5";
+fn lease_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Lease> {
+    Ok(Lease { name: r.get(0)?, holder: r.get(1)?, expires_at: r.get(2)?, generation: r.get(3)? })
+}
+
+/// The clock's and the leases' conditional statements, one text for both databases: `?N`
+/// parameters, which [`crate::postgres_store`] writes as PostgreSQL's `$N`. Each changes a row only
+/// for the one caller whose condition still holds, so processes racing on it cannot both succeed.
+pub(crate) mod sql {
+    /// `(game, last_move_at)`: the reminder, if no move came since the clock was read.
+    pub const MARK_REMINDED: &str = "UPDATE games SET reminded = TRUE
+         WHERE id = ?1 AND last_move_at = ?2 AND reminded = FALSE AND result IS NULL";
+    /// `(game, last_move_at, result, now)`: the loss on time, if no move came since the clock was
+    /// read (a move appended meanwhile has moved `last_move_at`).
+    pub const TIME_OUT: &str = "UPDATE games SET result = ?3, result_reason = 'time', draw_offer = NULL,
+         takeback_offer = NULL, finished_at = ?4 WHERE id = ?1 AND last_move_at = ?2 AND result IS NULL";
+    /// `(name, holder, expires_at, now, replacing)`: takes or renews a lease in one statement.
+    pub const TAKE_LEASE: &str = "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at,
+             generation = leases.generation + CASE WHEN leases.holder = excluded.holder THEN 0 ELSE 1 END
+         WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4 OR leases.holder = ?5";
+    /// `(name)`, read by [`super::lease_row`]'s columns.
+    pub const LEASE: &str = "SELECT name, holder, expires_at, generation FROM leases WHERE name = ?1";
+    /// `(prefix, now)`: the leases running past `now` whose names begin with `prefix` (compared as
+    /// text, so `_` and `%` are plain characters).
+    pub const LIVE_LEASES: &str = "SELECT name, holder, expires_at, generation FROM leases
+         WHERE substr(name, 1, length(?1)) = ?1 AND expires_at > ?2 ORDER BY name";
+    /// `(name, holder)`.
+    pub const RELEASE_LEASE: &str = "DELETE FROM leases WHERE name = ?1 AND holder = ?2";
+}
 
 /// A `challenges` row selected as `id, platform, channel, challenger, challenged, variant, color,
 /// days_per_move, created_at, rated`.
