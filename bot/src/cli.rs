@@ -407,7 +407,7 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
         }
     }
     let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
-    let (clock_leases, clock_holder) = clock.leases();
+    let clock_leases = clock.leases();
     // The bot's own turns in practice games: one thread of its own, posting like the clock.
     let practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
     let outcome = runtime.block_on(async {
@@ -442,11 +442,7 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     // is left behind.
     runtime.shutdown_timeout(std::time::Duration::from_secs(10));
     practice.stop();
-    for name in clock_leases {
-        if let Err(e) = service.store().release_lease(&name, &clock_holder) {
-            tracing::warn!(lease = %name, "could not give the clock's lease back (it will expire): {e:#}");
-        }
-    }
+    clock_leases.release(service.store());
     drop(standing);
     outcome?;
     Ok(ExitCode::SUCCESS)

@@ -97,11 +97,11 @@ impl Clock {
         self.lease_ttl.unwrap_or(self.period * 2 + Duration::from_secs(30))
     }
 
-    /// The clock leases this clock may hold, and its name as their holder: given up when the
-    /// process stops ([`crate::store::Store::release_lease`]), so the next need not wait for them.
-    pub fn leases(&self) -> (Vec<String>, String) {
+    /// The clock leases this clock may hold: given back when the process stops, so the next
+    /// need not wait for them.
+    pub fn leases(&self) -> lease::Held {
         let names = self.platforms().iter().map(|p| format!("clock:{p}")).collect();
-        (names, self.holder.clone())
+        lease::Held { holder: self.holder.clone(), names }
     }
 
     /// Serves `platform` from now on: its games' clocks are settled by this clock and their notices

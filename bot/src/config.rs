@@ -133,13 +133,7 @@ fn with_password(address: &str, password: &str) -> Result<String> {
     if user.contains(':') {
         bail!("the database address has a password already; give it there or in database_password, not both");
     }
-    let encoded: String = password
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect();
+    let encoded = percent_encoding::utf8_percent_encode(password, percent_encoding::NON_ALPHANUMERIC);
     Ok(format!("{scheme}://{user}:{encoded}@{host}{tail}"))
 }
 

@@ -130,17 +130,49 @@ pub const STANDING_TTL: Duration = Duration::from_secs(45);
 /// How often they are renewed.
 pub const STANDING_RENEWAL: Duration = Duration::from_secs(15);
 
+/// Leases held by one holder, given back together when it stops.
+#[derive(Clone, Debug, Default)]
+pub struct Held {
+    pub holder: String,
+    pub names: Vec<String>,
+}
+
+impl Held {
+    /// Gives back every lease `holder` still holds; one that cannot be is left to expire.
+    pub fn release<S: Store + ?Sized>(&self, store: &S) {
+        for name in &self.names {
+            if let Err(e) = store.release_lease(name, &self.holder) {
+                tracing::warn!(lease = %name, "could not give the lease back (it will expire): {e:#}");
+            }
+        }
+    }
+}
+
+/// How long to wait for a standing lease whose holder has stopped renewing it, before it can be
+/// taken: a dead process of this machine's until it is overdue, one elsewhere until it runs out.
+/// `None` for a holder that renews on time: that one is refused at once.
+fn wait_for(lease: &Lease, now: i64) -> Option<Duration> {
+    let overdue = overdue_at(lease, STANDING_TTL, STANDING_RENEWAL);
+    let until = if dead_here(&lease.holder) {
+        overdue
+    } else if now >= overdue {
+        lease.expires_at
+    } else {
+        return None;
+    };
+    Some(Duration::from_millis((until - now).clamp(0, STANDING_TTL.as_millis() as i64) as u64 + 200))
+}
+
 /// Leases a process holds for as long as it runs, renewed in the background: the Matrix account
 /// it syncs, the Discord shards it connects. Dropping it gives them up.
 pub struct Standing<S: Store + 'static> {
     service: Arc<Service<S>>,
-    holder: String,
-    names: Vec<String>,
+    held: Held,
 }
 
 impl<S: Store + 'static> std::fmt::Debug for Standing<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Standing").field("holder", &self.holder).field("names", &self.names).finish()
+        f.debug_struct("Standing").field("held", &self.held).finish()
     }
 }
 
@@ -148,66 +180,44 @@ impl<S: Store + 'static> Standing<S> {
     /// Takes every lease in `wanted` (its name, and what it guards, for the message) for a new
     /// holder, or refuses, giving back what it took, saying who holds the first that is busy and
     /// what to do. A lease whose holder has stopped renewing it (a process killed a moment ago,
-    /// this one's predecessor) is waited for, at most until it runs out; one renewed on time is
-    /// refused at once.
+    /// this one's predecessor) is waited for once ([`wait_for`]); one renewed on time is refused.
     pub fn take(service: Arc<Service<S>>, wanted: Vec<(String, String)>) -> Result<Standing<S>> {
-        let holder = new_holder();
-        let mut standing = Standing { service, holder, names: Vec::new() };
+        let mut standing = Standing { service, held: Held { holder: new_holder(), names: Vec::new() } };
         for (name, what) in wanted {
             let mut waited = false;
             loop {
-                let store = standing.service.store();
-                let current = match take(store, &name, &standing.holder, STANDING_TTL, STANDING_RENEWAL)? {
+                let (store, holder) = (standing.service.store(), &standing.held.holder);
+                let current = match take(store, &name, holder, STANDING_TTL, STANDING_RENEWAL)? {
                     Taken::Held => break,
                     Taken::Busy(current) => current,
                 };
                 let now = store.clock_ms()?;
-                let overdue = current.as_ref().map(|l| overdue_at(l, STANDING_TTL, STANDING_RENEWAL));
-                if let (Some(lease), Some(overdue), false) = (&current, overdue, waited) {
-                    // Dead here: taken once overdue. Elsewhere: once it runs out, if still unrenewed.
-                    let until = if dead_here(&lease.holder) { overdue } else { lease.expires_at };
-                    if now >= overdue || dead_here(&lease.holder) {
-                        let wait = (until - now).clamp(0, STANDING_TTL.as_millis() as i64) as u64 + 200;
-                        tracing::info!(
-                            lease = %name,
-                            holder = %lease.holder,
-                            "waiting {:.1} s for a lease its holder stopped renewing",
-                            wait as f64 / 1000.0
-                        );
-                        std::thread::sleep(Duration::from_millis(wait));
+                match current.as_ref().and_then(|l| wait_for(l, now)).filter(|_| !waited) {
+                    Some(wait) => {
+                        tracing::info!(lease = %name, "waiting {wait:.1?} for a lease its holder stopped renewing");
+                        std::thread::sleep(wait);
                         waited = true;
-                        continue;
                     }
+                    // `standing` is dropped on the way out: the leases taken so far are given back.
+                    None => bail!(refusal(&what, &name, current.as_ref(), now)),
                 }
-                // `standing` is dropped on the way out: the leases taken so far are given back.
-                let who = current.map_or_else(
-                    || "another process".to_string(),
-                    |l| {
-                        let left = (l.expires_at - now).max(0) / 1000;
-                        format!("the process {} (its lease runs {left} s more unless renewed)", l.holder)
-                    },
-                );
-                bail!(
-                    "{what} is already run by {who}; only one process may run it (lease `{name}`). \
-                     Stop the other process, or give this one another part to run"
-                );
             }
-            standing.names.push(name);
+            standing.held.names.push(name);
         }
         Ok(standing)
     }
 
     pub fn holder(&self) -> &str {
-        &self.holder
+        &self.held.holder
     }
 
     /// Renews every lease: the name of one that was lost (another process holds it now), if any.
     fn renew(&self) -> Result<Option<String>> {
         let store = self.service.store();
-        for name in &self.names {
+        for name in &self.held.names {
             if !store.take_lease(
                 name,
-                &self.holder,
+                &self.held.holder,
                 None,
                 store.clock_ms()?,
                 STANDING_TTL.as_millis() as i64,
@@ -250,12 +260,23 @@ impl<S: Store + 'static> Standing<S> {
 
 impl<S: Store + 'static> Drop for Standing<S> {
     fn drop(&mut self) {
-        for name in &self.names {
-            if let Err(e) = self.service.store().release_lease(name, &self.holder) {
-                tracing::warn!(lease = %name, "could not give the lease back (it will expire): {e:#}");
-            }
-        }
+        self.held.release(self.service.store());
     }
+}
+
+/// Why a standing lease is refused: who holds it, and what to do.
+fn refusal(what: &str, name: &str, current: Option<&Lease>, now: i64) -> String {
+    let who = current.map_or_else(
+        || "another process".to_string(),
+        |l| {
+            let left = (l.expires_at - now).max(0) / 1000;
+            format!("the process {} (its lease runs {left} s more unless renewed)", l.holder)
+        },
+    );
+    format!(
+        "{what} is already run by {who}; only one process may run it (lease `{name}`). \
+         Stop the other process, or give this one another part to run"
+    )
 }
 
 #[cfg(test)]
