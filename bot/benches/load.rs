@@ -63,15 +63,14 @@ fn main() {
         let started = Instant::now();
         let players: Vec<load::Player> = (0..processes)
             .map(|part| {
-                load::Player::spawn_with(
+                let (plies, threads, board) = (plies.to_string(), threads.to_string(), board.to_string());
+                let more = ["--plies", &plies, "--threads", &threads, "--board-size", &board, "--echo", "10"];
+                load::Player::spawn(
                     env!("CARGO_BIN_EXE_tessera-load"),
                     &address,
                     range,
-                    part,
-                    processes,
-                    plies,
-                    threads,
-                    &["--board-size", &board.to_string(), "--echo", "10"],
+                    (part, processes),
+                    &more,
                 )
             })
             .collect();

@@ -262,8 +262,16 @@ fn kill_nine_of_one_of_two_processes_loses_no_acknowledged_move(db: &Database) {
     let exe = env!("CARGO_BIN_EXE_tessera-load");
     let store = tessera_bot::store::open(db).unwrap();
     let games = load::setup(&*store, GAMES);
-    let spawn =
-        |part| load::Player::spawn_with(exe, &address(db), games, part, 2, PLIES, 3, &["--echo", "4"]);
+    let plies = PLIES.to_string();
+    let spawn = |part| {
+        load::Player::spawn(
+            exe,
+            &address(db),
+            games,
+            (part, 2),
+            &["--plies", &plies, "--threads", "3", "--echo", "4"],
+        )
+    };
     let mut doomed = spawn(0);
     let survivor = spawn(1);
     let deadline = Instant::now() + Duration::from_secs(300);

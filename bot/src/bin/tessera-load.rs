@@ -16,7 +16,6 @@
 //! `done {"moves":…,"refused":…,"seconds":…,"latencies_us":[…]}`.
 
 use std::io::Write as _;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -75,8 +74,8 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// A legal turn that does not end the game, where there is one, as the player would type it.
-fn pick(game: &Game, seed: u64, id: GameId, ply: usize) -> Option<String> {
+/// A legal turn that does not end the game, where there is one, and how the player types it.
+fn pick(game: &Game, seed: u64, id: GameId, ply: usize) -> Option<(tessera_rules::Move, String)> {
     let position = game.position();
     let moves = position.legal_moves();
     if moves.is_empty() {
@@ -88,7 +87,7 @@ fn pick(game: &Game, seed: u64, id: GameId, ply: usize) -> Option<String> {
         next.play(*mv).is_ok() && next.outcome().is_none()
     };
     let mv = (0..moves.len()).map(|i| moves[(start + i) % moves.len()]).find(goes_on)?;
-    Some(notation::san(position, &mv))
+    Some((mv, notation::san(position, &mv)))
 }
 
 fn load(store: &AnyStore, id: GameId) -> Result<Option<Playing>> {
@@ -130,14 +129,12 @@ fn main() -> Result<()> {
     let mine: Vec<GameId> = (first..=last).filter(|g| g % parts == part).map(|g| g as GameId).collect();
     let threads = args.threads.clamp(1, 256);
     let started = Instant::now();
-    let latencies = Mutex::new(Vec::new());
-    let refused = Mutex::new(0usize);
-    std::thread::scope(|scope| -> Result<()> {
+    let (latencies, refused) = std::thread::scope(|scope| -> Result<(Vec<u64>, usize)> {
         let mut handles = Vec::new();
         for t in 0..threads {
             let share: Vec<GameId> = mine.iter().copied().skip(t).step_by(threads).collect();
-            let (database, latencies, refused, args) = (&database, &latencies, &refused, &args);
-            handles.push(scope.spawn(move || -> Result<()> {
+            let (database, args) = (&database, &args);
+            handles.push(scope.spawn(move || -> Result<(Vec<u64>, usize)> {
                 // A connection per thread, as each of a process's workers would use the pool.
                 let mut service = Service::new(tessera_bot::store::open(database)?);
                 service.render.size = args.board_size;
@@ -145,8 +142,8 @@ fn main() -> Result<()> {
                 for id in share {
                     games.extend(load(service.store(), id)?);
                 }
-                let mut mine = Vec::new();
-                let mut not_mine = 0;
+                let mut latencies = Vec::new();
+                let mut refused = 0;
                 let mut sent = 0usize;
                 while !games.is_empty() {
                     games.retain_mut(|p| {
@@ -154,7 +151,7 @@ fn main() -> Result<()> {
                         if ply > args.plies {
                             return false;
                         }
-                        let Some(text) = pick(&p.game, args.seed, p.id, ply) else { return false };
+                        let Some((mv, text)) = pick(&p.game, args.seed, p.id, ply) else { return false };
                         let author =
                             &p.players[usize::from(p.game.position().turn() != tessera_rules::Color::White)];
                         let msg = Incoming {
@@ -168,7 +165,7 @@ fn main() -> Result<()> {
                         };
                         let asked = Instant::now();
                         let replies = service.handle(&msg);
-                        mine.push(asked.elapsed().as_micros() as u64);
+                        latencies.push(asked.elapsed().as_micros() as u64);
                         let acknowledged = |replies: &[tessera_bot::service::Reply]| {
                             replies.iter().any(|r| !r.private && r.image.is_some())
                         };
@@ -180,7 +177,7 @@ fn main() -> Result<()> {
                                 let verdict = if acknowledged(&again) { "doubled" } else { "echo-refused" };
                                 say(&format!("{verdict} {} {ply} {text}", p.id));
                             }
-                            p.game.play_text(&text).is_ok()
+                            p.game.play(mv).is_ok()
                         } else {
                             let why: Vec<&str> = replies.iter().map(|r| r.text.as_str()).collect();
                             say(&format!(
@@ -188,23 +185,22 @@ fn main() -> Result<()> {
                                 p.id,
                                 why.join(" / ").replace('\n', " ")
                             ));
-                            not_mine += 1;
+                            refused += 1;
                             false
                         }
                     });
                 }
-                latencies.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
-                *refused.lock().unwrap_or_else(|e| e.into_inner()) += not_mine;
-                Ok(())
+                Ok((latencies, refused))
             }));
         }
+        let (mut latencies, mut refused) = (Vec::new(), 0);
         for h in handles {
-            h.join().map_err(|_| anyhow::anyhow!("a player thread panicked"))??;
+            let (more, refusals) = h.join().map_err(|_| anyhow::anyhow!("a player thread panicked"))??;
+            latencies.extend(more);
+            refused += refusals;
         }
-        Ok(())
+        Ok((latencies, refused))
     })?;
-    let latencies = latencies.into_inner().unwrap_or_default();
-    let refused = refused.into_inner().unwrap_or_default();
     let done = serde_json::json!({
         "moves": latencies.len() - refused,
         "refused": refused,

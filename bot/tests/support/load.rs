@@ -73,29 +73,13 @@ pub struct Player {
 }
 
 impl Player {
-    /// Starts `tessera-load` (at `exe`) on `database` for `games`, part `part` of `parts`.
+    /// Starts `tessera-load` (at `exe`) on `database` for `games`, its part `part` of `parts`,
+    /// with its other arguments (`--plies`, `--threads`, `--echo`, …) from `more`.
     pub fn spawn(
         exe: &str,
         database: &str,
         games: (GameId, GameId),
-        part: usize,
-        parts: usize,
-        plies: usize,
-        threads: usize,
-    ) -> Player {
-        Player::spawn_with(exe, database, games, part, parts, plies, threads, &[])
-    }
-
-    /// As [`Player::spawn`], with more arguments for `tessera-load`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn spawn_with(
-        exe: &str,
-        database: &str,
-        games: (GameId, GameId),
-        part: usize,
-        parts: usize,
-        plies: usize,
-        threads: usize,
+        (part, parts): (usize, usize),
         more: &[&str],
     ) -> Player {
         let mut child = Command::new(exe)
@@ -103,7 +87,6 @@ impl Player {
             .args(["--database", database])
             .args(["--games", &format!("{}-{}", games.0, games.1)])
             .args(["--part", &format!("{part}/{parts}")])
-            .args(["--plies", &plies.to_string(), "--threads", &threads.to_string()])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
