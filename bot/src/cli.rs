@@ -406,6 +406,9 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
             standing.push((name, format!("Discord (shards {shards})")));
         }
     }
+    // Listening for SIGTERM before anything is taken: a stop that comes while the leases are being
+    // taken, or just after, still gives them back instead of killing the process.
+    let stop = runtime.block_on(async { StopSignals::listen() });
     let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
     let clock_leases = clock.leases();
     // The bot's own turns in practice games: one thread of its own, posting like the clock.
@@ -432,7 +435,7 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
             r = matrix => r,
             r = discord => r,
             lost = standing.clone().keep() => Err(lost),
-            signal = stop_signal() => {
+            signal = stop.received() => {
                 tracing::info!("{signal}: stopping");
                 Ok(())
             }
@@ -448,18 +451,42 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     Ok(ExitCode::SUCCESS)
 }
 
-/// SIGTERM (a supervisor, `docker stop`) or SIGINT (Ctrl-C): its name. Never, if they cannot be
-/// listened for.
-async fn stop_signal() -> &'static str {
-    use tokio::signal::unix::{SignalKind, signal};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => tokio::select! {
-            _ = term.recv() => "SIGTERM",
-            Ok(()) = tokio::signal::ctrl_c() => "SIGINT",
-        },
-        Err(e) => {
-            tracing::warn!("cannot listen for SIGTERM ({e}); stop the bot with SIGKILL");
-            std::future::pending().await
+/// SIGTERM (a supervisor, `docker stop`) and SIGINT (Ctrl-C), listened for from the moment they
+/// are made: one that arrives before `received` is awaited is kept, not lost.
+struct StopSignals {
+    term: Option<tokio::signal::unix::Signal>,
+    int: Option<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    /// Must be called inside the runtime.
+    fn listen() -> StopSignals {
+        use tokio::signal::unix::{SignalKind, signal};
+        let listen = |kind, name| {
+            signal(kind)
+                .map_err(|e| tracing::warn!("cannot listen for {name} ({e}); stop the bot with SIGKILL"))
+                .ok()
+        };
+        StopSignals {
+            term: listen(SignalKind::terminate(), "SIGTERM"),
+            int: listen(SignalKind::interrupt(), "SIGINT"),
+        }
+    }
+
+    /// The name of the first stop signal received; never, if neither can be listened for.
+    async fn received(mut self) -> &'static str {
+        async fn next(signal: &mut Option<tokio::signal::unix::Signal>) {
+            let received = match signal {
+                Some(s) => s.recv().await.is_some(),
+                None => false,
+            };
+            if !received {
+                std::future::pending::<()>().await;
+            }
+        }
+        tokio::select! {
+            () = next(&mut self.term) => "SIGTERM",
+            () = next(&mut self.int) => "SIGINT",
         }
     }
 }
