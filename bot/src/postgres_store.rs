@@ -200,22 +200,22 @@ async fn migrate(c: &mut deadpool_postgres::Client) -> Result<()> {
 }
 
 async fn execute(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<u64> {
-    let statement = c.prepare_cached(sql).await?;
+    let statement = c.prepare_cached(&dollars(sql)).await?;
     Ok(c.execute(&statement, params).await?)
 }
 
 async fn rows(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Vec<Row>> {
-    let statement = c.prepare_cached(sql).await?;
+    let statement = c.prepare_cached(&dollars(sql)).await?;
     Ok(c.query(&statement, params).await?)
 }
 
 async fn row(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Option<Row>> {
-    let statement = c.prepare_cached(sql).await?;
+    let statement = c.prepare_cached(&dollars(sql)).await?;
     Ok(c.query_opt(&statement, params).await?)
 }
 
 async fn one(c: &impl GenericClient, sql: &str, params: Params<'_>) -> Result<Row> {
-    let statement = c.prepare_cached(sql).await?;
+    let statement = c.prepare_cached(&dollars(sql)).await?;
     Ok(c.query_one(&statement, params).await?)
 }
 
@@ -318,7 +318,7 @@ impl Store for PgStore {
     }
 
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
-        self.row("SELECT id, platform, user_id, name FROM players WHERE id = $1", &[&id])?
+        self.row(sql::PLAYER_BY_ID, &[&id])?
             .map(|r| {
                 Ok(Player {
                     id: r.try_get(0)?,
@@ -331,58 +331,33 @@ impl Store for PgStore {
     }
 
     fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {
-        self.row("SELECT value FROM player_settings WHERE player_id = $1 AND key = $2", &[&player, &key])?
-            .map(|r| Ok(r.try_get(0)?))
-            .transpose()
+        self.row(sql::SETTING, &[&player, &key])?.map(|r| Ok(r.try_get(0)?)).transpose()
     }
 
     fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()> {
-        self.execute(
-            "INSERT INTO player_settings (player_id, key, value) VALUES ($1, $2, $3)
-             ON CONFLICT (player_id, key) DO UPDATE SET value = excluded.value",
-            &[&player, &key, &value],
-        )?;
+        self.execute(sql::SET_SETTING, &[&player, &key, &value])?;
         Ok(())
     }
 
     fn channel_setting(&self, platform: &str, channel: &str, key: &str) -> Result<Option<String>> {
-        self.row(
-            "SELECT value FROM channel_settings WHERE platform = $1 AND channel = $2 AND key = $3",
-            &[&platform, &channel, &key],
-        )?
-        .map(|r| Ok(r.try_get(0)?))
-        .transpose()
+        self.row(sql::CHANNEL_SETTING, &[&platform, &channel, &key])?.map(|r| Ok(r.try_get(0)?)).transpose()
     }
 
     fn set_channel_setting(&self, platform: &str, channel: &str, key: &str, value: &str) -> Result<()> {
-        self.execute(
-            "INSERT INTO channel_settings (platform, channel, key, value) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (platform, channel, key) DO UPDATE SET value = excluded.value",
-            &[&platform, &channel, &key, &value],
-        )?;
+        self.execute(sql::SET_CHANNEL_SETTING, &[&platform, &channel, &key, &value])?;
         Ok(())
     }
 
     fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>> {
-        self.row(
-            "SELECT ply, text FROM pending_turns WHERE player_id = $1 AND game_id = $2",
-            &[&player, &game],
-        )?
-        .map(|r| Ok((usize::try_from(r.try_get::<_, i64>(0)?)?, r.try_get(1)?)))
-        .transpose()
+        self.row(sql::PENDING_TURN, &[&player, &game])?
+            .map(|r| Ok((usize::try_from(r.try_get::<_, i64>(0)?)?, r.try_get(1)?)))
+            .transpose()
     }
 
     fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()> {
         match turn {
-            Some((n, text)) => self.execute(
-                "INSERT INTO pending_turns (player_id, game_id, ply, text) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, text = excluded.text",
-                &[&player, &game, &ply(n), &text],
-            )?,
-            None => self.execute(
-                "DELETE FROM pending_turns WHERE player_id = $1 AND game_id = $2",
-                &[&player, &game],
-            )?,
+            Some((n, text)) => self.execute(sql::SET_PENDING_TURN, &[&player, &game, &ply(n), &text])?,
+            None => self.execute(sql::CLEAR_PENDING_TURN, &[&player, &game])?,
         };
         Ok(())
     }
@@ -421,10 +396,7 @@ impl Store for PgStore {
     }
 
     fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool> {
-        let n = self.execute(
-            "UPDATE challenges SET status = $2 WHERE id = $1 AND status = 'open'",
-            &[&id, &status],
-        )?;
+        let n = self.execute(sql::CLOSE_CHALLENGE, &[&id, &status])?;
         Ok(n == 1)
     }
 
@@ -450,12 +422,7 @@ impl Store for PgStore {
             let tx = c.transaction().await?;
             // Of two accepting at once, the second waits for the first's row lock, then finds the
             // challenge no longer open.
-            let closed = execute(
-                &tx,
-                "UPDATE challenges SET status = 'accepted' WHERE id = $1 AND status = 'open'",
-                &[&challenge],
-            )
-            .await?;
+            let closed = execute(&tx, sql::ACCEPT_CHALLENGE, &[&challenge]).await?;
             if closed != 1 {
                 return Ok(None);
             }
@@ -517,7 +484,7 @@ impl Store for PgStore {
             let tx = c.transaction().await?;
             let finished: Option<String> =
                 one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
-            let stored = rows(&tx, "SELECT text FROM moves WHERE game_id = $1 ORDER BY ply", &[&game])
+            let stored = rows(&tx, sql::MOVES, &[&game])
                 .await?
                 .iter()
                 .map(|r| r.try_get(0))
@@ -527,7 +494,7 @@ impl Store for PgStore {
             }
             let inserted = execute(
                 &tx,
-                "INSERT INTO moves (game_id, ply, text, played_at) VALUES ($1, $2, $3, $4)",
+                sql::INSERT_MOVE,
                 &[&game, &ply(ply_number), &text, &now],
             )
             .await;
@@ -553,30 +520,22 @@ impl Store for PgStore {
     }
 
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
-        let n = self.execute(
-            "UPDATE games SET result = $2, result_reason = $3, draw_offer = NULL, takeback_offer = NULL,
-             finished_at = $4 WHERE id = $1 AND result IS NULL",
-            &[&game, &result, &reason, &now],
-        )?;
+        let n = self.execute(sql::FINISH, &[&game, &result, &reason, &now])?;
         Ok(n == 1)
     }
 
     fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool> {
-        let n = self.execute(
-            "UPDATE games SET result = '1/2-1/2', result_reason = 'agreement', draw_offer = NULL,
-             takeback_offer = NULL, finished_at = $3 WHERE id = $1 AND result IS NULL AND draw_offer = $2",
-            &[&game, &offered_by, &now],
-        )?;
+        let n = self.execute(sql::ACCEPT_DRAW, &[&game, &offered_by, &now])?;
         Ok(n == 1)
     }
 
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
-        self.execute("UPDATE games SET draw_offer = $2 WHERE id = $1", &[&game, &by])?;
+        self.execute(sql::SET_DRAW_OFFER, &[&game, &by])?;
         Ok(())
     }
 
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
-        self.execute("UPDATE games SET takeback_offer = $2 WHERE id = $1", &[&game, &by])?;
+        self.execute(sql::SET_TAKEBACK_OFFER, &[&game, &by])?;
         Ok(())
     }
 
@@ -600,12 +559,12 @@ impl Store for PgStore {
             .await?
             .try_get(0)?;
             let stored: i64 =
-                one(&tx, "SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&game]).await?.try_get(0)?;
+                one(&tx, sql::MOVE_COUNT, &[&game]).await?.try_get(0)?;
             // A move that got in first (it withdrew the request) must not be the one undone.
             if !stands || stored != ply(moves) || count > moves {
                 return Ok(false);
             }
-            execute(&tx, "DELETE FROM moves WHERE game_id = $1 AND ply > $2", &[&game, &ply(moves - count)]).await?;
+            execute(&tx, sql::DELETE_MOVES_AFTER, &[&game, &ply(moves - count)]).await?;
             execute(
                 &tx,
                 "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = $2, reminded = FALSE
@@ -619,11 +578,11 @@ impl Store for PgStore {
     }
 
     fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
-        Ok(self.execute(&dollars(sql::MARK_REMINDED), &[&game, &last_move_at])? == 1)
+        Ok(self.execute(sql::MARK_REMINDED, &[&game, &last_move_at])? == 1)
     }
 
     fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
-        Ok(self.execute(&dollars(sql::TIME_OUT), &[&game, &last_move_at, &result, &now])? == 1)
+        Ok(self.execute(sql::TIME_OUT, &[&game, &last_move_at, &result, &now])? == 1)
     }
 
     fn take_lease(
@@ -635,15 +594,15 @@ impl Store for PgStore {
         ttl_ms: i64,
     ) -> Result<bool> {
         let taken: Params = &[&name, &holder, &(now_ms + ttl_ms), &now_ms, &replacing];
-        Ok(self.execute(&dollars(sql::TAKE_LEASE), taken)? == 1)
+        Ok(self.execute(sql::TAKE_LEASE, taken)? == 1)
     }
 
     fn lease(&self, name: &str) -> Result<Option<Lease>> {
-        self.row(&dollars(sql::LEASE), &[&name])?.as_ref().map(lease_row).transpose()
+        self.row(sql::LEASE, &[&name])?.as_ref().map(lease_row).transpose()
     }
 
     fn live_leases(&self, prefix: &str, now_ms: i64) -> Result<Vec<Lease>> {
-        self.rows(&dollars(sql::LIVE_LEASES), &[&prefix, &now_ms])?.iter().map(lease_row).collect()
+        self.rows(sql::LIVE_LEASES, &[&prefix, &now_ms])?.iter().map(lease_row).collect()
     }
 
     fn clock_ms(&self) -> Result<i64> {
@@ -651,13 +610,14 @@ impl Store for PgStore {
     }
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
-        Ok(self.execute(&dollars(sql::RELEASE_LEASE), &[&name, &holder])? == 1)
+        Ok(self.execute(sql::RELEASE_LEASE, &[&name, &holder])? == 1)
     }
 }
 
-/// [`crate::store::sql`]'s shared text with PostgreSQL's parameters: `?N` as `$N`.
-fn dollars(shared: &str) -> String {
-    shared.replace('?', "$")
+/// PostgreSQL's parameters for a statement written with `?N`, as [`crate::store::sql`]'s shared
+/// ones are: every statement goes through here, so either form may be passed.
+fn dollars(sql: &str) -> std::borrow::Cow<'_, str> {
+    if sql.contains('?') { sql.replace('?', "$").into() } else { sql.into() }
 }
 
 fn lease_row(r: &Row) -> Result<Lease> {
@@ -726,8 +686,7 @@ async fn insert_pairing(
 ) -> Result<()> {
     execute(
         tx,
-        "INSERT INTO tournament_pairings (tournament_id, round, board, leg, white, black, kind, game_id, result,
-         result_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        sql::INSERT_PAIRING,
         &[
             &t,
             &i64::from(round),
@@ -848,68 +807,47 @@ impl TournamentStore for PgStore {
         self.run(async |c| {
             let tx = c.transaction().await?;
             // The tournament's row held: entries take turns, so a limit is never overrun.
-            let r = one(&tx, "SELECT status, max_players FROM tournaments WHERE id = $1 FOR UPDATE", &[&t]).await?;
+            let r = one(&tx, "SELECT status, max_players FROM tournaments WHERE id = $1 FOR UPDATE", &[&t])
+                .await?;
             let (status, max): (String, Option<u32>) = (r.try_get(0)?, small_opt(&r, 1)?);
             if !statuses.contains(&TournamentStatus::parse(&status)) {
                 return Ok(Entry::Closed);
             }
-            let already: bool = one(
-                &tx,
-                "SELECT COUNT(*) > 0 FROM tournament_players WHERE tournament_id = $1 AND player_id = $2",
-                &[&t, &player],
-            )
-            .await?
-            .try_get(0)?;
+            let already: bool = one(&tx, sql::IS_ENTRANT, &[&t, &player]).await?.try_get(0)?;
             if already {
                 return Ok(Entry::AlreadyIn);
             }
-            let count: i64 =
-                one(&tx, "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = $1", &[&t]).await?.try_get(0)?;
+            let count: i64 = one(&tx, sql::ENTRANT_COUNT, &[&t]).await?.try_get(0)?;
             if max.is_some_and(|m| count >= i64::from(m)) {
                 return Ok(Entry::Full);
             }
-            execute(
-                &tx,
-                "INSERT INTO tournament_players (tournament_id, player_id, joined_at, first_round, seed_rating)
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[&t, &player, &now, &i64::from(first_round), &seed_rating],
-            )
-            .await?;
+            execute(&tx, sql::INSERT_ENTRANT, &[&t, &player, &now, &i64::from(first_round), &seed_rating])
+                .await?;
             tx.commit().await?;
             Ok(Entry::Joined)
         })
     }
 
     fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool> {
-        let n = self.execute(
-            "DELETE FROM tournament_players WHERE tournament_id = $1 AND player_id = $2
-             AND (SELECT status FROM tournaments WHERE id = $1) = 'open'",
-            &[&t, &player],
-        )?;
+        let n = self.execute(sql::REMOVE_ENTRANT, &[&t, &player])?;
         Ok(n == 1)
     }
 
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
-        self.rows(
-            "SELECT tp.player_id, tp.joined_at, tp.first_round, tp.withdrawn_after, tp.withdraw_reason,
-             tp.seed_rating, p.name
-             FROM tournament_players tp JOIN players p ON p.id = tp.player_id
-             WHERE tp.tournament_id = $1 ORDER BY tp.joined_at, tp.player_id",
-            &[&t],
-        )?
-        .iter()
-        .map(|r| {
-            Ok(Entrant {
-                player: r.try_get(0)?,
-                joined_at: r.try_get(1)?,
-                first_round: small(r, 2)?,
-                withdrawn_after: small_opt(r, 3)?,
-                withdraw_reason: r.try_get(4)?,
-                seed_rating: r.try_get(5)?,
-                name: r.try_get(6)?,
+        self.rows(sql::ENTRANTS, &[&t])?
+            .iter()
+            .map(|r| {
+                Ok(Entrant {
+                    player: r.try_get(0)?,
+                    joined_at: r.try_get(1)?,
+                    first_round: small(r, 2)?,
+                    withdrawn_after: small_opt(r, 3)?,
+                    withdraw_reason: r.try_get(4)?,
+                    seed_rating: r.try_get(5)?,
+                    name: r.try_get(6)?,
+                })
             })
-        })
-        .collect()
+            .collect()
     }
 
     fn withdraw_entrant(
@@ -923,26 +861,12 @@ impl TournamentStore for PgStore {
         self.run(async |c| {
             let tx = c.transaction().await?;
             let round = i64::from(after_round);
-            let n = execute(
-                &tx,
-                "UPDATE tournament_players SET withdrawn_after = $3, withdraw_reason = $4
-                 WHERE tournament_id = $1 AND player_id = $2 AND withdrawn_after IS NULL",
-                &[&t, &player, &round, &reason],
-            )
-            .await?;
+            let n = execute(&tx, sql::WITHDRAW_ENTRANT, &[&t, &player, &round, &reason]).await?;
             if n != 1 {
                 return Ok(None);
             }
             // Their game of this round, if it is still being played, is lost by forfeit.
-            let running = rows(
-                &tx,
-                "SELECT p.board, p.leg, p.white, p.black, p.game_id FROM tournament_pairings p
-                 JOIN games g ON g.id = p.game_id
-                 WHERE p.tournament_id = $1 AND p.round = $2 AND (p.white = $3 OR p.black = $3)
-                 AND p.result IS NULL AND g.result IS NULL",
-                &[&t, &round, &player],
-            )
-            .await?;
+            let running = rows(&tx, sql::UNFINISHED_PAIRINGS_OF, &[&t, &round, &player]).await?;
             let mut forfeits = Vec::new();
             for r in &running {
                 let (white, black, game): (PlayerId, PlayerId, GameId) =
@@ -973,14 +897,14 @@ impl TournamentStore for PgStore {
             if !status.is_some_and(|s| from.contains(&TournamentStatus::parse(&s))) {
                 return Ok(false);
             }
-            execute(&tx, "UPDATE tournaments SET status = $2 WHERE id = $1", &[&t, &to.name()]).await?;
+            execute(&tx, sql::SET_TOURNAMENT_STATUS, &[&t, &to.name()]).await?;
             tx.commit().await?;
             Ok(true)
         })
     }
 
     fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
-        self.execute("UPDATE tournaments SET rounds = $2 WHERE id = $1", &[&t, &i64::from(rounds)])?;
+        self.execute(sql::SET_TOURNAMENT_ROUNDS, &[&t, &i64::from(rounds)])?;
         Ok(())
     }
 
@@ -1008,16 +932,13 @@ impl TournamentStore for PgStore {
                 return Ok(false);
             }
             for (player, rating) in seeds {
-                execute(
-                    &tx,
-                    "UPDATE tournament_players SET seed_rating = $3 WHERE tournament_id = $1 AND player_id = $2",
-                    &[&t, player, rating],
-                )
-                .await?;
+                execute(&tx, sql::SET_SEED_RATING, &[&t, player, rating]).await?;
             }
             for p in pairings {
                 let game_id = match (p.kind, p.black, p.result) {
-                    (PairingKind::Game, Some(black), None) => Some(insert_game(&tx, &game.game(p.white, black)).await?),
+                    (PairingKind::Game, Some(black), None) => {
+                        Some(insert_game(&tx, &game.game(p.white, black)).await?)
+                    }
                     _ => None,
                 };
                 insert_pairing(&tx, t, round, p, game_id).await?;
@@ -1040,8 +961,7 @@ impl TournamentStore for PgStore {
             execute(&tx, "SELECT id FROM tournaments WHERE id = $1 FOR UPDATE", &[&t]).await?;
             let exists: bool = one(
                 &tx,
-                "SELECT COUNT(*) > 0 FROM tournament_pairings WHERE tournament_id = $1 AND round = $2
-                 AND board = $3 AND leg = $4",
+                sql::PAIRING_EXISTS,
                 &[&t, &i64::from(round), &i64::from(pairing.board), &i64::from(pairing.leg)],
             )
             .await?
@@ -1055,27 +975,23 @@ impl TournamentStore for PgStore {
     }
 
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
-        self.rows(
-            "SELECT round, board, leg, white, black, kind, game_id, result, result_reason FROM tournament_pairings
-             WHERE tournament_id = $1 ORDER BY round, board, leg",
-            &[&t],
-        )?
-        .iter()
-        .map(|r| {
-            let kind: String = r.try_get(5)?;
-            Ok(PairingRow {
-                round: small(r, 0)?,
-                board: small(r, 1)?,
-                leg: small(r, 2)?,
-                white: r.try_get(3)?,
-                black: r.try_get(4)?,
-                kind: PairingKind::parse(&kind),
-                game: r.try_get(6)?,
-                result: r.try_get(7)?,
-                result_reason: r.try_get(8)?,
+        self.rows(sql::PAIRINGS, &[&t])?
+            .iter()
+            .map(|r| {
+                let kind: String = r.try_get(5)?;
+                Ok(PairingRow {
+                    round: small(r, 0)?,
+                    board: small(r, 1)?,
+                    leg: small(r, 2)?,
+                    white: r.try_get(3)?,
+                    black: r.try_get(4)?,
+                    kind: PairingKind::parse(&kind),
+                    game: r.try_get(6)?,
+                    result: r.try_get(7)?,
+                    result_reason: r.try_get(8)?,
+                })
             })
-        })
-        .collect()
+            .collect()
     }
 
     fn set_pairing_result(
@@ -1097,28 +1013,22 @@ impl TournamentStore for PgStore {
     }
 
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
-        self.rows(
-            "SELECT g.id, g.result, g.result_reason, g.white, g.black FROM tournament_pairings p
-             JOIN games g ON g.id = p.game_id WHERE p.tournament_id = $1 AND g.result IS NOT NULL",
-            &[&t],
-        )?
-        .iter()
-        .map(|r| {
-            Ok(FinishedGame {
-                game: r.try_get(0)?,
-                result: r.try_get(1)?,
-                reason: r.try_get(2)?,
-                white: r.try_get(3)?,
-                black: r.try_get(4)?,
+        self.rows(sql::FINISHED_GAMES, &[&t])?
+            .iter()
+            .map(|r| {
+                Ok(FinishedGame {
+                    game: r.try_get(0)?,
+                    result: r.try_get(1)?,
+                    reason: r.try_get(2)?,
+                    white: r.try_get(3)?,
+                    black: r.try_get(4)?,
+                })
             })
-        })
-        .collect()
+            .collect()
     }
 
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
-        self.row("SELECT tournament_id, round FROM tournament_pairings WHERE game_id = $1", &[&game])?
-            .map(|r| Ok((r.try_get(0)?, small(&r, 1)?)))
-            .transpose()
+        self.row(sql::TOURNAMENT_OF_GAME, &[&game])?.map(|r| Ok((r.try_get(0)?, small(&r, 1)?))).transpose()
     }
 
     fn rated_results(&self) -> Result<Vec<RatedResult>> {

@@ -526,7 +526,7 @@ pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
 
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
     let id: GameId = row.get(0)?;
-    let mut stmt = conn.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let mut stmt = conn.prepare_cached(sql::MOVES)?;
     let moves = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(GameRow {
         id,
@@ -576,7 +576,7 @@ impl Store for SqliteStore {
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
         let conn = self.conn();
         Ok(conn
-            .query_row("SELECT id, platform, user_id, name FROM players WHERE id = ?1", [id], |r| {
+            .query_row(sql::PLAYER_BY_ID, [id], |r| {
                 Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id: r.get(2)?, name: r.get(3)? })
             })
             .optional()?)
@@ -584,67 +584,40 @@ impl Store for SqliteStore {
 
     fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {
         let conn = self.conn();
-        Ok(conn
-            .query_row(
-                "SELECT value FROM player_settings WHERE player_id = ?1 AND key = ?2",
-                params![player, key],
-                |r| r.get(0),
-            )
-            .optional()?)
+        Ok(conn.query_row(sql::SETTING, params![player, key], |r| r.get(0)).optional()?)
     }
 
     fn set_setting(&self, player: PlayerId, key: &str, value: &str) -> Result<()> {
-        self.conn().execute(
-            "INSERT INTO player_settings (player_id, key, value) VALUES (?1, ?2, ?3)
-             ON CONFLICT (player_id, key) DO UPDATE SET value = excluded.value",
-            params![player, key, value],
-        )?;
+        self.conn().execute(sql::SET_SETTING, params![player, key, value])?;
         Ok(())
     }
 
     fn channel_setting(&self, platform: &str, channel: &str, key: &str) -> Result<Option<String>> {
         let conn = self.conn();
-        Ok(conn
-            .query_row(
-                "SELECT value FROM channel_settings WHERE platform = ?1 AND channel = ?2 AND key = ?3",
-                params![platform, channel, key],
-                |r| r.get(0),
-            )
-            .optional()?)
+        Ok(conn.query_row(sql::CHANNEL_SETTING, params![platform, channel, key], |r| r.get(0)).optional()?)
     }
 
     fn set_channel_setting(&self, platform: &str, channel: &str, key: &str, value: &str) -> Result<()> {
-        self.conn().execute(
-            "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (platform, channel, key) DO UPDATE SET value = excluded.value",
-            params![platform, channel, key, value],
-        )?;
+        self.conn().execute(sql::SET_CHANNEL_SETTING, params![platform, channel, key, value])?;
         Ok(())
     }
 
     fn pending_turn(&self, player: PlayerId, game: GameId) -> Result<Option<(usize, String)>> {
         let conn = self.conn();
         Ok(conn
-            .query_row(
-                "SELECT ply, text FROM pending_turns WHERE player_id = ?1 AND game_id = ?2",
-                params![player, game],
-                |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?)),
-            )
+            .query_row(sql::PENDING_TURN, params![player, game], |r| {
+                Ok((r.get::<_, i64>(0)? as usize, r.get(1)?))
+            })
             .optional()?)
     }
 
     fn set_pending_turn(&self, player: PlayerId, game: GameId, turn: Option<(usize, &str)>) -> Result<()> {
         let conn = self.conn();
         match turn {
-            Some((ply, text)) => conn.execute(
-                "INSERT INTO pending_turns (player_id, game_id, ply, text) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, text = excluded.text",
-                params![player, game, ply as i64, text],
-            )?,
-            None => conn.execute(
-                "DELETE FROM pending_turns WHERE player_id = ?1 AND game_id = ?2",
-                params![player, game],
-            )?,
+            Some((ply, text)) => {
+                conn.execute(sql::SET_PENDING_TURN, params![player, game, ply as i64, text])?
+            }
+            None => conn.execute(sql::CLEAR_PENDING_TURN, params![player, game])?,
         };
         Ok(())
     }
@@ -693,10 +666,7 @@ impl Store for SqliteStore {
 
     fn close_challenge(&self, id: ChallengeId, status: &str) -> Result<bool> {
         let conn = self.conn();
-        let n = conn.execute(
-            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
-            params![id, status],
-        )?;
+        let n = conn.execute(sql::CLOSE_CHALLENGE, params![id, status])?;
         Ok(n == 1)
     }
 
@@ -707,10 +677,7 @@ impl Store for SqliteStore {
     fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let closed = tx.execute(
-            "UPDATE challenges SET status = 'accepted' WHERE id = ?1 AND status = 'open'",
-            [challenge],
-        )?;
+        let closed = tx.execute(sql::ACCEPT_CHALLENGE, [challenge])?;
         if closed != 1 {
             return Ok(None);
         }
@@ -774,7 +741,7 @@ impl Store for SqliteStore {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stored: Vec<String> = {
-            let mut stmt = tx.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+            let mut stmt = tx.prepare_cached(sql::MOVES)?;
             stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
         };
         let finished: Option<String> =
@@ -782,10 +749,7 @@ impl Store for SqliteStore {
         if !may_append(&stored, finished.is_some(), ply, before) {
             return Ok(Append::Conflict);
         }
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)",
-            params![game, ply as i64, text, now],
-        )?;
+        tx.execute(sql::INSERT_MOVE, params![game, ply as i64, text, now])?;
         tx.execute(
             "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
              result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
@@ -798,31 +762,23 @@ impl Store for SqliteStore {
 
     fn finish(&self, game: GameId, result: &str, reason: &str, now: i64) -> Result<bool> {
         let conn = self.conn();
-        let n = conn.execute(
-            "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
-             finished_at = ?4 WHERE id = ?1 AND result IS NULL",
-            params![game, result, reason, now],
-        )?;
+        let n = conn.execute(sql::FINISH, params![game, result, reason, now])?;
         Ok(n == 1)
     }
 
     fn accept_draw(&self, game: GameId, offered_by: PlayerId, now: i64) -> Result<bool> {
         let conn = self.conn();
-        let n = conn.execute(
-            "UPDATE games SET result = '1/2-1/2', result_reason = 'agreement', draw_offer = NULL,
-             takeback_offer = NULL, finished_at = ?3 WHERE id = ?1 AND result IS NULL AND draw_offer = ?2",
-            params![game, offered_by, now],
-        )?;
+        let n = conn.execute(sql::ACCEPT_DRAW, params![game, offered_by, now])?;
         Ok(n == 1)
     }
 
     fn set_draw_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
-        self.conn().execute("UPDATE games SET draw_offer = ?2 WHERE id = ?1", params![game, by])?;
+        self.conn().execute(sql::SET_DRAW_OFFER, params![game, by])?;
         Ok(())
     }
 
     fn set_takeback_offer(&self, game: GameId, by: Option<PlayerId>) -> Result<()> {
-        self.conn().execute("UPDATE games SET takeback_offer = ?2 WHERE id = ?1", params![game, by])?;
+        self.conn().execute(sql::SET_TAKEBACK_OFFER, params![game, by])?;
         Ok(())
     }
 
@@ -838,8 +794,7 @@ impl Store for SqliteStore {
         // Immediate: a deferred transaction that reads then writes can fail with "database is
         // locked" against another writer instead of waiting its turn.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: i64 =
-            tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [game], |r| r.get(0))?;
+        let stored: i64 = tx.query_row(sql::MOVE_COUNT, [game], |r| r.get(0))?;
         let stands: bool = tx.query_row(
             "SELECT result IS NULL AND takeback_offer IS ?2 FROM games WHERE id = ?1",
             params![game, asked_by],
@@ -849,10 +804,7 @@ impl Store for SqliteStore {
         if !stands || stored as usize != moves || count > moves {
             return Ok(false);
         }
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-            params![game, (moves - count) as i64],
-        )?;
+        tx.execute(sql::DELETE_MOVES_AFTER, params![game, (moves - count) as i64])?;
         tx.execute(
             "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = ?2, reminded = 0 WHERE id = ?1",
             params![game, now],
@@ -901,31 +853,7 @@ fn lease_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Lease> {
     Ok(Lease { name: r.get(0)?, holder: r.get(1)?, expires_at: r.get(2)?, generation: r.get(3)? })
 }
 
-/// The clock's and the leases' conditional statements, one text for both databases: `?N`
-/// parameters, which [`crate::postgres_store`] writes as PostgreSQL's `$N`. Each changes a row only
-/// for the one caller whose condition still holds, so processes racing on it cannot both succeed.
-pub(crate) mod sql {
-    /// `(game, last_move_at)`: the reminder, if no move came since the clock was read.
-    pub const MARK_REMINDED: &str = "UPDATE games SET reminded = TRUE
-         WHERE id = ?1 AND last_move_at = ?2 AND reminded = FALSE AND result IS NULL";
-    /// `(game, last_move_at, result, now)`: the loss on time, if no move came since the clock was
-    /// read (a move appended meanwhile has moved `last_move_at`).
-    pub const TIME_OUT: &str = "UPDATE games SET result = ?3, result_reason = 'time', draw_offer = NULL,
-         takeback_offer = NULL, finished_at = ?4 WHERE id = ?1 AND last_move_at = ?2 AND result IS NULL";
-    /// `(name, holder, expires_at, now, replacing)`: takes or renews a lease in one statement.
-    pub const TAKE_LEASE: &str = "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at,
-             generation = leases.generation + CASE WHEN leases.holder = excluded.holder THEN 0 ELSE 1 END
-         WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4 OR leases.holder = ?5";
-    /// `(name)`, read by [`super::lease_row`]'s columns.
-    pub const LEASE: &str = "SELECT name, holder, expires_at, generation FROM leases WHERE name = ?1";
-    /// `(prefix, now)`: the leases running past `now` whose names begin with `prefix` (compared as
-    /// text, so `_` and `%` are plain characters).
-    pub const LIVE_LEASES: &str = "SELECT name, holder, expires_at, generation FROM leases
-         WHERE substr(name, 1, length(?1)) = ?1 AND expires_at > ?2 ORDER BY name";
-    /// `(name, holder)`.
-    pub const RELEASE_LEASE: &str = "DELETE FROM leases WHERE name = ?1 AND holder = ?2";
-}
+pub(crate) mod sql;
 
 /// A `challenges` row selected as `id, platform, channel, challenger, challenged, variant, color,
 /// days_per_move, created_at, rated`.

@@ -8,7 +8,7 @@
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
-use crate::store::{GameId, NewGame, PlayerId, SqliteStore, insert_game};
+use crate::store::{GameId, NewGame, PlayerId, SqliteStore, insert_game, sql};
 
 pub type TournamentId = i64;
 
@@ -522,8 +522,7 @@ fn insert_pairing(
     game: Option<GameId>,
 ) -> Result<()> {
     tx.execute(
-        "INSERT INTO tournament_pairings (tournament_id, round, board, leg, white, black, kind, game_id, result,
-         result_reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        sql::INSERT_PAIRING,
         params![
             t,
             round,
@@ -648,48 +647,28 @@ impl TournamentStore for SqliteStore {
         if !statuses.contains(&TournamentStatus::parse(&status)) {
             return Ok(Entry::Closed);
         }
-        let already: bool = tx.query_row(
-            "SELECT COUNT(*) > 0 FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2",
-            params![t, player],
-            |r| r.get(0),
-        )?;
+        let already: bool = tx.query_row(sql::IS_ENTRANT, params![t, player], |r| r.get(0))?;
         if already {
             return Ok(Entry::AlreadyIn);
         }
-        let count: u32 =
-            tx.query_row("SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?1", [t], |r| {
-                r.get(0)
-            })?;
+        let count: u32 = tx.query_row(sql::ENTRANT_COUNT, [t], |r| r.get(0))?;
         if max.is_some_and(|m| count >= m) {
             return Ok(Entry::Full);
         }
-        tx.execute(
-            "INSERT INTO tournament_players (tournament_id, player_id, joined_at, first_round, seed_rating)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![t, player, now, first_round, seed_rating],
-        )?;
+        tx.execute(sql::INSERT_ENTRANT, params![t, player, now, first_round, seed_rating])?;
         tx.commit()?;
         Ok(Entry::Joined)
     }
 
     fn remove_entrant(&self, t: TournamentId, player: PlayerId) -> Result<bool> {
         let conn = self.conn();
-        let n = conn.execute(
-            "DELETE FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2
-             AND (SELECT status FROM tournaments WHERE id = ?1) = 'open'",
-            params![t, player],
-        )?;
+        let n = conn.execute(sql::REMOVE_ENTRANT, params![t, player])?;
         Ok(n == 1)
     }
 
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT tp.player_id, tp.joined_at, tp.first_round, tp.withdrawn_after, tp.withdraw_reason,
-             tp.seed_rating, p.name
-             FROM tournament_players tp JOIN players p ON p.id = tp.player_id
-             WHERE tp.tournament_id = ?1 ORDER BY tp.joined_at, tp.player_id",
-        )?;
+        let mut stmt = conn.prepare(sql::ENTRANTS)?;
         let rows = stmt.query_map([t], |r| {
             Ok(Entrant {
                 player: r.get(0)?,
@@ -714,22 +693,13 @@ impl TournamentStore for SqliteStore {
     ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let n = tx.execute(
-            "UPDATE tournament_players SET withdrawn_after = ?3, withdraw_reason = ?4
-             WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_after IS NULL",
-            params![t, player, after_round, reason],
-        )?;
+        let n = tx.execute(sql::WITHDRAW_ENTRANT, params![t, player, after_round, reason])?;
         if n != 1 {
             return Ok(None);
         }
         // Their game of this round, if it is still being played, is lost by forfeit.
         let running: Vec<(u32, u32, PlayerId, PlayerId, GameId)> = {
-            let mut stmt = tx.prepare(
-                "SELECT p.board, p.leg, p.white, p.black, p.game_id FROM tournament_pairings p
-                 JOIN games g ON g.id = p.game_id
-                 WHERE p.tournament_id = ?1 AND p.round = ?2 AND (p.white = ?3 OR p.black = ?3)
-                 AND p.result IS NULL AND g.result IS NULL",
-            )?;
+            let mut stmt = tx.prepare(sql::UNFINISHED_PAIRINGS_OF)?;
             let rows = stmt.query_map(params![t, after_round, player], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
             })?;
@@ -758,13 +728,13 @@ impl TournamentStore for SqliteStore {
         if !status.is_some_and(|s| from.contains(&TournamentStatus::parse(&s))) {
             return Ok(false);
         }
-        tx.execute("UPDATE tournaments SET status = ?2 WHERE id = ?1", params![t, to.name()])?;
+        tx.execute(sql::SET_TOURNAMENT_STATUS, params![t, to.name()])?;
         tx.commit()?;
         Ok(true)
     }
 
     fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
-        self.conn().execute("UPDATE tournaments SET rounds = ?2 WHERE id = ?1", params![t, rounds])?;
+        self.conn().execute(sql::SET_TOURNAMENT_ROUNDS, params![t, rounds])?;
         Ok(())
     }
 
@@ -788,10 +758,7 @@ impl TournamentStore for SqliteStore {
             return Ok(false);
         }
         for (player, rating) in seeds {
-            tx.execute(
-                "UPDATE tournament_players SET seed_rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
-                params![t, player, rating],
-            )?;
+            tx.execute(sql::SET_SEED_RATING, params![t, player, rating])?;
         }
         for p in pairings {
             let game_id = match (p.kind, p.black, p.result) {
@@ -813,12 +780,8 @@ impl TournamentStore for SqliteStore {
     ) -> Result<Option<GameId>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let exists: bool = tx.query_row(
-            "SELECT COUNT(*) > 0 FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
-             AND leg = ?4",
-            params![t, round, pairing.board, pairing.leg],
-            |r| r.get(0),
-        )?;
+        let exists: bool =
+            tx.query_row(sql::PAIRING_EXISTS, params![t, round, pairing.board, pairing.leg], |r| r.get(0))?;
         let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
         let id = insert_game(&tx, &game.game(pairing.white, black))?;
         insert_pairing(&tx, t, round, pairing, Some(id))?;
@@ -828,10 +791,7 @@ impl TournamentStore for SqliteStore {
 
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT round, board, leg, white, black, kind, game_id, result, result_reason FROM tournament_pairings
-             WHERE tournament_id = ?1 ORDER BY round, board, leg",
-        )?;
+        let mut stmt = conn.prepare(sql::PAIRINGS)?;
         let rows = stmt.query_map([t], |r| {
             let kind: String = r.get(5)?;
             Ok(PairingRow {
@@ -868,10 +828,7 @@ impl TournamentStore for SqliteStore {
 
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT g.id, g.result, g.result_reason, g.white, g.black FROM tournament_pairings p
-             JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?1 AND g.result IS NOT NULL",
-        )?;
+        let mut stmt = conn.prepare(sql::FINISHED_GAMES)?;
         let rows = stmt.query_map([t], |r| {
             Ok(FinishedGame {
                 game: r.get(0)?,
@@ -886,13 +843,7 @@ impl TournamentStore for SqliteStore {
 
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
         let conn = self.conn();
-        Ok(conn
-            .query_row(
-                "SELECT tournament_id, round FROM tournament_pairings WHERE game_id = ?1",
-                [game],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?)
+        Ok(conn.query_row(sql::TOURNAMENT_OF_GAME, [game], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
     }
 
     fn rated_results(&self) -> Result<Vec<RatedResult>> {
