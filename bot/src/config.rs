@@ -51,19 +51,39 @@ impl Database {
     }
 
     /// For logs and errors: the file, or the server's address without its password or options.
+    /// The address is described as the driver reads it (the password runs to the first `@`, `/`,
+    /// `?` and `#` included), so no password can show through a reading of our own.
     pub fn describe(&self) -> String {
         match self {
             Database::Sqlite(path) => path.display().to_string(),
             Database::Postgres(address) => {
                 let text = address.expose();
-                let (scheme, rest) = text.split_once("://").unwrap_or(("postgres", text));
-                let rest = rest.split(['?', '#']).next().unwrap_or_default();
-                let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
-                let authority = match authority.rsplit_once('@') {
-                    Some((user, host)) => format!("{}@{host}", user.split(':').next().unwrap_or_default()),
-                    None => authority.to_string(),
+                let scheme = text.split_once("://").map_or("postgres", |(scheme, _)| scheme);
+                let Ok(config) = text.parse::<tokio_postgres::Config>() else {
+                    return format!("{scheme}://… (an address the PostgreSQL driver cannot read)");
                 };
-                format!("{scheme}://{authority}/{path}")
+                let ports = config.get_ports();
+                let hosts: Vec<String> = config
+                    .get_hosts()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, host)| {
+                        let host = match host {
+                            tokio_postgres::config::Host::Tcp(name) if name.contains(':') => {
+                                format!("[{name}]")
+                            }
+                            tokio_postgres::config::Host::Tcp(name) => name.clone(),
+                            tokio_postgres::config::Host::Unix(dir) => dir.display().to_string(),
+                        };
+                        // One port for all hosts, or one each.
+                        match ports.get(i).or(ports.first().filter(|_| ports.len() == 1)) {
+                            Some(port) => format!("{host}:{port}"),
+                            None => host,
+                        }
+                    })
+                    .collect();
+                let user = config.get_user().map(|u| format!("{u}@")).unwrap_or_default();
+                format!("{scheme}://{user}{}/{}", hosts.join(","), config.get_dbname().unwrap_or_default())
             }
         }
     }
@@ -362,7 +382,20 @@ mod tests {
         assert_eq!(db.describe(), "postgres://tessera@db.example:5432/games");
         assert!(!format!("{db:?}").contains("hunter2"));
         assert!(matches!(Database::parse("PostgreSQL://h/db"), Database::Postgres(_)));
-        assert_eq!(Database::parse("postgresql://localhost").describe(), "postgresql://localhost/");
+        // The port the driver will use, written or not.
+        assert_eq!(Database::parse("postgresql://localhost").describe(), "postgresql://localhost:5432/");
+        // The driver reads the password up to the first `@`: all of it stays hidden.
+        for (address, described) in [
+            ("postgres://tessera:pa/ss@db/games", "postgres://tessera@db:5432/games"),
+            ("postgres://tessera:p?w#x@db:6000/games?sslmode=require", "postgres://tessera@db:6000/games"),
+            ("postgres://tessera:x#y/z@[::1]:5433/g", "postgres://tessera@[::1]:5433/g"),
+        ] {
+            let db = Database::parse(address);
+            let Database::Postgres(secret) = &db else { panic!("{address}") };
+            assert!(secret.expose().parse::<tokio_postgres::Config>().is_ok(), "the driver reads {address}");
+            assert_eq!(db.describe(), described, "{address}");
+        }
+        assert!(!Database::parse("postgres://u:se%cret@h:notaport/d").describe().contains("cret"));
         // Anything else is a file, relative or not, even one named like a server.
         assert!(
             matches!(Database::parse("games.sqlite"), Database::Sqlite(p) if p == Path::new("games.sqlite"))
