@@ -401,7 +401,6 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
         (_, shards) => shards,
     };
     if let (Some(_), Shards::Range { first, last, total }) = (&discord, shards) {
-        tessera_bot::discord::check_shard_total(service.store(), total)?;
         for name in tessera_bot::discord::shard_leases(first, last, total) {
             standing.push((name, format!("Discord (shards {shards})")));
         }
@@ -410,6 +409,11 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     // taken, or just after, still gives them back instead of killing the process.
     let stop = runtime.block_on(async { StopSignals::listen() });
     let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
+    // After taking them: of two processes starting at once with different totals, each then sees
+    // the other's leases (and refuses, giving its own back) where before both could see none.
+    if let (Some(_), Shards::Range { total, .. }) = (&discord, shards) {
+        tessera_bot::discord::check_shard_total(service.store(), total)?;
+    }
     let clock_leases = clock.leases();
     // The bot's own turns in practice games: one thread of its own, posting like the clock.
     let practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;

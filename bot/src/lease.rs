@@ -168,6 +168,8 @@ fn wait_for(lease: &Lease, now: i64) -> Option<Duration> {
 pub struct Standing<S: Store + 'static> {
     service: Arc<Service<S>>,
     held: Held,
+    /// When every lease held was last known renewed: [`Standing::keep`] counts from here.
+    renewed_at: std::time::Instant,
 }
 
 impl<S: Store + 'static> std::fmt::Debug for Standing<S> {
@@ -182,7 +184,8 @@ impl<S: Store + 'static> Standing<S> {
     /// what to do. A lease whose holder has stopped renewing it (a process killed a moment ago,
     /// this one's predecessor) is waited for once ([`wait_for`]); one renewed on time is refused.
     pub fn take(service: Arc<Service<S>>, wanted: Vec<(String, String)>) -> Result<Standing<S>> {
-        let mut standing = Standing { service, held: Held { holder: new_holder(), names: Vec::new() } };
+        let held = Held { holder: new_holder(), names: Vec::new() };
+        let mut standing = Standing { service, held, renewed_at: std::time::Instant::now() };
         for (name, what) in wanted {
             let mut waited = false;
             loop {
@@ -197,6 +200,12 @@ impl<S: Store + 'static> Standing<S> {
                         tracing::info!(lease = %name, "waiting {wait:.1?} for a lease its holder stopped renewing");
                         std::thread::sleep(wait);
                         waited = true;
+                        // The leases taken so far must not run out while this one is waited for.
+                        let renewing = std::time::Instant::now();
+                        if let Some(lost) = standing.renew()? {
+                            bail!(lost);
+                        }
+                        standing.renewed_at = renewing;
                     }
                     // `standing` is dropped on the way out: the leases taken so far are given back.
                     None => bail!(refusal(&what, &name, current.as_ref(), now)),
@@ -211,18 +220,14 @@ impl<S: Store + 'static> Standing<S> {
         &self.held.holder
     }
 
-    /// Renews every lease: the name of one that was lost (another process holds it now), if any.
+    /// Renews every lease: if one was lost, which and who holds it now.
     fn renew(&self) -> Result<Option<String>> {
         let store = self.service.store();
         for name in &self.held.names {
-            if !store.take_lease(
-                name,
-                &self.held.holder,
-                None,
-                store.clock_ms()?,
-                STANDING_TTL.as_millis() as i64,
-            )? {
-                return Ok(Some(name.clone()));
+            let now = store.clock_ms()?;
+            if !store.take_lease(name, &self.held.holder, None, now, STANDING_TTL.as_millis() as i64)? {
+                let holder = store.lease(name)?.map_or_else(|| "nobody".to_string(), |l| l.holder);
+                return Ok(Some(format!("the lease `{name}` ran out and is held by {holder} now")));
             }
         }
         Ok(None)
@@ -232,18 +237,17 @@ impl<S: Store + 'static> Standing<S> {
     /// it would run out; then returns why. The process should stop what the leases guard: another
     /// may have it.
     pub async fn keep(self: Arc<Self>) -> anyhow::Error {
-        let mut renewed_at = std::time::Instant::now();
+        let mut renewed_at = self.renewed_at;
         loop {
             tokio::time::sleep(STANDING_RENEWAL).await;
             // A renewal that hangs (a dead connection) counts as failed before the lease runs out.
             let left = STANDING_TTL.saturating_sub(renewed_at.elapsed() + Duration::from_secs(2));
             let me = Arc::clone(&self);
+            let renewing = std::time::Instant::now();
             let renewal = tokio::time::timeout(left, tokio::task::spawn_blocking(move || me.renew())).await;
             match renewal {
-                Ok(Ok(Ok(None))) => renewed_at = std::time::Instant::now(),
-                Ok(Ok(Ok(Some(lost)))) => {
-                    return anyhow::anyhow!("the lease `{lost}` passed to another process");
-                }
+                Ok(Ok(Ok(None))) => renewed_at = renewing,
+                Ok(Ok(Ok(Some(lost)))) => return anyhow::anyhow!(lost),
                 Ok(Ok(Err(e))) => {
                     tracing::warn!("could not renew the standing leases: {e:#}");
                     // A database away for a moment is waited for, while the leases last.
@@ -275,7 +279,8 @@ fn refusal(what: &str, name: &str, current: Option<&Lease>, now: i64) -> String 
     );
     format!(
         "{what} is already run by {who}; only one process may run it (lease `{name}`). \
-         Stop the other process, or give this one another part to run"
+         Stop the other process, or give this one another part to run: another Matrix account \
+         (matrix_user), or Discord shards no other process runs (discord_shards, as 4-7/8)"
     )
 }
 
@@ -301,5 +306,25 @@ mod tests {
         );
         assert!(!dead_here("no pid here"));
         assert!(!dead_here(""));
+    }
+
+    #[test]
+    fn leases_taken_first_are_renewed_while_a_later_one_is_waited_for() {
+        let service = Arc::new(Service::new(crate::store::SqliteStore::in_memory().unwrap()));
+        let store = service.store();
+        // `b`'s holder died here; its lease stops being renewed ten seconds from now.
+        let dead = format!("{}:99999999:5:0", here());
+        let overdue_in = 10_000;
+        let ttl = (STANDING_TTL - STANDING_RENEWAL).as_millis() as i64 - SLACK_MS + overdue_in;
+        assert!(store.take_lease("b", &dead, None, store.clock_ms().unwrap(), ttl).unwrap());
+        let standing =
+            Standing::take(service.clone(), vec![("a".into(), "A".into()), ("b".into(), "B".into())])
+                .unwrap();
+        let now = store.clock_ms().unwrap();
+        let left = |name| store.lease(name).unwrap().unwrap().expires_at - now;
+        assert!(left("b") > 40_000, "b taken over after the wait: {} ms left", left("b"));
+        // Taken before the wait, `a` was renewed after it: not left with 45 s less the wait.
+        assert!(left("a") > 40_000, "a renewed: {} ms left", left("a"));
+        assert_eq!(store.lease("a").unwrap().unwrap().holder, standing.holder());
     }
 }
