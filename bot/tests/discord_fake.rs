@@ -411,10 +411,11 @@ fn sharded_bot_on_fake(
 fn the_process_connects_the_shards_it_is_given() {
     // By default Discord's recommendation (the fake says one shard), all here.
     let dir = std::env::temp_dir().join(format!("tessera-discord-shards-{}", std::process::id()));
-    let (_fake, identify, _, _) = sharded_bot_on_fake(&dir, false, Shards::Auto);
+    // Each bot its own directory: the first still runs while the second starts.
+    let (_fake, identify, _, _) = sharded_bot_on_fake(&dir.join("auto"), false, Shards::Auto);
     assert_eq!(identify["d"]["shard"], json!([0, 1]));
     // `discord_shards = 2-3/4`: shards 2 and 3 of 4, each its own connection.
-    let (fake, first, _, _) = sharded_bot_on_fake(&dir, false, "2-3/4".parse().unwrap());
+    let (fake, first, _, _) = sharded_bot_on_fake(&dir.join("range"), false, "2-3/4".parse().unwrap());
     let second = fake.identified.recv_timeout(Duration::from_secs(60)).expect("the second shard identifies");
     let mut shards = vec![first["d"]["shard"].clone(), second["d"]["shard"].clone()];
     shards.sort_by_key(|s| s[0].as_u64());

@@ -224,7 +224,9 @@ fn wait_for_holder(store: &dyn Store, name: &str, not: Option<&str>) -> String {
 fn a_second_process_for_the_same_matrix_account_refuses_to_start(db: &Database) {
     const LEASE: &str = "matrix:@tessera:example.org";
     let (homeserver, _held) = silent_homeserver();
-    let tmp = std::env::temp_dir().join(format!("tessera-processes-matrix-{}", std::process::id()));
+    // One directory per database: the SQLite and PostgreSQL runs of this case overlap.
+    let kind = if matches!(db, Database::Sqlite(_)) { "sqlite" } else { "postgres" };
+    let tmp = std::env::temp_dir().join(format!("tessera-processes-matrix-{kind}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let store = tessera_bot::store::open(db).unwrap();
     let mut first = bot_process(db, &tmp.join("first"), &homeserver);
@@ -237,7 +239,8 @@ fn a_second_process_for_the_same_matrix_account_refuses_to_start(db: &Database) 
     assert!(said.contains("the Matrix account @tessera:example.org is already run by"), "{said}");
     assert!(!said.contains("not-a-real-password"), "no secret is printed");
     assert_eq!(store.lease(LEASE).unwrap().unwrap().holder, holder, "the first keeps it");
-    // The first is killed without a word; its restart on this machine takes the lease at once.
+    // The first is killed without a word; its restart on this machine takes the lease as soon as
+    // the dead holder is overdue on its renewals.
     first.kill().unwrap();
     first.wait().unwrap();
     let mut third = bot_process(db, &tmp.join("first"), &homeserver);

@@ -214,13 +214,20 @@ fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally, cluster: Op
     for bot in bots {
         bot.quit();
     }
-    // Every challenge is there; on SQLite, each migration applied once. (On PostgreSQL that is the
-    // migrations' advisory lock, checked by the store's conformance suite.)
+    // Every challenge is there, and each migration was applied once (on PostgreSQL the advisory
+    // lock makes the other starters wait and find the schema current).
     let (challenges, migrations) = match &address {
         Some(address) => {
             let store = tessera_bot::store::open(&Database::parse(address)).unwrap();
             let open = store.open_challenges_since(tessera_bot::local::PLATFORM, "main", 0).unwrap();
-            (open.len() as i64, None)
+            let versions = postgres_counts(
+                address,
+                &[
+                    "SELECT COUNT(*) FROM schema_version",
+                    "SELECT COUNT(DISTINCT version) FROM schema_version",
+                ],
+            );
+            (open.len() as i64, Some((versions[0], versions[1])))
         }
         None => {
             let raw = rusqlite::Connection::open(data.join("tessera.sqlite")).unwrap();
@@ -509,4 +516,18 @@ fn run_races(tmp: &TempDir, cluster: Option<&postgres::Cluster>) {
     assert!(tally.double_commits.is_empty(), "double commits: {:#?}", tally.double_commits);
     assert!(tally.inconsistent.is_empty(), "broken invariants: {:#?}", tally.inconsistent);
     assert!(tally.internal_errors.is_empty(), "internal errors: {:#?}", tally.internal_errors);
+}
+
+/// Each `SELECT COUNT(...)` of `queries`, read on the PostgreSQL database at `address` directly.
+fn postgres_counts(address: &str, queries: &[&str]) -> Vec<i64> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let (client, connection) = tokio_postgres::connect(address, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(connection);
+        let mut counts = Vec::new();
+        for query in queries {
+            counts.push(client.query_one(*query, &[]).await.unwrap().get(0));
+        }
+        counts
+    })
 }

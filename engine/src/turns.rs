@@ -124,7 +124,9 @@ pub(crate) fn victim(pos: &Position, mv: &Move) -> Option<Role> {
         .max_by_key(|r| crate::eval::value(pos, *r))
 }
 
-/// Locations an action starts from or lands on, and with `ring` those next to where it lands.
+/// Locations an action starts from or lands on ([`Action::from`], [`Action::to`]), and with `ring`
+/// those next to its `to`: for castling that is the rook's corner, so the square actions around
+/// it count as near the first step (since eb6bd64; the opponent's measured tables include it).
 fn touched(action: Action, ring: bool) -> Bitboard {
     let to = action.to();
     action.from().bb() | to.bb() | if ring { attacks::king(to) } else { Bitboard::EMPTY }

@@ -115,7 +115,13 @@ fn clean_up_after_killed_runs(parent: &Path) {
         let pidfile = entry.path().join("data/postmaster.pid");
         let server =
             std::fs::read_to_string(&pidfile).ok().and_then(|t| t.lines().next()?.trim().parse().ok());
-        if let Some(server) = server.filter(|&s: &u32| alive(s)) {
+        // Only the server of that cluster: a pid written long ago may be another process's now.
+        let ours = |s: &u32| {
+            let command = std::fs::read(format!("/proc/{s}/cmdline")).unwrap_or_default();
+            let command = String::from_utf8_lossy(&command);
+            command.contains("postgres") && command.contains(&*entry.path().to_string_lossy())
+        };
+        if let Some(server) = server.filter(|&s: &u32| alive(s) && ours(&s)) {
             let _ = Command::new("kill").args(["-QUIT", &server.to_string()]).status();
             let deadline = Instant::now() + Duration::from_secs(10);
             while alive(server) && Instant::now() < deadline {
