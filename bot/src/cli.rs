@@ -392,13 +392,18 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     if let Some((m, _)) = &matrix {
         standing.push((tessera_bot::matrix::account_lease(m), format!("the Matrix account {}", m.user)));
     }
-    let shards = match (&discord, cfg.discord_shards) {
-        (Some((token, _)), Shards::Auto) => {
-            // Every shard Discord recommends, here: leased one by one as a range of them would be.
-            let total = runtime.block_on(tessera_bot::discord::recommended_shards(token.expose()))?;
-            Shards::Range { first: 0, last: total - 1, total }
+    let options = tessera_bot::discord::DiscordOptions {
+        guild: cfg.discord_guild,
+        api: None,
+        shards: cfg.discord_shards,
+    };
+    // `auto` resolved here, once: its shards are leased one by one as a range of them would be.
+    let shards = match &discord {
+        Some((token, _)) => {
+            let (first, last, total) = runtime.block_on(options.shard_range(token.expose()))?;
+            Shards::Range { first, last, total }
         }
-        (_, shards) => shards,
+        None => cfg.discord_shards,
     };
     if let (Some(_), Shards::Range { first, last, total }) = (&discord, shards) {
         for name in tessera_bot::discord::shard_leases(first, last, total) {
@@ -428,8 +433,7 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
         let discord = async {
             match discord {
                 Some((token, inbox)) => {
-                    let options =
-                        tessera_bot::discord::DiscordOptions { guild: cfg.discord_guild, api: None, shards };
+                    let options = tessera_bot::discord::DiscordOptions { shards, ..options };
                     tessera_bot::discord::run(service.clone(), token.expose(), options, inbox).await
                 }
                 None => std::future::pending().await,

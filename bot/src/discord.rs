@@ -71,11 +71,29 @@ pub fn check_shard_total<S: crate::store::Store + ?Sized>(store: &S, total: u32)
     Ok(())
 }
 
-/// How many shards Discord recommends for the bot (`discord_shards = auto`).
-pub async fn recommended_shards(token: &str) -> Result<u32> {
-    let gateway =
-        HttpBuilder::new(token).build().get_bot_gateway().await.context("asking Discord how many shards")?;
-    Ok(gateway.shards.max(1))
+impl DiscordOptions {
+    fn http(&self, token: &str) -> Http {
+        let http = HttpBuilder::new(token);
+        match &self.api {
+            Some(api) => http.proxy(api).ratelimiter_disabled(true),
+            None => http,
+        }
+        .build()
+    }
+
+    /// The shards to connect, `(first, last, total)`: `auto` is every shard Discord recommends
+    /// for the bot (`GET /gateway/bot`), all in this process.
+    pub async fn shard_range(&self, token: &str) -> Result<(u32, u32, u32)> {
+        match self.shards {
+            Shards::Range { first, last, total } => Ok((first, last, total)),
+            Shards::Auto => {
+                let gateway =
+                    self.http(token).get_bot_gateway().await.context("asking Discord how many shards")?;
+                let total = gateway.shards.max(1);
+                Ok((0, total - 1, total))
+            }
+        }
+    }
 }
 
 struct Handler {
@@ -677,17 +695,10 @@ pub async fn run(
     options: DiscordOptions,
     notices: crate::clock::Inbox,
 ) -> Result<()> {
-    let http = || {
-        let http = HttpBuilder::new(token);
-        match &options.api {
-            Some(api) => http.proxy(api).ratelimiter_disabled(true),
-            None => http,
-        }
-        .build()
-    };
+    let http = || options.http(token);
     tokio::spawn(deliver(Arc::new(http()), notices));
-    let shards = options.shards;
-    tracing::info!(%shards, "connecting to Discord");
+    let (first, last, total) = options.shard_range(token).await?;
+    tracing::info!(shards = %Shards::Range { first, last, total }, "connecting to Discord");
     let connect = |intents| {
         let handler = Handler {
             service: Arc::clone(&service),
@@ -696,11 +707,8 @@ pub async fn run(
         };
         async move {
             let mut client = ClientBuilder::new_with_http(http(), intents).event_handler(handler).await?;
-            match shards {
-                Shards::Auto => client.start_autosharded().await,
-                // serenity's range includes its end.
-                Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
-            }
+            // serenity's range includes its end.
+            client.start_shard_range(first..last, total).await
         }
     };
     // `!t` messages and plain moves need the privileged Message Content intent, which the bot's
