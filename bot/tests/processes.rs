@@ -40,36 +40,12 @@ fn address(db: &Database) -> String {
     }
 }
 
-macro_rules! cases {
-    ($($case:ident),* $(,)?) => {
-        const CASES: &[(&str, fn(&Database))] = &[$((stringify!($case), $case)),*];
-        mod sqlite {
-            $(
-                #[test]
-                fn $case() {
-                    super::$case(&super::sqlite(stringify!($case)));
-                }
-            )*
-        }
-    };
-}
-
-cases! {
+postgres::on_both_databases! {
+    Database, sqlite, |address: String| Database::parse(&address);
     clocks_of_two_processes_act_once_and_hand_over_when_one_dies,
     one_process_per_matrix_account_and_per_discord_shard,
     a_second_process_for_the_same_matrix_account_refuses_to_start,
     kill_nine_of_one_of_two_processes_loses_no_acknowledged_move,
-}
-
-#[test]
-fn every_case_on_postgres() {
-    let Some(cluster) = postgres::Cluster::start_or_skip("processes::every_case_on_postgres") else {
-        return;
-    };
-    for (name, case) in CASES {
-        case(&Database::parse(&cluster.database(name)));
-        println!("postgres: {name} ... ok");
-    }
 }
 
 /// A process of the bot: its own service and connection, its clock serving the test platform.

@@ -34,10 +34,9 @@ struct SqliteDb {
     path: std::path::PathBuf,
 }
 
-impl SqliteDb {
-    fn new(case: &str) -> SqliteDb {
-        SqliteDb { path: talk::temp_db("conformance", case) }
-    }
+/// A case's own SQLite database.
+fn sqlite(case: &str) -> SqliteDb {
+    SqliteDb { path: talk::temp_db("conformance", case) }
 }
 
 impl Db for SqliteDb {
@@ -62,23 +61,8 @@ impl Db for PgDb {
     }
 }
 
-/// Every case, named: one `#[test]` each on SQLite, all of them in one `#[test]` on PostgreSQL
-/// (one server for the lot, stopped when it ends).
-macro_rules! suite {
-    ($($case:ident),* $(,)?) => {
-        const CASES: &[(&str, fn(&dyn Db))] = &[$((stringify!($case), $case)),*];
-        mod sqlite {
-            $(
-                #[test]
-                fn $case() {
-                    super::$case(&super::SqliteDb::new(stringify!($case)));
-                }
-            )*
-        }
-    };
-}
-
-suite! {
+postgres::on_both_databases! {
+    dyn Db, sqlite, |address| PgDb { address };
     players_are_created_once_and_renamed,
     settings_are_kept_per_player_and_per_channel,
     a_pending_turn_is_replaced_and_cleared,
@@ -104,35 +88,6 @@ suite! {
     a_reminder_and_a_loss_on_time_happen_once_and_not_after_a_move,
     a_lease_has_one_holder_until_it_expires_or_is_given_up,
     racing_for_a_lease_exactly_one_gets_it,
-}
-
-#[test]
-fn every_case_on_postgres() {
-    let Some(cluster) = postgres::Cluster::start_or_skip("store::every_case_on_postgres") else { return };
-    let mut failed = Vec::new();
-    for (name, case) in CASES {
-        let db = PgDb { address: cluster.database(name) };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| case(&db)));
-        match outcome {
-            Ok(()) => println!("postgres: {name} ... ok"),
-            Err(e) => {
-                let why = e
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| e.downcast_ref::<&str>().copied())
-                    .unwrap_or("a panic");
-                failed.push(format!("{name}: {why}"));
-            }
-        }
-    }
-    drop(cluster);
-    assert!(
-        failed.is_empty(),
-        "{} of {} cases failed on PostgreSQL:\n{}",
-        failed.len(),
-        CASES.len(),
-        failed.join("\n")
-    );
 }
 
 use talk::{T0, say};

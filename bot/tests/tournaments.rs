@@ -23,23 +23,8 @@ fn temp_db(name: &str) -> Database {
     Database::Sqlite(talk::temp_db("tn", name))
 }
 
-/// Every case, named: one `#[test]` each on SQLite, all of them in one `#[test]` on PostgreSQL
-/// (one server for the lot, stopped when it ends).
-macro_rules! cases {
-    ($($case:ident),* $(,)?) => {
-        const CASES: &[(&str, fn(&Database))] = &[$((stringify!($case), $case)),*];
-        mod sqlite {
-            $(
-                #[test]
-                fn $case() {
-                    super::$case(&super::temp_db(stringify!($case)));
-                }
-            )*
-        }
-    };
-}
-
-cases! {
+postgres::on_both_databases! {
+    Database, temp_db, |address: String| Database::parse(&address);
     a_round_robin_of_five,
     a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal,
     a_knockout_of_six_replays_draws,
@@ -47,17 +32,6 @@ cases! {
     a_round_is_paired_once_however_many_processes_race,
     two_losses_on_time_in_a_row_withdraw_a_player,
     ratings_come_from_rated_games,
-}
-
-#[test]
-fn every_case_on_postgres() {
-    let Some(cluster) = postgres::Cluster::start_or_skip("tournaments::every_case_on_postgres") else {
-        return;
-    };
-    for (name, case) in CASES {
-        case(&Database::parse(&cluster.database(name)));
-        println!("postgres: {name} ... ok");
-    }
 }
 
 struct Club {

@@ -400,3 +400,60 @@ impl Drop for Cluster {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// A suite run on both databases. `on_both_databases!(TYPE, SQLITE, POSTGRES; case, ...)` names
+/// every case (each a `fn(&TYPE)`) in `CASES`, makes one `#[test]` per case on a fresh SQLite
+/// database (`SQLITE(case name)`, a function of the calling file) in `mod sqlite`, and
+/// `every_case_on_postgres`: all of them on one throwaway server, each in a database of its own
+/// (`POSTGRES(address)`), through [`every_case`].
+#[allow(unused_macros)]
+macro_rules! on_both_databases {
+    ($db:ty, $sqlite:ident, $postgres:expr; $($case:ident),* $(,)?) => {
+        const CASES: &[(&str, fn(&$db))] = &[$((stringify!($case), $case)),*];
+        mod sqlite {
+            $(
+                #[test]
+                fn $case() {
+                    super::$case(&super::$sqlite(stringify!($case)));
+                }
+            )*
+        }
+        #[test]
+        fn every_case_on_postgres() {
+            let test = format!("{}::every_case_on_postgres", module_path!());
+            postgres::every_case(&test, CASES, |case, address| case(&$postgres(address)));
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use on_both_databases;
+
+/// Runs every case of `cases` on one throwaway server, each on a database of its own (`run` is
+/// given the case and the database's address), or skips saying so. Every case runs even after
+/// one fails; then the test fails naming each failed case and why.
+pub fn every_case<C>(test: &str, cases: &[(&str, C)], run: impl Fn(&C, String)) {
+    let Some(cluster) = Cluster::start_or_skip(test) else { return };
+    let mut failed = Vec::new();
+    for (name, case) in cases {
+        let address = cluster.database(name);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(case, address))) {
+            Ok(()) => println!("postgres: {name} ... ok"),
+            Err(e) => {
+                let why = e
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| e.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic");
+                failed.push(format!("{name}: {why}"));
+            }
+        }
+    }
+    drop(cluster);
+    assert!(
+        failed.is_empty(),
+        "{} of {} cases failed on PostgreSQL:\n{}",
+        failed.len(),
+        cases.len(),
+        failed.join("\n")
+    );
+}
