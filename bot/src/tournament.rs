@@ -96,6 +96,9 @@ pub struct Snapshot {
     pub cells: Vec<HashMap<PlayerId, Cell>>,
     /// Knockout: each round's matches in bracket order.
     pub matches: Vec<Vec<Match>>,
+    /// White's outcome of each pairing row by (round, board, leg): a knockout match's drawn game
+    /// keeps its result when the replay is paired (the cells hold only a player's last game).
+    outcomes: HashMap<(u32, u32, u32), Outcome>,
 }
 
 /// A knockout match: its games (legs) in order.
@@ -160,9 +163,11 @@ impl Snapshot {
         let rounds = row.current_round as usize;
         let mut cells: Vec<HashMap<PlayerId, Cell>> = vec![HashMap::new(); rounds];
         let mut matches: Vec<Vec<Match>> = vec![Vec::new(); rounds];
+        let mut outcomes = HashMap::new();
         for p in pairings {
             let Some(round_cells) = cells.get_mut(p.round as usize - 1) else { continue };
             let outcome = white_outcome(p, results);
+            outcomes.insert((p.round, p.board, p.leg), outcome);
             if row.format == Format::Knockout {
                 let list = &mut matches[p.round as usize - 1];
                 match list.iter_mut().find(|m| m.board == p.board) {
@@ -205,7 +210,12 @@ impl Snapshot {
                 });
             }
         }
-        Snapshot { row, entries, cells, matches }
+        Snapshot { row, entries, cells, matches, outcomes }
+    }
+
+    /// White's outcome of one pairing row (a game, a bye, a free round), if it was paired.
+    pub fn pairing_outcome(&self, p: &PairingRow) -> Option<Outcome> {
+        self.outcomes.get(&(p.round, p.board, p.leg)).copied()
     }
 
     pub fn entry(&self, player: PlayerId) -> Option<&Entry> {
@@ -945,6 +955,44 @@ mod tests {
         let r2 = s.next_round().unwrap();
         assert_eq!(r2.len(), 2);
         assert!(r2.iter().all(|p| p.kind == PairingKind::Game));
+    }
+
+    /// A pairing row with a result set on it (byes, forfeits, a game the organiser decided).
+    fn stated(
+        round: u32,
+        board: u32,
+        white: PlayerId,
+        black: Option<PlayerId>,
+        kind: PairingKind,
+        result: &str,
+    ) -> PairingRow {
+        PairingRow {
+            round,
+            board,
+            leg: 0,
+            white,
+            black,
+            kind,
+            game: None,
+            result: (!result.is_empty()).then(|| result.to_string()),
+            result_reason: None,
+        }
+    }
+
+    #[test]
+    fn each_knockout_game_keeps_its_own_result() {
+        // Seeds 1-4, 2-3; 1-4 drawn and replayed with colours reversed; the replay is on.
+        let mut rows = vec![
+            stated(1, 1, 1, Some(4), PairingKind::Game, "1/2-1/2"),
+            stated(1, 2, 2, Some(3), PairingKind::Game, "1-0"),
+        ];
+        let mut replay = stated(1, 1, 4, Some(1), PairingKind::Game, "");
+        replay.leg = 1;
+        rows.push(replay.clone());
+        let s = Snapshot::new(row(Format::Knockout, 2, 1), entries(4), &rows, &HashMap::new());
+        assert_eq!(s.pairing_outcome(&rows[0]), Some(Outcome::Draw));
+        assert_eq!(s.pairing_outcome(&replay), Some(Outcome::Pending));
+        assert_eq!(s.pairing_outcome(&rows[1]), Some(Outcome::Win));
     }
 
     #[test]
