@@ -866,8 +866,9 @@ impl<S: Store> Service<S> {
         let mut lines = vec![format!("t{} {}, round {round} of {}:", t.id, t.name, t.rounds)];
         for p in self.store.pairings(t.id).map_err(internal)?.iter().filter(|p| p.round == round) {
             let name = |id: PlayerId| snapshot.entry(id).map_or("?".to_string(), |e| e.name.clone());
-            let cell = snapshot.cells[round as usize - 1].get(&p.white).copied();
-            let state = match cell.map(|c| c.outcome) {
+            // The row's own result: a player's cell holds only their last game of the round,
+            // the replay of a drawn knockout game.
+            let state = match snapshot.pairing_outcome(p) {
                 Some(crate::tournament::Outcome::Pending) => "playing".to_string(),
                 Some(o) => outcome_text(o, p.result.as_deref()),
                 None => String::new(),

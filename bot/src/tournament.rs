@@ -96,6 +96,9 @@ pub struct Snapshot {
     pub cells: Vec<HashMap<PlayerId, Cell>>,
     /// Knockout: each round's matches in bracket order.
     pub matches: Vec<Vec<Match>>,
+    /// White's outcome of each pairing row by (round, board, leg): a knockout match's drawn game
+    /// keeps its result when the replay is paired (the cells hold only a player's last game).
+    outcomes: HashMap<(u32, u32, u32), Outcome>,
 }
 
 /// A knockout match: its games (legs) in order.
@@ -160,9 +163,11 @@ impl Snapshot {
         let rounds = row.current_round as usize;
         let mut cells: Vec<HashMap<PlayerId, Cell>> = vec![HashMap::new(); rounds];
         let mut matches: Vec<Vec<Match>> = vec![Vec::new(); rounds];
+        let mut outcomes = HashMap::new();
         for p in pairings {
             let Some(round_cells) = cells.get_mut(p.round as usize - 1) else { continue };
             let outcome = white_outcome(p, results);
+            outcomes.insert((p.round, p.board, p.leg), outcome);
             if row.format == Format::Knockout {
                 let list = &mut matches[p.round as usize - 1];
                 match list.iter_mut().find(|m| m.board == p.board) {
@@ -205,7 +210,12 @@ impl Snapshot {
                 });
             }
         }
-        Snapshot { row, entries, cells, matches }
+        Snapshot { row, entries, cells, matches, outcomes }
+    }
+
+    /// White's outcome of one pairing row (a game, a bye, a free round), if it was paired.
+    pub fn pairing_outcome(&self, p: &PairingRow) -> Option<Outcome> {
+        self.outcomes.get(&(p.round, p.board, p.leg)).copied()
     }
 
     pub fn entry(&self, player: PlayerId) -> Option<&Entry> {
@@ -477,6 +487,11 @@ impl Snapshot {
 
     /// The standings after the rounds completed so far (all paired rounds, pending games
     /// counting nothing), with the tie-breaks of the format.
+    ///
+    /// Unplayed rounds follow FIDE C.07 as in force since 1 March 2026: in a round robin (pairings
+    /// fixed in advance) a forfeit is a game against the scheduled opponent (15.2); in a Swiss
+    /// event, and in a knockout, Article 16 applies (see [`Snapshot::adjusted_score`] and
+    /// [`Snapshot::dummy_score`]).
     pub fn standings(&self) -> Standings {
         let rounds = self.cells.len();
         let tie_breaks: Vec<TieBreak> = match self.row.format {
@@ -494,6 +509,8 @@ impl Snapshot {
         };
         let final_score: HashMap<PlayerId, u32> =
             self.entries.iter().map(|e| (e.player, self.score(e.player, rounds))).collect();
+        let adjusted: HashMap<PlayerId, u32> =
+            self.entries.iter().map(|e| (e.player, self.adjusted_score(e.player))).collect();
         let mut lines: Vec<StandingLine> = self
             .entries
             .iter()
@@ -505,6 +522,7 @@ impl Snapshot {
                 rating: e.seed_rating,
                 halves: final_score[&e.player],
                 tie_breaks: Vec::new(),
+                order: Vec::new(),
                 withdrawn: e.withdrawn_after.is_some(),
                 rank: 0,
             })
@@ -514,49 +532,137 @@ impl Snapshot {
                 continue;
             }
             for line in &mut lines {
-                let v = self.tie_break(*tb, line.player, &final_score);
+                let v = self.tie_break(*tb, line.player, &final_score, &adjusted);
                 line.tie_breaks.push(v);
             }
         }
-        // Direct encounter among players still level on points and the tie-breaks before it.
+        for line in &mut lines {
+            line.order = line.tie_breaks.clone();
+        }
+        // Direct encounter among players still level on points and the tie-breaks before it
+        // (C.07 4.2, Article 6): it shows each one's score against the others of the group, and
+        // ranks them by Article 6, which may take several passes.
         if let Some(de) = tie_breaks.iter().position(|t| *t == TieBreak::DirectEncounter) {
             let mut groups: BTreeMap<(u32, Vec<u32>), Vec<PlayerId>> = BTreeMap::new();
             for line in &lines {
-                groups.entry((line.halves, line.tie_breaks[..de].to_vec())).or_default().push(line.player);
+                groups.entry((line.halves, line.order[..de].to_vec())).or_default().push(line.player);
             }
-            let mut values: HashMap<PlayerId, u32> = HashMap::new();
+            let mut shown: HashMap<PlayerId, u32> = HashMap::new();
+            let mut order: HashMap<PlayerId, u32> = HashMap::new();
             for group in groups.values() {
+                let table = self.encounters(group);
                 for &p in group {
-                    values.insert(p, self.direct_encounter(p, group));
+                    shown.insert(p, if group.len() < 2 { 0 } else { table.quarters(p) });
+                }
+                let tiers = self.direct_encounter(group.clone());
+                for (i, tier) in tiers.iter().enumerate() {
+                    for &p in tier {
+                        order.insert(p, (tiers.len() - i) as u32);
+                    }
                 }
             }
             for line in &mut lines {
-                line.tie_breaks.insert(de, values[&line.player]);
+                line.tie_breaks.insert(de, shown[&line.player]);
+                line.order.insert(de, order[&line.player]);
             }
         }
         lines.sort_by(|a, b| {
-            b.halves
-                .cmp(&a.halves)
-                .then_with(|| b.tie_breaks.cmp(&a.tie_breaks))
-                .then(a.start_no.cmp(&b.start_no))
+            b.halves.cmp(&a.halves).then_with(|| b.order.cmp(&a.order)).then(a.start_no.cmp(&b.start_no))
         });
         // Equal points and tie-breaks share a rank.
         for i in 0..lines.len() {
-            lines[i].rank = if i > 0
-                && lines[i].halves == lines[i - 1].halves
-                && lines[i].tie_breaks == lines[i - 1].tie_breaks
-            {
-                lines[i - 1].rank
-            } else {
-                i as u32 + 1
-            };
+            lines[i].rank =
+                if i > 0 && lines[i].halves == lines[i - 1].halves && lines[i].order == lines[i - 1].order {
+                    lines[i - 1].rank
+                } else {
+                    i as u32 + 1
+                };
         }
         Standings { tie_breaks, lines, rounds: rounds as u32 }
     }
 
+    /// Pairings fixed in advance (a round robin): C.07 15.2 counts a forfeit as a game against
+    /// the scheduled opponent, and the free round of an odd number is no element of any sum.
+    fn predetermined(&self) -> bool {
+        matches!(self.row.format, Format::RoundRobin | Format::DoubleRoundRobin)
+    }
+
+    /// C.07 16.1.2: a voluntary unplayed round: a requested bye (a late entry's missed round,
+    /// worth half a point, or a round after withdrawing, which 16.1.1 counts as a zero-point
+    /// bye) or a forfeit loss. A pairing-allocated bye and a forfeit win are not voluntary.
+    fn voluntary(outcome: Outcome) -> bool {
+        matches!(outcome, Outcome::HalfBye | Outcome::Absent | Outcome::ForfeitLoss)
+    }
+
+    /// A player's outcome in each round counted, in order.
+    fn outcomes(&self, player: PlayerId) -> Vec<Outcome> {
+        self.cells.iter().map(|c| c.get(&player).map_or(Outcome::Absent, |c| c.outcome)).collect()
+    }
+
+    /// A player's score in halves as their opponents' tie-breaks see it (C.07 16.3): every round
+    /// as awarded, except a requested bye followed only by voluntary unplayed rounds (or in the
+    /// last round), which counts as a draw (16.2.5, 16.3.2) - so a player who withdrew is, to
+    /// the people they played, one who drew the rest. Round robins count scores as they are.
+    pub fn adjusted_score(&self, player: PlayerId) -> u32 {
+        let outcomes = self.outcomes(player);
+        outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| {
+                let requested = matches!(o, Outcome::HalfBye | Outcome::Absent);
+                if !self.predetermined() && requested && outcomes[i + 1..].iter().all(|&l| Self::voluntary(l))
+                {
+                    1
+                } else {
+                    self.halves(o)
+                }
+            })
+            .sum()
+    }
+
+    /// The score in halves of the dummy a player's unplayed round is counted against (C.07
+    /// 16.4): the player's own score, but for a forfeit no more than the scheduled opponent's
+    /// adjusted score (16.4.1), and for a bye no more than a draw in every round counted
+    /// (16.4.2).
+    pub fn dummy_score(&self, own: u32, cell: &Cell, adjusted: &HashMap<PlayerId, u32>) -> u32 {
+        let cap = match (cell.outcome, cell.opponent) {
+            (Outcome::ForfeitWin | Outcome::ForfeitLoss, Some(o)) => adjusted.get(&o).copied().unwrap_or(0),
+            _ => self.cells.len() as u32,
+        };
+        own.min(cap)
+    }
+
+    /// What one round adds to a player's opponents' sums: the opponent's (or the dummy's) score
+    /// in halves, and whether the round is a voluntary unplayed one. `None`: no element (a game
+    /// still being played, a round robin's free round).
+    fn element(
+        &self,
+        own: u32,
+        cell: &Cell,
+        final_score: &HashMap<PlayerId, u32>,
+        adjusted: &HashMap<PlayerId, u32>,
+    ) -> Option<(u32, bool)> {
+        if cell.outcome == Outcome::Pending {
+            return None;
+        }
+        if self.predetermined() {
+            return cell.opponent.map(|o| (final_score.get(&o).copied().unwrap_or(0), false));
+        }
+        match cell.opponent {
+            Some(o) if cell.outcome.played() => Some((adjusted.get(&o).copied().unwrap_or(0), false)),
+            _ => Some((self.dummy_score(own, cell, adjusted), Self::voluntary(cell.outcome))),
+        }
+    }
+
     /// One tie-break value: points in quarters (Sonneborn-Berger multiplies half points), wins as
     /// a count.
-    fn tie_break(&self, tb: TieBreak, player: PlayerId, final_score: &HashMap<PlayerId, u32>) -> u32 {
+    fn tie_break(
+        &self,
+        tb: TieBreak,
+        player: PlayerId,
+        final_score: &HashMap<PlayerId, u32>,
+        adjusted: &HashMap<PlayerId, u32>,
+    ) -> u32 {
         let own = final_score[&player];
         // A game still being played is no round yet.
         let cells: Vec<Cell> = self
@@ -565,57 +671,55 @@ impl Snapshot {
             .filter_map(|c| c.get(&player).copied())
             .filter(|c| c.outcome != Outcome::Pending)
             .collect();
-        // C.07 (2023), unplayed rounds: a round the player did not play counts as a game against
-        // a dummy opponent with the player's own final score; for Buchholz an opponent's score is
-        // taken with their unplayed rounds counted as draws.
-        let adjusted = |opponent: PlayerId| -> u32 {
-            self.cells
-                .iter()
-                .filter_map(|c| c.get(&opponent))
-                .map(|c| {
-                    if c.outcome.played() || c.outcome == Outcome::Pending {
-                        self.halves(c.outcome)
-                    } else {
-                        1
-                    }
-                })
-                .sum()
-        };
-        let played_opponent = |c: &Cell| c.opponent.filter(|_| c.outcome.played());
         match tb {
             TieBreak::Buchholz | TieBreak::BuchholzCut1 => {
-                let mut values: Vec<(bool, u32)> = cells
+                // In quarters, like the other point values.
+                let mut values: Vec<(u32, bool)> = cells
                     .iter()
-                    .map(|c| match played_opponent(c) {
-                        Some(o) => (true, 2 * adjusted(o)),
-                        None => (false, 2 * own),
-                    })
+                    .filter_map(|c| self.element(own, c, final_score, adjusted))
+                    .map(|(v, vur)| (2 * v, vur))
                     .collect();
                 if tb == TieBreak::BuchholzCut1 && !values.is_empty() {
-                    // The least significant value goes, an unplayed round's first.
-                    values.sort_by_key(|&(played, v)| (played, v));
-                    values.remove(0);
+                    // C.07 14.1 cuts the least significant value; 16.5 cuts the lowest value
+                    // coming from a voluntary unplayed round instead, when there is one (for
+                    // Buchholz it is never below the least significant value).
+                    let cut = values
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (_, vur))| *vur)
+                        .min_by_key(|(_, (v, _))| *v)
+                        .or_else(|| values.iter().enumerate().min_by_key(|(_, (v, _))| *v))
+                        .map(|(i, _)| i);
+                    if let Some(i) = cut {
+                        values.remove(i);
+                    }
                 }
-                values.iter().map(|(_, v)| v).sum()
+                values.iter().map(|(v, _)| v).sum()
             }
+            // The opponent's (or the dummy's) score times the points scored against them: halves
+            // times halves are quarters.
             TieBreak::SonnebornBerger => cells
                 .iter()
-                .map(|c| {
-                    let opp = played_opponent(c).map_or(own, |o| final_score[&o]);
-                    // The opponent's score times the points scored against them: halves times
-                    // halves are quarters.
-                    opp * self.halves(c.outcome)
+                .filter_map(|c| {
+                    self.element(own, c, final_score, adjusted).map(|(v, _)| v * self.halves(c.outcome))
                 })
                 .sum(),
-            TieBreak::Wins => {
-                cells.iter().filter(|c| matches!(c.outcome, Outcome::Win | Outcome::ForfeitWin)).count()
-                    as u32
-            }
+            // C.07 7.1: rounds that brought a win's points, played or not.
+            TieBreak::Wins => cells.iter().filter(|c| self.halves(c.outcome) == 2).count() as u32,
             TieBreak::Koya => {
-                let max = 2 * self.row.rounds.max(self.cells.len() as u32);
+                // C.07 9.2: points against those who scored at least half the most a player could
+                // score; in a round robin that is a win against each of the others (the free
+                // round of an odd number scores nothing).
+                let games = if self.predetermined() {
+                    let legs = if self.row.format == Format::DoubleRoundRobin { 2 } else { 1 };
+                    legs * (self.entries.len() as u32).saturating_sub(1)
+                } else {
+                    self.row.rounds.max(self.cells.len() as u32)
+                };
+                // Half of `games` wins is `games` half points.
                 cells
                     .iter()
-                    .filter(|c| c.opponent.is_some_and(|o| 2 * final_score[&o] >= max))
+                    .filter(|c| c.opponent.is_some_and(|o| final_score[&o] >= games))
                     .map(|c| 2 * self.halves(c.outcome))
                     .sum()
             }
@@ -623,25 +727,90 @@ impl Snapshot {
         }
     }
 
-    /// Points (in quarters) scored against the others of a tied group, when every pair of them met;
-    /// otherwise 0 for all (the encounters cannot separate them).
-    fn direct_encounter(&self, player: PlayerId, group: &[PlayerId]) -> u32 {
+    /// The games a direct encounter counts (C.07 6.1.1): those played over the board, and in a
+    /// round robin forfeits too (15.2).
+    fn counts_as_encounter(&self, cell: &Cell) -> bool {
+        cell.outcome.played()
+            || (self.predetermined() && matches!(cell.outcome, Outcome::ForfeitWin | Outcome::ForfeitLoss))
+    }
+
+    /// The separate standings of a tied group (C.07 6.1): each player's score against the others
+    /// of the group, two players who met more than once counting the average of those games
+    /// (6.1.2).
+    fn encounters(&self, group: &[PlayerId]) -> Encounters {
+        // (player, opponent) -> (halves scored, games)
+        let mut met: HashMap<(PlayerId, PlayerId), (u32, u32)> = HashMap::new();
+        for c in &self.cells {
+            for &p in group {
+                if let Some(cell) = c.get(&p)
+                    && let Some(o) = cell.opponent.filter(|o| group.contains(o))
+                    && self.counts_as_encounter(cell)
+                {
+                    let e = met.entry((p, o)).or_insert((0, 0));
+                    e.0 += self.halves(cell.outcome);
+                    e.1 += 1;
+                }
+            }
+        }
+        // Averages over 1, 2, ... games, in units of 1 / (2 * scale) of a point.
+        let scale = met.values().fold(1u32, |l, &(_, n)| lcm(l, n));
+        let mut score: HashMap<PlayerId, u32> = group.iter().map(|&p| (p, 0)).collect();
+        let mut missing: HashMap<PlayerId, u32> = group.iter().map(|&p| (p, 0)).collect();
+        for &p in group {
+            for &o in group {
+                if p == o {
+                    continue;
+                }
+                match met.get(&(p, o)) {
+                    Some(&(halves, n)) => *score.get_mut(&p).unwrap() += halves * scale / n,
+                    None => *missing.get_mut(&p).unwrap() += 1,
+                }
+            }
+        }
+        Encounters { scale, score, missing }
+    }
+
+    /// Ranks a tied group by direct encounter (C.07 Article 6): tiers, best first, the players
+    /// of one tier still tied. When all of them met, their scores against each other rank them,
+    /// and the article is applied again to each subgroup still level (6.2). In a Swiss event,
+    /// when some did not meet, a player who stays alone on top whatever the missing games'
+    /// results is ranked first, then the same for the next place, and the article is applied
+    /// again to those left (6.3).
+    fn direct_encounter(&self, group: Vec<PlayerId>) -> Vec<Vec<PlayerId>> {
         if group.len() < 2 {
-            return 0;
+            return vec![group];
         }
-        let met = |a: PlayerId, b: PlayerId| {
-            self.cells.iter().any(|c| c.get(&a).is_some_and(|x| x.opponent == Some(b) && x.outcome.played()))
-        };
-        let all_met = group.iter().all(|&a| group.iter().all(|&b| a == b || met(a, b)));
-        if !all_met {
-            return 0;
+        let table = self.encounters(&group);
+        let mut sorted = group.clone();
+        sorted.sort_by_key(|p| std::cmp::Reverse(table.score[p]));
+        if table.missing.values().all(|&m| m == 0) {
+            let mut tiers: Vec<Vec<PlayerId>> = Vec::new();
+            for p in sorted {
+                match tiers.last_mut() {
+                    Some(tier) if table.score[&tier[0]] == table.score[&p] => tier.push(p),
+                    _ => tiers.push(vec![p]),
+                }
+            }
+            if tiers.len() == 1 {
+                return tiers;
+            }
+            return tiers.into_iter().flat_map(|t| self.direct_encounter(t)).collect();
         }
-        self.cells
-            .iter()
-            .filter_map(|c| c.get(&player))
-            .filter(|c| c.opponent.is_some_and(|o| group.contains(&o)) && c.outcome.played())
-            .map(|c| 2 * self.halves(c.outcome))
-            .sum()
+        if self.row.format != Format::Swiss {
+            return vec![group];
+        }
+        // A missing game won is worth a win against them.
+        let best = |p: &PlayerId| table.score[p] + table.missing[p] * 2 * table.scale;
+        let mut ranked: Vec<Vec<PlayerId>> = Vec::new();
+        let mut rest = sorted;
+        while rest.len() >= 2 && rest[1..].iter().all(|o| table.score[&rest[0]] > best(o)) {
+            ranked.push(vec![rest.remove(0)]);
+        }
+        if ranked.is_empty() {
+            return vec![rest];
+        }
+        ranked.extend(self.direct_encounter(rest));
+        ranked
     }
 
     /// The tournament as TRF-16, as an arbiter's program reads it: the rounds whose games have
@@ -724,9 +893,35 @@ pub struct StandingLine {
     pub start_no: u32,
     pub rating: i64,
     pub halves: u32,
-    /// In the order of [`Standings::tie_breaks`]: points in quarters, or a count.
+    /// In the order of [`Standings::tie_breaks`]: points in quarters, or a count, as shown.
     pub tie_breaks: Vec<u32>,
+    /// What the ranking compares, tie-break by tie-break: the values shown, except that direct
+    /// encounter's place is its rank within the tied group (higher is better), which may take
+    /// several passes of Article 6 and is not a single score.
+    pub order: Vec<u32>,
     pub withdrawn: bool,
+}
+
+/// The separate standings of a tied group: scores in units of 1 / (2 * `scale`) of a point.
+struct Encounters {
+    scale: u32,
+    score: HashMap<PlayerId, u32>,
+    /// Others of the group a player has not met.
+    missing: HashMap<PlayerId, u32>,
+}
+
+impl Encounters {
+    /// A player's score against the group in quarters, as shown.
+    fn quarters(&self, player: PlayerId) -> u32 {
+        2 * self.score.get(&player).copied().unwrap_or(0) / self.scale
+    }
+}
+
+fn lcm(a: u32, b: u32) -> u32 {
+    fn gcd(a: u32, b: u32) -> u32 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    if a == 0 || b == 0 { a.max(b) } else { a / gcd(a, b) * b }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -945,6 +1140,231 @@ mod tests {
         let r2 = s.next_round().unwrap();
         assert_eq!(r2.len(), 2);
         assert!(r2.iter().all(|p| p.kind == PairingKind::Game));
+    }
+
+    /// A pairing row with a result set on it (byes, forfeits, a game the organiser decided).
+    fn stated(
+        round: u32,
+        board: u32,
+        white: PlayerId,
+        black: Option<PlayerId>,
+        kind: PairingKind,
+        result: &str,
+    ) -> PairingRow {
+        PairingRow {
+            round,
+            board,
+            leg: 0,
+            white,
+            black,
+            kind,
+            game: None,
+            result: (!result.is_empty()).then(|| result.to_string()),
+            result_reason: None,
+        }
+    }
+
+    /// A Swiss of six over four rounds, by hand: player 6 enters in round 2 (a half point for
+    /// round 1), player 5 has the pairing-allocated bye in round 1, wins round 2 by forfeit and
+    /// withdraws after it; players 3 and 4 have byes in rounds 3 and 4.
+    ///
+    /// | player | r1       | r2        | r3      | r4      | points |
+    /// |--------|----------|-----------|---------|---------|--------|
+    /// | 1      | +2 (W)   | +3 (W)    | =6 (W)  | =2 (B)  | 3      |
+    /// | 2      | -1 (B)   | -5 forfeit| +4 (W)  | =1 (W)  | 1½     |
+    /// | 3      | =4 (W)   | -1 (B)    | bye 1   | -6 (W)  | 1½     |
+    /// | 4      | =3 (B)   | -6 (W)    | -2 (B)  | bye 1   | 1½     |
+    /// | 5      | bye 1    | +2 forfeit| absent  | absent  | 2      |
+    /// | 6      | late ½   | +4 (B)    | =1 (B)  | +3 (B)  | 3      |
+    fn swiss_with_byes_forfeits_and_a_withdrawal() -> Snapshot {
+        let mut e = entries(6);
+        e[5].first_round = 2;
+        e[4].withdrawn_after = Some(2);
+        let g = |round, board, white, black, result: &str| {
+            stated(round, board, white, Some(black), PairingKind::Game, result)
+        };
+        let bye = |round, board, player| stated(round, board, player, None, PairingKind::Bye, "");
+        let rows = vec![
+            g(1, 1, 1, 2, "1-0"),
+            g(1, 2, 3, 4, "1/2-1/2"),
+            bye(1, 3, 5),
+            g(2, 1, 1, 3, "1-0"),
+            g(2, 2, 2, 5, "-+"),
+            g(2, 3, 4, 6, "0-1"),
+            g(3, 1, 1, 6, "1/2-1/2"),
+            g(3, 2, 2, 4, "1-0"),
+            bye(3, 3, 3),
+            g(4, 1, 2, 1, "1/2-1/2"),
+            g(4, 2, 3, 6, "0-1"),
+            bye(4, 3, 4),
+        ];
+        Snapshot::new(row(Format::Swiss, 4, 4), e, &rows, &HashMap::new())
+    }
+
+    #[test]
+    fn unplayed_rounds_count_as_c07_article_16_says() {
+        let s = swiss_with_byes_forfeits_and_a_withdrawal();
+        let scores: Vec<u32> = (1..=6).map(|p| s.score(p, 4)).collect();
+        assert_eq!(scores, [6, 3, 3, 3, 4, 6], "halves");
+        // 16.3: for the opponents, every round counts as awarded (the forfeit loss of 2, the
+        // byes of 3 and 4, the late half point of 6), except the rounds after 5 withdrew, which
+        // count as draws: 1 + 1 + ½ + ½.
+        let adjusted: Vec<u32> = (1..=6).map(|p| s.adjusted_score(p)).collect();
+        assert_eq!(adjusted, [6, 3, 3, 3, 6, 6], "halves");
+        let st = s.standings();
+        let line = |p: PlayerId| st.lines.iter().find(|l| l.player == p).unwrap();
+        // Quarters: [BH-C1, BH, SB, DE].
+        // 1: opponents 2, 3, 6, 2 = 1½ + 1½ + 3 + 1½ = 7½; cut 1½; SB 1½ + 1½ + 3·½ + 1½·½.
+        assert_eq!(line(1).tie_breaks[..3], [24, 30, 21]);
+        // 6: round 1 against a dummy with 6's 3 points but at most a draw in each of the four
+        // rounds (16.4.2): 2; then 4 (1½), 1 (3), 3 (1½): BH 8. The dummy's round is voluntary
+        // and is cut first (16.5), though 1½ is lower. SB 2·½ + 1½ + 3·½ + 1½ = 5½.
+        assert_eq!(line(6).tie_breaks[..3], [24, 32, 22]);
+        // 5: the bye (dummy 2), the forfeit win against 2 (a dummy held to 2's 1½, 16.4.1), two
+        // absences (dummies of 2): BH 7½; Cut-1 takes a voluntary round's 2; SB 2 + 1½.
+        assert_eq!(line(5).tie_breaks[..3], [22, 30, 14]);
+        // 2: 1 (3), the forfeit loss against 5 (a dummy with 2's own 1½: 5's adjusted 3 is no
+        // cap), 4 (1½), 1 (3): BH 9, Cut-1 takes the forfeit loss's 1½; SB 1½·1 + 3·½.
+        assert_eq!(line(2).tie_breaks[..3], [30, 36, 12]);
+        // 3: 4 (1½), 1 (3), the bye (dummy 1½), 6 (3): BH 9; the bye is no voluntary round, so
+        // Cut-1 takes a 1½ as usual; SB 1½·½ + 1½.
+        assert_eq!(line(3).tie_breaks[..3], [30, 36, 9]);
+        // 4: 3 (1½), 6 (3), 2 (1½), the bye (dummy 1½): BH 7½, Cut-1 6.
+        assert_eq!(line(4).tie_breaks[..3], [24, 30, 9]);
+        // 6 and 1 tie on 3 points and Cut-1; Buchholz puts 6 first. 2 and 3 tie on 1½, Cut-1
+        // and Buchholz; Sonneborn-Berger puts 2 first.
+        let order: Vec<PlayerId> = st.lines.iter().map(|l| l.player).collect();
+        assert_eq!(order, [6, 1, 5, 2, 3, 4]);
+        let ranks: Vec<u32> = st.lines.iter().map(|l| l.rank).collect();
+        assert_eq!(ranks, [1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn wins_count_rounds_that_brought_a_win_s_points() {
+        // C.07 7.1: 5's bye worth a win and forfeit win are two wins; with a half-point bye the
+        // bye is none.
+        let s = swiss_with_byes_forfeits_and_a_withdrawal();
+        let score: HashMap<PlayerId, u32> = (1..=6).map(|p| (p, s.score(p, 4))).collect();
+        let adjusted: HashMap<PlayerId, u32> = (1..=6).map(|p| (p, s.adjusted_score(p))).collect();
+        assert_eq!(s.tie_break(TieBreak::Wins, 5, &score, &adjusted), 2);
+        assert_eq!(s.tie_break(TieBreak::Wins, 6, &score, &adjusted), 2);
+        let mut half = s.clone();
+        half.row.bye_halves = 1;
+        assert_eq!(half.tie_break(TieBreak::Wins, 5, &score, &adjusted), 1);
+    }
+
+    /// Rows of a four-player event over three rounds in which every pair meets once, with the
+    /// results given for White.
+    fn all_meet(results: [&str; 6]) -> Vec<PairingRow> {
+        let pairs = [(1, 2), (3, 4), (1, 3), (2, 4), (1, 4), (2, 3)];
+        pairs
+            .iter()
+            .zip(results)
+            .enumerate()
+            .map(|(i, (&(w, b), r))| {
+                stated(i as u32 / 2 + 1, i as u32 % 2 + 1, w, Some(b), PairingKind::Game, r)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn direct_encounter_is_applied_again_to_those_still_level() {
+        // 1 beat 2 and 4, lost to 3; 2 beat 3 and 4; 4 beat 3. Among all four: 1 and 2 have 2
+        // points, 3 and 4 one each; applied again (C.07 6.2), 1 beat 2 and 4 beat 3.
+        let rows = all_meet(["1-0", "0-1", "0-1", "1-0", "1-0", "1-0"]);
+        let s = Snapshot::new(row(Format::RoundRobin, 3, 3), entries(4), &rows, &HashMap::new());
+        assert_eq!(s.direct_encounter(vec![1, 2, 3, 4]), [vec![1], vec![2], vec![4], vec![3]]);
+        // Three who beat each other in a circle stay level.
+        let rows = all_meet(["1-0", "1-0", "0-1", "1-0", "1-0", "1-0"]);
+        let s = Snapshot::new(row(Format::RoundRobin, 3, 3), entries(4), &rows, &HashMap::new());
+        assert_eq!(s.direct_encounter(vec![1, 2, 3]), [vec![1, 2, 3]]);
+    }
+
+    #[test]
+    fn direct_encounter_counts_forfeits_only_with_fixed_pairings() {
+        // 1 won against 2 by forfeit, the rest drawn: a round robin counts the forfeit (C.07
+        // 15.2), a Swiss event does not (6.1.1), and then 1 and 2 never met.
+        let rows = all_meet(["+-", "1/2-1/2", "1/2-1/2", "1/2-1/2", "1/2-1/2", "1/2-1/2"]);
+        let rr = Snapshot::new(row(Format::RoundRobin, 3, 3), entries(4), &rows, &HashMap::new());
+        assert_eq!(rr.direct_encounter(vec![1, 2]), [vec![1], vec![2]]);
+        let swiss = Snapshot::new(row(Format::Swiss, 3, 3), entries(4), &rows, &HashMap::new());
+        assert_eq!(swiss.direct_encounter(vec![1, 2]), [vec![1, 2]]);
+    }
+
+    #[test]
+    fn direct_encounter_in_a_swiss_ranks_who_stays_on_top_whatever_the_missing_games() {
+        // 1 beat 3 and 4; 3 and 4 never met: 1 is first whatever 3-4 would have given (C.07
+        // 6.3); applied again to 3 and 4, who never met, it leaves them level.
+        let rows = vec![
+            stated(1, 1, 1, Some(3), PairingKind::Game, "1-0"),
+            stated(1, 2, 2, Some(5), PairingKind::Game, "1-0"),
+            stated(2, 1, 4, Some(1), PairingKind::Game, "0-1"),
+            stated(2, 2, 5, Some(3), PairingKind::Game, "0-1"),
+        ];
+        let s = Snapshot::new(row(Format::Swiss, 2, 2), entries(5), &rows, &HashMap::new());
+        assert_eq!(s.direct_encounter(vec![1, 3, 4]), [vec![1], vec![3, 4]]);
+        // The same games in a knockout, where 6.3 does not apply: no order.
+        let mut k = s.clone();
+        k.row.format = Format::Knockout;
+        assert_eq!(k.direct_encounter(vec![1, 3, 4]), [vec![1, 3, 4]]);
+    }
+
+    #[test]
+    fn round_robin_forfeits_count_as_games_and_koya_sees_the_free_round() {
+        // Five players, five rounds by the Berger table (each has one free round). 1 wins every
+        // game, 2 every game but against 1 (the one against 5 by forfeit), 3 beats 4 and 5,
+        // who draw: 4, 3, 2, ½ and ½ points.
+        let mut rows = Vec::new();
+        let mut s = Snapshot::new(row(Format::RoundRobin, 5, 0), entries(5), &[], &HashMap::new());
+        for round in 1..=5 {
+            for p in s.next_round().unwrap() {
+                let result = match (p.white, p.black) {
+                    (_, None) => "",
+                    (1, _) => "1-0",
+                    (_, Some(1)) => "0-1",
+                    (2, Some(5)) => "+-",
+                    (5, Some(2)) => "-+",
+                    (2, _) => "1-0",
+                    (_, Some(2)) => "0-1",
+                    (3, _) => "1-0",
+                    (_, Some(3)) => "0-1",
+                    _ => "1/2-1/2",
+                };
+                rows.push(stated(round, p.board, p.white, p.black, p.kind, result));
+            }
+            s = Snapshot::new(row(Format::RoundRobin, 5, round), entries(5), &rows, &HashMap::new());
+        }
+        assert!(s.finished());
+        let st = s.standings();
+        let line = |p: PlayerId| st.lines.iter().find(|l| l.player == p).unwrap();
+        let points: Vec<u32> = (1..=5).map(|p| line(p).halves).collect();
+        assert_eq!(points, [8, 6, 4, 1, 1]);
+        // [SB, DE, WIN, KS]. SB of 2: 3 (2 points), 4 and 5 (½ each; 5's game a forfeit, which
+        // counts as a game, C.07 15.2) beaten: 3 points = 12 quarters; the free round adds
+        // nothing.
+        assert_eq!(line(2).tie_breaks[0], 12);
+        // Koya: against those with at least half the 4 points a player could score (the free
+        // round scores nothing): 1, 2 and 3. 1 scored 2 against 2 and 3; 2 scored 1, against 3.
+        assert_eq!(line(1).tie_breaks[3], 8);
+        assert_eq!(line(2).tie_breaks[3], 4);
+        // WIN counts the forfeit win: 3.
+        assert_eq!(line(2).tie_breaks[2], 3);
+    }
+
+    #[test]
+    fn each_knockout_game_keeps_its_own_result() {
+        // Seeds 1-4, 2-3; 1-4 drawn and replayed with colours reversed; the replay is on.
+        let mut rows = vec![
+            stated(1, 1, 1, Some(4), PairingKind::Game, "1/2-1/2"),
+            stated(1, 2, 2, Some(3), PairingKind::Game, "1-0"),
+        ];
+        let mut replay = stated(1, 1, 4, Some(1), PairingKind::Game, "");
+        replay.leg = 1;
+        rows.push(replay.clone());
+        let s = Snapshot::new(row(Format::Knockout, 2, 1), entries(4), &rows, &HashMap::new());
+        assert_eq!(s.pairing_outcome(&rows[0]), Some(Outcome::Draw));
+        assert_eq!(s.pairing_outcome(&replay), Some(Outcome::Pending));
+        assert_eq!(s.pairing_outcome(&rows[1]), Some(Outcome::Win));
     }
 
     #[test]

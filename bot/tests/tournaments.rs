@@ -28,6 +28,7 @@ postgres::on_both_databases! {
     a_round_robin_of_five,
     a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal,
     a_knockout_of_six_replays_draws,
+    a_drawn_knockout_game_set_by_the_organiser_keeps_its_result,
     administration_needs_the_organiser_or_a_moderator,
     a_round_is_paired_once_however_many_processes_race,
     two_losses_on_time_in_a_row_withdraw_a_player,
@@ -314,6 +315,48 @@ fn a_knockout_of_six_replays_draws(db: &Database) {
     let bracket = club.says("org", "!t tournament standings");
     assert!(bracket.contains("Round 3") && bracket.contains("→"), "{bracket}");
     assert!(is_png(&club.say("org", "!t tournament standings")[0].image), "a bracket picture");
+}
+
+/// The organiser sets a knockout game drawn: the pairings show that game's draw and its replay
+/// being played, then each game's own result once the replay ends.
+fn a_drawn_knockout_game_set_by_the_organiser_keeps_its_result(db: &Database) {
+    let club = Club::new(db);
+    let t = club.tournament_id(&club.says("org", "!t tournament create knockout casual"));
+    for i in 1..=4 {
+        club.says(&format!("k{i}"), "!t tournament join");
+    }
+    club.says("org", "!t tournament start");
+    let first = club.running(t);
+    assert_eq!(first.len(), 2);
+    let drawn = &first[0];
+    let game = drawn.game.unwrap();
+    let set = club.says("org", &format!("!t tournament result #{game} 1/2 agreed by phone"));
+    assert!(set.contains("replayed with colours reversed"), "{set}");
+    let replay = club
+        .store()
+        .pairings(t)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.board == drawn.board && p.leg == 1)
+        .expect("a replay");
+    let (a, b) = (club.name(drawn.white), club.name(drawn.black.unwrap()));
+    let line = |text: &str, prefix: &str| -> String {
+        text.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {text}"))
+            .to_string()
+    };
+    let board = format!("Board {}: ", drawn.board);
+    let again = format!("Board {} (replay 1): ", drawn.board);
+    let pairings = club.says("org", "!t tournament pairings");
+    assert_eq!(line(&pairings, &board), format!("{board}#{game} {a} – {b}: ½-½"), "{pairings}");
+    let replay_game = replay.game.unwrap();
+    assert_eq!(line(&pairings, &again), format!("{again}#{replay_game} {b} – {a}: playing"), "{pairings}");
+    // The replay ends: White (the player who had Black in the drawn game) wins.
+    club.decide(&replay, 0);
+    let pairings = club.says("org", "!t tournament pairings 1");
+    assert_eq!(line(&pairings, &board), format!("{board}#{game} {a} – {b}: ½-½"), "{pairings}");
+    assert_eq!(line(&pairings, &again), format!("{again}#{replay_game} {b} – {a}: 1-0"), "{pairings}");
 }
 
 fn administration_needs_the_organiser_or_a_moderator(db: &Database) {
