@@ -556,18 +556,24 @@ fn run_perft(
             "perft {depth} counts more than {max_nodes} nodes here; use a smaller depth or --max-nodes"
         )
     };
+    // FIDE chess is counted on the plain board (the library's fast generator), every other
+    // variant on the general one; the budget counts leaves the same way on both.
     let mut split: Vec<(String, u64)> = Vec::new();
+    let mut by = tessera_rules::perft::generator(&pos);
     let nodes = if divide && depth > 0 {
         let mut left = max_nodes;
         for mv in pos.legal_moves() {
             let below = depth - 1;
             let n = tessera_rules::perft::perft_within(&pos.played(&mv), below, left).ok_or_else(too_many)?;
-            left -= n;
-            split.push((notation::uci(&pos, &mv), n));
+            left -= n.nodes;
+            by = n.by;
+            split.push((notation::uci(&pos, &mv), n.nodes));
         }
         split.iter().map(|(_, n)| n).sum()
     } else {
-        tessera_rules::perft::perft_within(&pos, depth, max_nodes).ok_or_else(too_many)?
+        let n = tessera_rules::perft::perft_within(&pos, depth, max_nodes).ok_or_else(too_many)?;
+        by = n.by;
+        n.nodes
     };
     let seconds = started.elapsed().as_secs_f64();
     if json {
@@ -589,7 +595,12 @@ fn run_perft(
             say!("");
         }
         say!("{nodes}");
-        eprintln!("{:.3} s, {:.1} M nodes/s", seconds, nodes as f64 / seconds.max(1e-9) / 1e6);
+        eprintln!(
+            "{:.3} s, {:.1} M nodes/s ({} board)",
+            seconds,
+            nodes as f64 / seconds.max(1e-9) / 1e6,
+            by.name()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

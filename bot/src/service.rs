@@ -1838,7 +1838,8 @@ fn near_miss_hint(text: &str, error: &notation::ParseError) -> String {
 }
 
 /// The game as PGN: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result), then
-/// `Variant`, and `SetUp`/`FEN` for a game that did not begin at the variant's start.
+/// `Variant`, `Termination`, and `SetUp`/`FEN` for a game that did not begin at the variant's
+/// start; the moves in lines under 80 characters, SAN for FIDE chess.
 fn pgn(l: &Loaded, event: &str, round: &str) -> String {
     let tag = |name: &str, value: &str| {
         // PGN escapes a quote and a backslash inside a tag value; a line break would end the tag.
@@ -1854,11 +1855,18 @@ fn pgn(l: &Loaded, event: &str, round: &str) -> String {
     text.push_str(&tag("Black", &l.black.name));
     text.push_str(&tag("Result", result));
     text.push_str(&tag("Variant", l.variant().name()));
+    // Results an organiser set: decided off the board, or a game not played (a double forfeit too).
+    let termination = match l.row.result_reason.as_deref() {
+        Some(r) if r.starts_with("set by the organiser") => "adjudication",
+        Some(r) if r.starts_with("forfeit") => "abandoned",
+        _ => tessera_rules::record::termination(l.game.outcome()),
+    };
+    text.push_str(&tag("Termination", termination));
     if l.game.start() != &Position::start(l.variant()) {
         text.push_str(&tag("SetUp", "1"));
         text.push_str(&tag("FEN", &l.game.start().fen()));
     }
-    let moves = l.game.record();
+    let moves = tessera_rules::record::wrap(&l.game.record(), 79);
     text.push_str(&format!("\n{moves}"));
     if !moves.trim_end().ends_with(result) {
         text.push_str(&format!(" {result}"));

@@ -80,6 +80,50 @@ fn perft_plain_divide_and_json() {
     assert_eq!(v["fen"], kiwipete);
 }
 
+/// FIDE chess is counted on the plain board (the library's fast generator), which the command
+/// names on standard error; every other variant on the general board. The counts are the
+/// published ones, and the node budget holds on either board.
+#[test]
+fn perft_counts_fide_chess_on_the_plain_board() {
+    let out = tessera(&["perft", "--json", "5"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&out)["nodes"], 4_865_609);
+    let out = tessera(&["perft", "5"], None);
+    assert_eq!(stdout(&out).trim(), "4865609");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("(plain board)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = tessera(&["perft", "--fen", kiwipete, "--json", "4"], None);
+    assert_eq!(json(&out)["nodes"], 4_085_603);
+    let out = tessera(&["perft", "--fen", kiwipete, "--json", "--divide", "3"], None);
+    let v = json(&out);
+    assert_eq!(v["nodes"], 97_862);
+    assert_eq!(v["divide"]["e1g1"], 2059);
+    assert_eq!(v["divide"].as_object().unwrap().len(), 48);
+    let out = tessera(&["perft", "--fen", kiwipete, "--divide", "3"], None);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(plain board)"));
+    // Exactly the count fits the budget; one node less is refused, whole or divided.
+    assert!(tessera(&["perft", "--max-nodes", "4865609", "5"], None).status.success());
+    for args in
+        [&["perft", "--max-nodes", "4865608", "5"][..], &["perft", "--max-nodes", "4865608", "--divide", "5"]]
+    {
+        let out = tessera(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("more than 4865608 nodes"), "{args:?}");
+        assert!(stdout(&out).lines().all(|l| l != "4865609"), "{args:?}");
+    }
+    let out = tessera(&["perft", "--variant", "hans38", "2"], None);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("(general board)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn perft_divide_writes_each_shrink_promotion() {
     // The rook leaves the first rank and the black pawn lands on a1: each piece White may choose
@@ -460,6 +504,67 @@ fn the_log_never_shows_the_discord_token() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A FIDE chess game's PGN is SAN with a `Termination` tag, and reads back: a mate ends
+/// "normal", a loss on time "time forfeit", a resignation "normal".
+#[test]
+fn the_bots_fide_pgn_is_san_with_its_termination() {
+    use tessera_bot::service::{Incoming, Service, User};
+    use tessera_bot::store::SqliteStore;
+    let dir = std::env::temp_dir().join(format!("tessera-cli-san-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let service = Service::new(SqliteStore::open(&dir.join("g.sqlite")).unwrap());
+    const NOW: i64 = 1_795_400_000;
+    let say = |channel: &str, who: &str, text: &str| {
+        let author = User::new(who, who);
+        let other = if who == "ann" { "bob" } else { "ann" };
+        let mentions = [User::new(other, other)];
+        let msg = Incoming {
+            platform: "local",
+            channel,
+            author: &author,
+            is_admin: false,
+            text,
+            mentions: &mentions,
+            now: NOW,
+        };
+        service.handle(&msg).into_iter().map(|r| r.text).collect::<Vec<_>>().join("\n")
+    };
+    let termination = |pgn: &str| {
+        pgn.lines().find_map(|l| l.strip_prefix("[Termination \"")?.strip_suffix("\"]").map(str::to_string))
+    };
+    // Scholar's mate, played in long notation, is written in SAN.
+    say("mate", "ann", "!t challenge @bob chess white");
+    say("mate", "bob", "!t accept");
+    let moves = ["e2-e4", "e7-e5", "Qd1-h5", "Nb8-c6", "Bf1-c4", "Ng8-f6", "Qh5xf7"];
+    for (i, mv) in moves.iter().enumerate() {
+        say("mate", if i % 2 == 0 { "ann" } else { "bob" }, mv);
+    }
+    let pgn = say("mate", "ann", "!t history");
+    assert!(pgn.ends_with("\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"), "{pgn}");
+    assert_eq!(termination(&pgn).as_deref(), Some("normal"), "{pgn}");
+    let out = tessera(&["replay", "--json", "-"], Some(&pgn));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!((json(&out)["ply"].as_u64(), json(&out)["result"].as_str()), (Some(7), Some("1-0")));
+    // A loss on time.
+    say("clock", "ann", "!t challenge @bob chess white 1d");
+    say("clock", "bob", "!t accept");
+    say("clock", "ann", "Nf3");
+    service.tick(NOW + 3 * 86_400).unwrap();
+    let pgn = say("clock", "ann", "!t history");
+    assert_eq!(termination(&pgn).as_deref(), Some("time forfeit"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]") && pgn.ends_with("\n\n1. Nf3 1-0"), "{pgn}");
+    // A resignation.
+    say("resign", "ann", "!t challenge @bob chess white");
+    say("resign", "bob", "!t accept");
+    say("resign", "ann", "d4");
+    say("resign", "bob", "!t resign");
+    let pgn = say("resign", "ann", "!t history");
+    assert_eq!(termination(&pgn).as_deref(), Some("normal"), "{pgn}");
+    assert!(pgn.ends_with("\n\n1. d4 1-0"), "{pgn}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `!t history` writes PGN with the Seven Tag Roster and the variant, which `replay` and
 /// `render --moves` read back without being told the variant.
 #[test]
@@ -502,6 +607,7 @@ fn the_bots_pgn_reads_back() {
             "[Black \"bob \\\"the rook\\\"\"]",
             "[Result \"*\"]",
             "[Variant \"hans38\"]",
+            "[Termination \"unterminated\"]",
         ],
         "{pgn}"
     );

@@ -660,7 +660,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert!(rematch.text().contains("bob challenges alice to chess (bob plays white"), "{}", rematch.text());
     assert_eq!(rematch.buttons(), ["tessera:accept:2", "tessera:decline:2"]);
     let record = fake.interact(id(), &alice, 2, slash("history", &[("game", 4, json!(1))], json!({})), None);
-    assert!(record.text().contains("1. Ng1-f3 e7-e5 2. d2-d4 1-0"), "{}", record.text());
+    assert!(record.text().contains("1. Nf3 e5 2. d4 1-0"), "{}", record.text());
     std::fs::remove_dir_all(&dir).ok();
 }
 

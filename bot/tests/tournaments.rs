@@ -230,7 +230,7 @@ fn a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal(db: &Database) {
     assert!(w.contains("withdrawn") && w.contains("by forfeit"), "{w}");
     // The game's own board says how it ended: by forfeit, not by resignation.
     let board = club.says("p01", &format!("!t history #{}", victim.game.unwrap()));
-    assert!(board.contains("[Result \"0-1\"]"), "{board}");
+    assert!(board.contains("[Result \"0-1\"]") && board.contains("[Termination \"abandoned\"]"), "{board}");
     let shown = club.says("p01", &format!("!t board #{}", victim.game.unwrap()));
     assert!(shown.contains("wins by forfeit"), "{shown}");
     for p in club.running(t) {

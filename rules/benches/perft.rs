@@ -50,8 +50,8 @@ fn measure(min: Duration, mut f: impl FnMut() -> u64) -> (u64, Duration) {
 fn main() {
     let min = Duration::from_secs(2);
     println!(
-        "{:<10} {:>5} {:>12} {:>14} {:>14} {:>7}",
-        "position", "depth", "nodes", "tessera Mn/s", "cozy Mn/s", "ratio"
+        "{:<10} {:>5} {:>12} {:>14} {:>14} {:>7} {:>14}",
+        "position", "depth", "nodes", "tessera Mn/s", "cozy Mn/s", "ratio", "budgeted Mn/s"
     );
     for (name, fen, depth) in CASES {
         let pos = Position::from_fen(Variant::Chess, fen).unwrap();
@@ -59,9 +59,13 @@ fn main() {
         let (ours, t_ours) = measure(min, || perft(&pos, depth));
         let (theirs, t_theirs) = measure(min, || cozy_perft(&board, depth));
         assert_eq!(ours, theirs, "{name}: the two libraries disagree");
+        // What `tessera perft` runs: the count with a node budget.
+        let within = || tessera_rules::perft::perft_within(&pos, depth, u64::MAX).map_or(0, |c| c.nodes);
+        let (bounded, t_bounded) = measure(min, within);
+        assert_eq!(bounded, ours, "{name}: the budgeted count differs");
         let mnps = |n: u64, t: Duration| n as f64 / t.as_secs_f64() / 1e6;
-        let (a, b) = (mnps(ours, t_ours), mnps(theirs, t_theirs));
-        println!("{name:<10} {depth:>5} {ours:>12} {a:>14.1} {b:>14.1} {:>7.2}", a / b);
+        let (a, b, c) = (mnps(ours, t_ours), mnps(theirs, t_theirs), mnps(bounded, t_bounded));
+        println!("{name:<10} {depth:>5} {ours:>12} {a:>14.1} {b:>14.1} {:>7.2} {c:>14.1}", a / b);
     }
     variants();
 }

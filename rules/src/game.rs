@@ -6,7 +6,7 @@ use crate::moves::{Action, Move};
 use crate::notation::{self, MoveError, ResolveError};
 use crate::position::Position;
 use crate::types::Color;
-use crate::variant::{StalemateRule, TurnRule, Variant};
+use crate::variant::{StalemateRule, Variant};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -232,27 +232,11 @@ impl Game {
         }
     }
 
-    /// The moves in the record format `tessera replay` reads, numbered, one turn after another.
+    /// The moves in the record format `tessera replay` reads, numbered, one turn after another,
+    /// ending with the result: SAN for FIDE chess, the variants' long notation otherwise (see
+    /// [`crate::record`]).
     pub fn record(&self) -> String {
-        let mut pos = self.start.clone();
-        let mut out = String::new();
-        for (i, mv) in self.moves.iter().enumerate() {
-            let text = notation::lan(&pos, mv);
-            // A Black turn that begins with a square action could be read as the end of White's
-            // turn before it (records join such actions to the turn that can take them): `N...`
-            // marks where Black's turn begins.
-            let joinable = pos.rules().turn != TurnRule::Single && text.starts_with('@');
-            if pos.turn() == Color::White {
-                out.push_str(&format!("{}. ", pos.fullmoves()));
-            } else if i == 0 || joinable {
-                out.push_str(&format!("{}... ", pos.fullmoves()));
-            }
-            out.push_str(&text);
-            out.push(' ');
-            pos.play_unchecked(mv);
-        }
-        out.push_str(self.outcome().map_or("*", |o| o.result()));
-        out
+        crate::record::write_moves(self)
     }
 }
 
@@ -294,7 +278,7 @@ mod tests {
         assert_eq!(game.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Checkmate }));
         let mut g = game.clone();
         assert!(matches!(g.play_text("a3"), Err(PlayError::GameOver(_))));
-        assert_eq!(g.record(), "1. f2-f3 e7-e5 2. g2-g4 Qd8-h4# 0-1");
+        assert_eq!(g.record(), "1. f3 e5 2. g4 Qh4# 0-1");
     }
 
     #[test]

@@ -29,13 +29,48 @@ fn perft_inner(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     nodes
 }
 
+/// The move generator a count was made by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// FIDE chess on the whole 8x8 board: the fast generator of the plain board.
+    Plain,
+    /// Every other board (and a chess position the plain board does not take), by the general
+    /// generator.
+    General,
+}
+
+impl Generator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Generator::Plain => "plain",
+            Generator::General => "general",
+        }
+    }
+}
+
+/// The generator [`perft`] and [`perft_within`] count `pos` by.
+pub fn generator(pos: &Position) -> Generator {
+    if crate::plain::Board::of(pos).is_some() { Generator::Plain } else { Generator::General }
+}
+
+/// A leaf count and the generator that made it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    pub nodes: u64,
+    pub by: Generator,
+}
+
 /// [`perft`] that gives up, returning `None`, once more than `budget` leaves have been counted:
-/// a depth too deep for the position ends in bounded time instead of running for days.
-pub fn perft_within(pos: &Position, depth: u32, budget: u64) -> Option<u64> {
+/// a depth too deep for the position ends in bounded time instead of running for days. FIDE chess
+/// is counted on the plain board, as [`perft`] does; the budget means the same on either board.
+pub fn perft_within(pos: &Position, depth: u32, budget: u64) -> Option<Count> {
+    if let Some(counted) = crate::plain::perft_within(pos, depth, budget) {
+        return counted.map(|nodes| Count { nodes, by: Generator::Plain });
+    }
     let mut buffers = vec![Vec::with_capacity(64); depth as usize + 1];
     let mut left = budget;
     let nodes = perft_bounded(pos, depth, &mut buffers, &mut left)?;
-    Some(nodes)
+    Some(Count { nodes, by: Generator::General })
 }
 
 fn perft_bounded(pos: &Position, depth: u32, buffers: &mut [Vec<Move>], left: &mut u64) -> Option<u64> {
@@ -71,9 +106,33 @@ mod tests {
 
     #[test]
     fn a_budget_ends_a_count_that_would_run_too_long() {
+        let nodes = |pos: &Position, depth, budget| perft_within(pos, depth, budget).map(|c| c.nodes);
+        for variant in [Variant::Chess, Variant::Hans38] {
+            // The budget counts leaves the same way on both boards: exactly enough is enough.
+            let start = Position::start(variant);
+            let exact = perft(&start, 3);
+            assert_eq!(nodes(&start, 3, exact), Some(exact), "{variant}");
+            assert_eq!(nodes(&start, 3, exact - 1), None, "{variant}");
+            assert_eq!(nodes(&start, 0, 1), Some(1), "{variant}");
+            assert_eq!(nodes(&start, 0, 0), None, "{variant}");
+        }
         let start = Position::start(Variant::Chess);
-        assert_eq!(perft_within(&start, 3, 8902), Some(8902));
-        assert_eq!(perft_within(&start, 3, 8901), None);
-        assert_eq!(perft_within(&start, 12, 100_000), None);
+        assert_eq!(nodes(&start, 3, 8902), Some(8902));
+        assert_eq!(nodes(&start, 3, 8901), None);
+        assert_eq!(nodes(&start, 12, 100_000), None);
+    }
+
+    #[test]
+    fn fide_chess_is_counted_on_the_plain_board_within_a_budget_too() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(Variant::Chess, kiwipete).unwrap();
+        assert_eq!(perft_within(&pos, 3, u64::MAX), Some(Count { nodes: 97862, by: Generator::Plain }));
+        let start = Position::start(Variant::Chess);
+        assert_eq!(perft_within(&start, 4, u64::MAX), Some(Count { nodes: 197_281, by: Generator::Plain }));
+        // Every other variant keeps the general board.
+        for &variant in Variant::ALL.iter().filter(|&&v| v != Variant::Chess) {
+            let by = perft_within(&Position::start(variant), 1, u64::MAX).map(|c| c.by);
+            assert_eq!(by, Some(Generator::General), "{variant}");
+        }
     }
 }

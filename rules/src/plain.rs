@@ -423,6 +423,32 @@ impl Board {
         }
     }
 
+    /// [`Board::perft`] that gives up, returning `None`, once more than `left` leaves have been
+    /// counted: the same budget, counted at the same levels, as the general board's.
+    fn perft_within(&self, t: &Tables, depth: u32, left: &mut u64) -> Option<u64> {
+        match depth {
+            0 => {
+                *left = left.checked_sub(1)?;
+                Some(1)
+            }
+            1 => {
+                let mut count = Count(0);
+                self.generate(t, &mut count);
+                *left = left.checked_sub(count.0)?;
+                Some(count.0)
+            }
+            _ => {
+                let mut list = List::new();
+                self.generate(t, &mut list);
+                let mut nodes = 0;
+                for &mv in list.as_slice() {
+                    nodes += self.play(mv).perft_within(t, depth - 1, left)?;
+                }
+                Some(nodes)
+            }
+        }
+    }
+
     /// The move as the general position writes it.
     fn action(&self, mv: PlainMove) -> Action {
         let (from, to) = (sq(mv.from), sq(mv.to));
@@ -458,6 +484,13 @@ impl Board {
 /// Perft on the plain board; `None` when `pos` is not one.
 pub(crate) fn perft(pos: &Position, depth: u32) -> Option<u64> {
     Board::of(pos).map(|b| b.perft(Tables::get(), depth))
+}
+
+/// Perft within a budget of leaves on the plain board: `None` when `pos` is not one, else the
+/// count, or `None` inside once the budget is spent.
+pub(crate) fn perft_within(pos: &Position, depth: u32, budget: u64) -> Option<Option<u64>> {
+    let mut left = budget;
+    Board::of(pos).map(|b| b.perft_within(Tables::get(), depth, &mut left))
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Game records: PGN-like text with headers, move numbers, comments and a result.
+//! Game records: PGN-like text with headers, move numbers, comments and a result, read here, and
+//! written here too ([`Game::record`]: SAN for FIDE chess, the authors' notation for variants).
 //!
 //! Tolerated and skipped: `[Tag "value"]` headers (the `Variant`, `FEN` and `Result` tags are read),
 //! move numbers (`1.`, `1...`, `1.e4`), comments in braces or after `;`, variations in
@@ -6,10 +7,11 @@
 
 use std::fmt;
 
-use crate::game::{Game, Outcome, PlayError};
+use crate::game::{Game, Outcome, PlayError, WinReason};
 use crate::notation;
 use crate::position::Position;
 use crate::text::PositionError;
+use crate::types::Color;
 use crate::variant::TurnRule;
 use crate::variant::Variant;
 
@@ -288,6 +290,92 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
     Ok(Replay { game, record })
 }
 
+/// The moves of `game` as a record ([`Game::record`]): SAN for FIDE chess, so that other chess
+/// programs read it (`1. e4 e5 2. Nf3`); the long notation of the variants' authors for every
+/// variant (`1. @@f3 @@f6 2. Ng1-f3`). Black's turn carries a number of its own (`3... @a4-c3`)
+/// only where it must: as the game's first turn, or where its opening square action would
+/// otherwise be read as the end of White's turn before it. Blue Chip's opening chip, placed
+/// before White's first move, stands before `1.` unnumbered (`[e5] 1. e2-e4[d5]`).
+pub(crate) fn write_moves(game: &Game) -> String {
+    let san = game.start().variant() == Variant::Chess;
+    let mut pos = game.start().clone();
+    let mut out = String::new();
+    // White's turn just written, and the position it was played from.
+    let mut last: Option<(String, Position)> = None;
+    for (i, mv) in game.moves().iter().enumerate() {
+        let text = if san { notation::san(&pos, mv) } else { notation::lan(&pos, mv) };
+        let after = pos.played(mv);
+        if pos.turn() == Color::White {
+            out.push_str(&format!("{}. ", pos.fullmoves()));
+        } else if i == 0 {
+            // A turn that does not count as a move (the opening chip) comes before move 1.
+            if after.fullmoves() != pos.fullmoves() {
+                out.push_str(&format!("{}... ", pos.fullmoves()));
+            }
+        } else if let Some((white, before)) = &last
+            && would_join(before, white, &text)
+        {
+            out.push_str(&format!("{}... ", pos.fullmoves()));
+        }
+        out.push_str(&text);
+        out.push(' ');
+        last = (pos.turn() == Color::White).then(|| (text, pos.clone()));
+        pos = after;
+    }
+    out.push_str(game.outcome().map_or("*", |o| o.result()));
+    out
+}
+
+/// Whether [`replay`] would read the first action of `next`, written unnumbered after the turn
+/// `turn` played from `pos`, as part of that turn: it joins a square action (or a chip) to the
+/// turn before it while that turn can take it.
+fn would_join(pos: &Position, turn: &str, next: &str) -> bool {
+    let first = next.split(' ').next().unwrap_or_default();
+    pos.rules().turn != TurnRule::Single
+        && (first.starts_with('@') || first.starts_with('['))
+        && turn_can_start_with(pos, &format!("{turn} {first}"))
+}
+
+/// The PGN `Termination` tag's value for how a game ended (the PGN standard's words): `normal`
+/// for an ending on the board or between the players (mate, stalemate, resignation, a draw
+/// agreed or by rule), `time forfeit` for a loss on time, `abandoned` for a game not played out
+/// (a forfeit), `unterminated` for a game still going.
+pub fn termination(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        None => "unterminated",
+        Some(Outcome::Win { reason: WinReason::Time, .. }) => "time forfeit",
+        Some(Outcome::Win { reason: WinReason::Forfeit, .. }) => "abandoned",
+        Some(Outcome::Win { .. } | Outcome::Draw { .. }) => "normal",
+    }
+}
+
+/// Movetext broken into lines of at most `width` characters (PGN's export form keeps lines under
+/// 80), between words only, a move number kept with the move after it.
+pub fn wrap(movetext: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut words = movetext.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        let mut unit = word.to_string();
+        if word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_digit()) {
+            if let Some(next) = words.next() {
+                unit = format!("{word} {next}");
+            }
+        }
+        if !line.is_empty() && line.len() + 1 + unit.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&unit);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
 /// Whether some legal turn begins with the actions written in `text`.
 fn turn_can_start_with(pos: &Position, text: &str) -> bool {
     notation::parse(text).is_ok_and(|parsed| parsed.is_prefix_of_legal_turn(pos))
@@ -360,6 +448,28 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         let text = "[FEN \"4k3/8/8/8/8/8/8/R3K3 b - - 0 1\"]\n1... Kd7 2. Ra7+";
         let r = replay(Variant::Chess, text).unwrap();
         assert_eq!(r.game.position().fen(), "8/R2k4/8/8/8/8/8/4K3 b - - 2 2");
+    }
+
+    #[test]
+    fn movetext_wraps_between_words_with_each_number_kept_with_its_move() {
+        let mut game = Game::from_variant(Variant::Chess);
+        let breyer = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 Nbd2 Bb7";
+        for mv in breyer.split(' ') {
+            game.play_text(mv).unwrap();
+        }
+        let record = game.record();
+        let wrapped = wrap(&record, 79);
+        assert!(wrapped.lines().count() > 1, "{wrapped}");
+        for line in wrapped.lines() {
+            assert!(line.len() <= 79 && !line.ends_with('.'), "{line}");
+        }
+        assert_eq!(
+            wrapped.split_whitespace().collect::<Vec<_>>(),
+            record.split_whitespace().collect::<Vec<_>>()
+        );
+        let back = replay(Variant::Chess, &wrapped).unwrap();
+        assert_eq!(back.game.position(), game.position());
+        assert_eq!(wrap("1. e4 e5 *", 79), "1. e4 e5 *");
     }
 
     #[test]

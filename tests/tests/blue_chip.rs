@@ -89,7 +89,7 @@ fn records_and_notation() {
     let r = replay(V, "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[c3]").unwrap_err();
     assert!(r.to_string().contains("occupied"), "{r}");
     let g = replay(V, "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[d4] 3. Nc3-b5[c6]").unwrap().game;
-    assert_eq!(g.record(), "1... [e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[d4] 3. Nc3-b5[c6] *");
+    assert_eq!(g.record(), "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] Ng8-e7[d4] 3. Nc3-b5[c6] *");
     // SAN with the chip reads too; a bare chip in its own word joins the move before it.
     let g2 = replay(V, "[e5] 1. e4[d5] e5 [f3] 2. Nc3[f6] Ne7[d4] 3. Nb5[c6]").unwrap().game;
     assert_eq!(g2.position(), g.position());
