@@ -393,7 +393,12 @@ impl<S: Store> Service<S> {
         let parsed = match parsed {
             Ok(p) => p,
             // Almost a move, from a player who has the move: a hint rather than silence.
-            Err(e) if !to_move.is_empty() => return Err(near_miss_hint(&bare, &e)),
+            Err(e) if !to_move.is_empty() => {
+                // The forms of the game's variant, when every game waiting for this player has one.
+                let variant = to_move[0].game.position().variant();
+                let same = to_move.iter().all(|l| l.game.position().variant() == variant);
+                return Err(near_miss_hint(&bare, &e, same.then_some(variant)));
+            }
             Err(_) => return Ok(Vec::new()),
         };
         if game.is_none() && mine.len() > 1 && to_move.is_empty() {
@@ -827,7 +832,7 @@ impl<S: Store> Service<S> {
         };
         let parsed = match parsed {
             Some(parsed) => parsed,
-            None => notation::parse(text).map_err(|e| e.to_string())?,
+            None => notation::parse(text).map_err(|e| e.in_variant(pos.variant()))?,
         };
         let mv = parsed.resolve(&pos).map_err(|e| e.to_string())?;
         let mut game = loaded.game.clone();
@@ -1636,9 +1641,11 @@ impl<S: Store> Service<S> {
     }
 }
 
-/// Shrink Chess: which ranks and files the move made vanish, the board's new size, and where the
-/// moved piece now stands, since every square beyond a vanished line is renamed towards a1.
+/// Shrink Chess: which ranks and files the move made vanish, the board's new size, and that every
+/// piece beyond a vanished line was renamed towards a1, once, with one of them for an example (the
+/// moved piece where it is one).
 fn shrink_note(before: &Position, mv: &tessera_rules::Move, after: &Position) -> String {
+    use tessera_rules::Action;
     let (files, ranks) = before.vanishing_lines(mv);
     if files.is_empty() && ranks.is_empty() {
         return String::new();
@@ -1653,18 +1660,55 @@ fn shrink_note(before: &Position, mv: &tessera_rules::Move, after: &Position) ->
     gone.extend(ranks.iter().map(|&r| format!("the {} rank", ordinal(r + 1))));
     let verb = if gone.len() == 1 { "vanished" } else { "vanish" };
     let (w, h) = after.size();
-    let mut note =
-        format!(" {} {verb}: the board is now {w}×{h}; squares are renamed towards a1", gone.join(" and "));
-    if let tessera_rules::Action::Normal { to, .. } = mv.first() {
-        let shift = |n: u8, gone: &[u8]| n - gone.iter().filter(|&&x| x < n).count() as u8;
-        if !files.contains(&to.file()) && !ranks.contains(&to.rank()) {
-            let now = tessera_rules::Square::from_coords(shift(to.file(), &files), shift(to.rank(), &ranks));
-            if now != to
-                && let Some(piece) = after.piece_at(now)
-            {
-                note.push_str(&format!(", so the {} on {to} is now on {now}", piece.role.name()));
-            }
-        }
+    let mut note = format!(" {} {verb}: the board is now {w}×{h}", gone.join(" and "));
+    // Where each piece now standing stood before the board closed up.
+    let (bw, bh) = before.size();
+    let kept_files: Vec<u8> = (0..bw).filter(|f| !files.contains(f)).collect();
+    let kept_ranks: Vec<u8> = (0..bh).filter(|r| !ranks.contains(r)).collect();
+    let renamed: Vec<(Square, Square)> = after
+        .occupied()
+        .into_iter()
+        .filter_map(|now| {
+            let was = Square::from_coords(
+                *kept_files.get(now.file() as usize)?,
+                *kept_ranks.get(now.rank() as usize)?,
+            );
+            (was != now).then_some((was, now))
+        })
+        .collect();
+    let moved_to = match mv.first() {
+        Action::Normal { to, .. } | Action::EnPassant { to, .. } => Some(to),
+        _ => None,
+    };
+    // An example the reader knows: the moved piece, else one that stood there before the move
+    // (not a pawn a shrink promoted), the mover's strongest first.
+    let mover = before.turn();
+    let rank_of = |sq: Square| {
+        let piece = after.piece_at(sq);
+        let order = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::King, Role::Pawn];
+        let strength = piece.map_or(9, |p| order.iter().position(|&r| r == p.role).unwrap_or(9));
+        (piece.is_some_and(|p| p.color != mover), strength)
+    };
+    let example = renamed.iter().find(|(was, _)| Some(*was) == moved_to).or_else(|| {
+        renamed
+            .iter()
+            .filter(|&&(was, now)| {
+                before.piece_at(was).is_some() && before.piece_at(was) == after.piece_at(now)
+            })
+            .min_by_key(|&&(_, now)| rank_of(now))
+    });
+    if let Some(&(was, now)) = example {
+        let beyond = match (files.len(), ranks.len()) {
+            (0, 1) => "the ranks above it moved down one",
+            (0, _) => "the ranks above them moved down",
+            (1, 0) => "the files right of it moved left one",
+            (_, 0) => "the files right of them moved left",
+            _ => "the lines beyond them moved towards a1",
+        };
+        let role = after.piece_at(now).map_or("piece", |p| p.role.name());
+        note.push_str(&format!(
+            ", and {beyond}: every piece there was renamed (the {role} on {was} is now on {now})"
+        ));
     }
     note.push('.');
     note
@@ -1815,7 +1859,7 @@ fn looks_like_a_move(text: &str) -> bool {
 }
 
 /// What to tell a player whose message almost reads as a move.
-fn near_miss_hint(text: &str, error: &notation::ParseError) -> String {
+fn near_miss_hint(text: &str, error: &notation::ParseError, variant: Option<Variant>) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
     let first = words.first().copied().unwrap_or_default().trim_end_matches(['!', '?', '.', ',']);
     // `Be7 good luck!`: a move, then chat (words that are no part of a turn).
@@ -1834,6 +1878,7 @@ fn near_miss_hint(text: &str, error: &notation::ParseError) -> String {
             return format!("piece letters are capitals: `{capital}`; nothing was played");
         }
     }
+    let error = variant.map_or_else(|| error.to_string(), |v| error.in_variant(v));
     format!("{error}; nothing was played")
 }
 
@@ -2114,13 +2159,31 @@ mod tests {
         let mv = notation::parse_move(&pos, "Rh1-h5").unwrap();
         assert_eq!(
             shrink_note(&pos, &mv, &pos.played(&mv)),
-            " the 1st rank vanished: the board is now 8×7; squares are renamed towards a1, so the rook on h5 is now on h4."
+            " the 1st rank vanished: the board is now 8×7, and the ranks above it moved down one: every piece \
+             there was renamed (the rook on h5 is now on h4)."
         );
         // A file and a rank at once.
         let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/7K/R7 w - - 0 1").unwrap();
         let mv = notation::parse_move(&pos, "Ra1-h1").unwrap();
         let note = shrink_note(&pos, &mv, &pos.played(&mv));
         assert!(note.starts_with(" the a-file vanish"), "{note}");
+        assert!(
+            note.contains("the lines beyond them moved towards a1: every piece there was renamed"),
+            "{note}"
+        );
+        // The top rank: nothing lies beyond it, so nothing is renamed.
+        let pos = Position::from_fen(Variant::Shrink, "7r/8/8/8/k7/8/8/K7 b - - 0 1").unwrap();
+        let mv = notation::parse_move(&pos, "Rh8-h5").unwrap();
+        assert_eq!(shrink_note(&pos, &mv, &pos.played(&mv)), " the 8th rank vanished: the board is now 8×7.");
+        // A move that renames others, not itself: the note names one of them, once.
+        let pos = Position::from_fen(Variant::Shrink, "3qk3/8/8/8/8/2R5/8/4K3 w - - 0 1").unwrap();
+        let mv = notation::parse_move(&pos, "Rc3-c1").unwrap();
+        let note = shrink_note(&pos, &mv, &pos.played(&mv));
+        assert_eq!(
+            note,
+            " the 3rd rank vanished: the board is now 8×7, and the ranks above it moved down one: every piece \
+             there was renamed (the queen on d8 is now on d7)."
+        );
         let start = Position::start(Variant::Shrink);
         let quiet = notation::parse_move(&start, "Nc3").unwrap();
         assert_eq!(shrink_note(&start, &quiet, &start.played(&quiet)), "");

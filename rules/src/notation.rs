@@ -15,7 +15,7 @@ use crate::mechanic::{self, Mechanic, dispatch};
 use crate::moves::{Action, Move};
 use crate::position::Position;
 use crate::types::{Role, Square};
-use crate::variant::TurnRule;
+use crate::variant::{TurnRule, Variant};
 
 /// Longest move text we read; anything longer is not a move.
 const MAX_LEN: usize = 64;
@@ -95,11 +95,61 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot read \"{}\" as a move: {}. Write moves like e2-e4, Ng1-f3, e4, Nf3, exd5, O-O or e8=Q",
-            self.text, self.reason
-        )
+        write!(f, "cannot read \"{}\" as a move: {}. {PIECE_MOVES}", self.text, self.reason)
+    }
+}
+
+impl ParseError {
+    /// The error with the move forms of `variant` (its square actions, quad names, chip…), for a
+    /// player of that variant; [`Display`](fmt::Display) gives only the piece moves every variant reads.
+    pub fn in_variant(&self, variant: Variant) -> String {
+        format!("cannot read \"{}\" as a move: {}. {}", self.text, self.reason, move_forms(variant))
+    }
+}
+
+/// The piece moves every variant reads.
+const PIECE_MOVES: &str = "Write moves like e2-e4, Ng1-f3, e4, Nf3, exd5, O-O or e8=Q";
+
+/// How to write a turn of `variant`, in one or two sentences with examples of each of its kinds of
+/// action (L15, Q12, T2, B5, S6), for a player whose text could not be read.
+pub fn move_forms(variant: Variant) -> String {
+    let rules = variant.rules();
+    if rules.quad_squares {
+        return "Write moves with the quad-squares' names: c3-M1, NS2-d3, M1xd6, e2-e3 or O-O; name the piece you \
+                take on a shared quad-square, Qd3xM1(N); a bishop's sacrifice is Bd3xM1"
+            .into();
+    }
+    if rules.chip {
+        return "Write a move, then the chip's square in brackets: e2-e4[d5] or e4[d5]; Black's opening turn is the \
+                chip alone: [e5]"
+            .into();
+    }
+    if rules.tiles {
+        return "Write one action: a piece move like e2-e4, Ng1-f3, Nf3 or O-O, a tile dropped like @@e4, an \
+                anti-tile dropped like @!e4, or an empty tile of yours taken away like @xe4"
+            .into();
+    }
+    if rules.shrink {
+        return format!(
+            "{PIECE_MOVES}; name the pieces for pawns a shrink promotes after the move, by their new squares: \
+             Rh1-h3[a1=N]"
+        );
+    }
+    let carry = if rules.carry { "; a square move may carry a piece of yours one step: @b2-b3" } else { "" };
+    match rules.turn {
+        _ if !rules.square_actions => PIECE_MOVES.into(),
+        TurnRule::Single => "Write one action: a piece move like e2-e4, Ng1-f3, Nf3 or O-O, a placement like @@e4, \
+                             or a square move like @g1-g3"
+            .into(),
+        TurnRule::Postal => "Write the piece move first, then at most one square action, a placement or a square \
+                             move: Ng1-f3 @@e4 or Ng1-f3 @g1-g3; a first turn with no piece move is one of them \
+                             alone: @@f3"
+            .into(),
+        _ => format!(
+            "Write the piece move first, then a square move and a placement, either or both, in the order you make \
+             them: Ng1-f3 @g1-g3 @@e4 or Ng1-f3 @@e4; a first turn with no piece move is square actions alone: \
+             @@f3{carry}"
+        ),
     }
 }
 
@@ -445,7 +495,7 @@ impl ParsedMove {
     /// Explains, for text that matches no legal turn, what stands in the way.
     fn why_illegal(&self, pos: &Position) -> String {
         if let Some(reason) = turn_shape_error(pos, &self.actions) {
-            return reason;
+            return self.piece_move_first(pos).or_else(|| self.impossible_piece_move(pos)).unwrap_or(reason);
         }
         // Walk the actions: the first one that cannot be made is the one to explain.
         let mut at = pos.clone();
@@ -492,6 +542,46 @@ impl ParsedMove {
             return "a turn must include a piece move whenever a piece can move".into();
         }
         format!("it is not a legal turn here{}", legal_examples(pos))
+    }
+
+    /// A Postal turn written with its piece move after a square action (`@@f3 Ng1-f3`): the piece
+    /// move comes first (L9, L12), so say so with the turn put in order, and whether that is legal.
+    fn piece_move_first(&self, pos: &Position) -> Option<String> {
+        let words: Vec<&str> = self.text.split_whitespace().collect();
+        let piece = self.actions.iter().position(ParsedAction::is_piece_move)?;
+        let pieces = self.actions.iter().filter(|a| a.is_piece_move()).count();
+        if !pos.rules().turn.is_postal() || piece == 0 || pieces != 1 || words.len() != self.actions.len() {
+            return None;
+        }
+        let mut ordered = vec![words[piece]];
+        ordered.extend(words.iter().enumerate().filter(|&(i, _)| i != piece).map(|(_, w)| *w));
+        let ordered = ordered.join(" ");
+        let first = "the piece move comes first, then the square actions";
+        Some(match parse(&ordered).map(|p| p.resolve(pos)) {
+            Ok(Ok(_)) | Ok(Err(ResolveError::Ambiguous { .. })) => format!("{first}: `{ordered}`"),
+            Ok(Err(ResolveError::Illegal { reason, .. })) => {
+                format!("{first}; but `{ordered}` is not legal either: {reason}")
+            }
+            Err(_) => format!("{first}"),
+        })
+    }
+
+    /// For a turn of the wrong shape that begins with a piece move that no legal turn begins with
+    /// (Blue Chip's `exe5` without its chip): why that move cannot be made, which matters before
+    /// what the turn lacks. Only where some legal turn begins with a piece move.
+    fn impossible_piece_move(&self, pos: &Position) -> Option<String> {
+        let first = self.actions.first().filter(|a| a.is_piece_move())?;
+        if pos.rules().turn == TurnRule::Single {
+            return None;
+        }
+        let alone =
+            ParsedMove { text: String::new(), actions: vec![first.clone()], shrink_promotions: Vec::new() };
+        let mut pieces_move = false;
+        pos.for_each_turn(&mut |step, _, action| step > 0 || action.is_piece_move(), &mut |_| {
+            pieces_move = true;
+            false
+        });
+        (pieces_move && !alone.is_prefix_of_legal_turn(pos)).then(|| why_action_impossible(pos, first))
     }
 
     fn actions_text(&self, upto: usize) -> String {
@@ -587,19 +677,25 @@ fn why_piece_move_impossible<M: Mechanic>(
 ) -> String {
     let us = pos.turn();
     let rules = pos.rules();
-    if !pos.board_mask().contains(p.to) {
-        return format!("{} is off this board", p.to);
+    // Locations as the player names them: `S4` for every cell of a quad-square, `e4` elsewhere.
+    let name = |sq: Square| M::location_name(sq);
+    // A location of several cells (a quad-square) has had its pieces judged by its room.
+    let one_cell = |sq: Square| !pos.has_named_locations() || name(sq) == sq.to_string();
+    for sq in p.origin().into_iter().chain([p.to]) {
+        if !pos.board_mask().contains(sq) {
+            return off_the_board(pos, sq, p.role);
+        }
     }
     let king_lays_squares = M::kings_lay_squares()
         && (p.role == Some(Role::King)
             || p.origin().and_then(|o| pos.piece_at(o)).is_some_and(|pc| pc.role == Role::King));
     if !pos.squares().contains(p.to) && !king_lays_squares {
-        return format!("there is no {} at {}", pos.square_word(), p.to);
+        return format!("there is no {} at {}", pos.square_word(), name(p.to));
     }
     if let Some(reason) = M::why_not_piece_move(pos, p) {
         return reason;
     }
-    if let Some(from) = p.origin() {
+    if let Some(from) = p.origin().filter(|&o| one_cell(o)) {
         match pos.piece_at(from) {
             None => return format!("there is no piece on {from}"),
             Some(piece) if piece.color != us => {
@@ -616,7 +712,7 @@ fn why_piece_move_impossible<M: Mechanic>(
             _ => {}
         }
     }
-    if pos.by_color(us).contains(p.to) {
+    if one_cell(p.to) && pos.by_color(us).contains(p.to) {
         return format!("your own piece stands on {}", p.to);
     }
     let mut pseudo = Vec::new();
@@ -628,13 +724,20 @@ fn why_piece_move_impossible<M: Mechanic>(
             "your king would be in check".into()
         };
     }
+    // (Quad-Square's pawns may also promote on a quad that reaches the last rank: its room knows.)
     if let Some(promo) = p.promotion
         && p.to.rank() != us.last_rank(pos.size().1)
+        && !pos.has_named_locations()
     {
         return format!("a pawn promotes only on the last rank, not on {} (={})", p.to, promo.upper());
     }
-    let role = p.role.or_else(|| p.origin().and_then(|sq| pos.piece_at(sq)).map(|pc| pc.role));
-    let role = role.unwrap_or(Role::Pawn);
+    // The piece that would move: on a quad-square, the first of the mover's there.
+    let own_at = |origin: Square| {
+        let loc = pos.location(origin);
+        let mut cells = pos.by_color(us).into_iter().filter(|&c| pos.location(c) == loc);
+        cells.find_map(|c| pos.piece_at(c)).map(|pc| pc.role)
+    };
+    let role = p.role.or_else(|| p.origin().and_then(own_at)).unwrap_or(Role::Pawn);
     if role == Role::Pawn
         && let Some(from) = p.origin()
     {
@@ -653,23 +756,93 @@ fn why_piece_move_impossible<M: Mechanic>(
             .then(|| path_obstacle::<M>(pos, from, p.to))
             .flatten()
     };
+    let to = name(p.to);
     match p.origin() {
         Some(from) => match blocked(from) {
-            Some(obstacle) => format!("the {} on {from} cannot move to {}: {obstacle}", role.name(), p.to),
-            None => format!("the {} on {from} cannot move to {}", role.name(), p.to),
+            Some(obstacle) => format!("the {} on {from} cannot move to {to}: {obstacle}", role.name()),
+            None => format!("the {} on {} cannot move to {to}", role.name(), name(from)),
         },
-        None => match pos.pieces(us, role).into_iter().find_map(|from| blocked(from).map(|o| (from, o))) {
-            Some((from, obstacle)) => {
-                format!(
-                    "no {} of yours can move to {}: for the {} on {from}, {obstacle}",
-                    role.name(),
-                    p.to,
-                    role.name()
-                )
+        None => {
+            // `exd5`, `R1a3`: only the pieces on the file or rank written.
+            let named = |sq: &Square| {
+                p.from_file.is_none_or(|f| f == sq.file()) && p.from_rank.is_none_or(|r| r == sq.rank())
+            };
+            let mut kind = role.name().to_string();
+            if let Some(f) = p.from_file {
+                kind = format!("{kind} of yours on the {}-file", (b'a' + f) as char);
+            } else if let Some(r) = p.from_rank {
+                kind = format!("{kind} of yours on the {} rank", ordinal(r + 1));
+            } else {
+                kind.push_str(" of yours");
             }
-            None => format!("no {} of yours can move to {}", role.name(), p.to),
-        },
+            let pieces = pos.pieces(us, role).into_iter().filter(named);
+            match pieces.clone().find_map(|from| blocked(from).map(|o| (from, o))) {
+                Some((from, obstacle)) => {
+                    format!("no {kind} can move to {to}: for the {} on {from}, {obstacle}", role.name())
+                }
+                None => format!("no {kind} can move to {to}"),
+            }
+        }
     }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`… (ranks run to 8).
+fn ordinal(n: u8) -> String {
+    match n {
+        1 => "1st".to_string(),
+        2 => "2nd".to_string(),
+        3 => "3rd".to_string(),
+        n => format!("{n}th"),
+    }
+}
+
+/// Why a move naming `sq` cannot be made when `sq` is not on the board: on a board a shrink made
+/// smaller (S2), which of the player's lines are gone, the board's size now, and where the pieces
+/// of the named kind stand since the renaming.
+fn off_the_board(pos: &Position, sq: Square, role: Option<Role>) -> String {
+    let (w, h) = pos.size();
+    let rules = pos.rules();
+    if (w, h) == (rules.width, 8) || !rules.shrink {
+        return format!("{sq} is off this board");
+    }
+    let mut gone = Vec::new();
+    if sq.file() >= w {
+        let files: Vec<String> = (w..rules.width).map(|f| format!("{}", (b'a' + f) as char)).collect();
+        gone.push(match files.len() {
+            1 => format!("the {}-file is", files[0]),
+            _ => format!("files {} are", join_and(&files)),
+        });
+    }
+    if sq.rank() >= h {
+        let ranks: Vec<String> = (h..8).map(|r| (r + 1).to_string()).collect();
+        gone.push(match ranks.len() {
+            1 => format!("the {} rank is", ordinal(h + 1)),
+            _ => format!("ranks {} are", join_and(&ranks)),
+        });
+    }
+    let count = |n: u8, line: &str| match n {
+        0 => None,
+        1 => Some(format!("a {line}")),
+        n => Some(format!("{n} {line}s")),
+    };
+    let vanished: Vec<String> =
+        [count(8 - h, "rank"), count(rules.width - w, "file")].into_iter().flatten().collect();
+    let mut text = format!(
+        "there is no {sq} any more: {} gone ({} vanished and the board closed up towards a1; it is {w}×{h} now)",
+        gone.join(" and "),
+        join_and(&vanished)
+    );
+    let us = pos.turn();
+    if let Some(role) = role {
+        let at: Vec<String> = pos.pieces(us, role).into_iter().map(|s| s.to_string()).collect();
+        match at.len() {
+            0 => text.push_str(&format!("; you have no {} left", role.name())),
+            1 => text.push_str(&format!("; your {} stands on {}", role.name(), at[0])),
+            2 | 3 => text.push_str(&format!("; your {}s stand on {}", role.name(), join_and(&at))),
+            _ => {}
+        }
+    }
+    text
 }
 
 /// Whether a rook, bishop or queen on `from` moves along a line that passes `to`.

@@ -44,7 +44,7 @@ pub enum TurnRule {
     Single,
     /// A piece move, then optionally one square action (L9).
     Postal,
-    /// A piece move, then optionally a square move and/or a placement, in either order (L9).
+    /// A piece move first, then optionally a square move and/or a placement, those two in either order (L9).
     PostalPlus,
     /// Postal Plus where the placement is required while a hole exists (L12).
     InfiniteReserves,
@@ -226,8 +226,9 @@ const NEUTRAL_BOARD: &str = concat!(neutral_board!(), " ", moving_squares!());
 const SINGLE_TURN: &str = "Turn: one action: a piece move, a square move or a placement.";
 const POSTAL_TURN: &str = "Turn: a piece move, then at most one square action (a square move or a placement), \
     like `Ng1-f3 @@e4`. On your first turn no piece can move yet: one square action alone.";
-const POSTAL_PLUS_TURN: &str = "Turn: a piece move, then at most one square move and one placement, in either \
-    order, like `Ng1-f3 @g1-g3 @@e4`. On your first turn no piece can move yet: square actions alone.";
+const POSTAL_PLUS_TURN: &str = "Turn: a piece move first, then at most one square move and one placement, those \
+    two in either order, like `Ng1-f3 @g1-g3 @@e4`. On your first turn no piece can move yet: square actions \
+    alone.";
 
 /// Every variant, one row each, in the order of the enum (checked when this compiles) and of
 /// `tessera variants`. To add a variant, see `docs/adding-a-variant.md`.
@@ -317,9 +318,9 @@ const ROWS: &[VariantInfo] = &[
         summary: "piece move + placement every turn, squares left behind vanish from the fourth turn",
         help: Help {
             board: "Ranks 3–6 start as holes. Squares belong to nobody and your hand never runs out.",
-            turn: "Turn: a piece move, a placement (required while any hole is left) and at most one square move, \
-             in either order, like `Ng1-f3 @@e4`; your first turn is square actions alone. From your fourth \
-             turn, the square a piece leaves is taken away.",
+            turn: "Turn: a piece move first, then a placement (required while any hole is left) and at most one \
+             square move, those two in either order, like `Ng1-f3 @@e4`; your first turn is square actions alone. \
+             From your fourth turn, the square a piece leaves is taken away.",
             example: "@@e4",
         },
         start_fen: HOLES_START,
