@@ -198,7 +198,7 @@ pub fn addressed_command(text: &str) -> Option<&'static CommandSpec> {
 }
 
 /// Whether a word mentions a user (`@bob`, Discord's `<@123>`) rather than writing a square action
-/// (`@@e4`, `@g1-g3`, `@!e4`, `@xe4`).
+/// (`@@e4`, `@g1-g3`, `@!e4`, `@xe4`) or how one begins (`@x`, as in `!t moves @x`).
 pub fn is_mention(word: &str) -> bool {
     if word.starts_with("<@") && word.ends_with('>') {
         return true;
@@ -208,6 +208,7 @@ pub fn is_mention(word: &str) -> bool {
     let square_at =
         |i: usize| b.len() > i + 1 && (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1]);
     !(rest.is_empty()
+        || rest.eq_ignore_ascii_case("x")
         || rest.starts_with(['@', '!'])
         || square_at(0)
         || (b.first() == Some(&b'x') && square_at(1)))
@@ -292,7 +293,7 @@ mod tests {
         for m in ["@bob", "@Alice_2", "<@123456>"] {
             assert!(is_mention(m), "{m}");
         }
-        for a in ["@@e4", "@g1-g3", "@e4e6", "@!e4", "@xe4", "@"] {
+        for a in ["@@e4", "@g1-g3", "@e4e6", "@!e4", "@xe4", "@", "@x"] {
             assert!(!is_mention(a), "{a}");
         }
     }

@@ -22,3 +22,4 @@ pub mod service;
 pub mod store;
 pub mod tournament;
 pub mod tournament_store;
+mod turn_list;

@@ -13,6 +13,7 @@ use tessera_rules::{
 
 use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
 use crate::store::{Append, BotOpponent, Challenge, GameId, GameRow, NewGame, Player, Store};
+use crate::turn_list::{self, key_begins, long_begins_like, move_key};
 
 #[path = "service_tournaments.rs"]
 mod tournaments;
@@ -1064,77 +1065,13 @@ impl<S: Store> Service<S> {
         Ok(replies)
     }
 
-    /// The legal turns, grouped by the piece (or square, chip, tile) that begins them, within one
-    /// screen: beyond that, how many each beginning has, and how to narrow them.
+    /// The legal turns, grouped by what begins them (see [`turn_list`]).
     fn legal_moves(&self, msg: &Incoming, id: GameRef, start: Option<&str>) -> Replies {
         let loaded = self.find(msg, id, true)?;
         if let Some(o) = loaded.game.outcome() {
             return Err(format!("game #{} is over: {o}", loaded.row.id));
         }
-        let pos = loaded.game.position();
-        let wanted = start.map(move_key).unwrap_or_default();
-        let mut turns: Vec<(String, &'static str, String)> = Vec::new();
-        let moves = pos.legal_moves();
-        let mut writer = notation::TurnWriter::new(pos);
-        for mv in &moves {
-            let (san, lan) = (writer.san(mv), writer.lan(mv));
-            if begins_like(&san, &lan, &wanted) {
-                let (order, group) = turn_group(pos, mv.first());
-                turns.push((format!("{order}{group}"), group_kind(order), san));
-            }
-        }
-        let id = loaded.row.id;
-        let narrowed = start.map_or(String::new(), |s| format!(" beginning {}", s.trim()));
-        if turns.is_empty() {
-            return Err(format!("no legal turn in game #{id}{narrowed}; `!t moves` lists them all"));
-        }
-        turns.sort();
-        let n = turns.len();
-        let mut out = format!(
-            "{n} legal turn{} for {} in game #{id}{narrowed}:",
-            if n == 1 { "" } else { "s" },
-            pos.turn()
-        );
-        // One screen: a few hundred turns are listed by group; more are counted by how they begin.
-        const ONE_SCREEN: usize = 1500;
-        let mut lines: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < turns.len() {
-            let group = &turns[i].0;
-            let same: Vec<&str> =
-                turns[i..].iter().take_while(|t| &t.0 == group).map(|t| t.2.as_str()).collect();
-            let label = format!("{}{}", turns[i].1, &group[1..]);
-            // Whole turns of several actions are told apart by a dot.
-            let gap = if same.iter().any(|t| t.contains(' ')) { " · " } else { " " };
-            lines.push(format!("{label}: {}", same.join(gap)));
-            i += same.len();
-        }
-        let counted = lines.iter().map(|l| l.len() + 1).sum::<usize>() > ONE_SCREEN;
-        if counted {
-            out.push_str(" how they begin, with how many turns begin so in brackets");
-            lines = counted_by_beginning(pos, &moves, &wanted);
-        }
-        let mut shown = 0;
-        for line in &lines {
-            if out.len() + line.len() > ONE_SCREEN {
-                break;
-            }
-            out.push('\n');
-            out.push_str(line);
-            shown += 1;
-        }
-        if counted && let Some((_, _, example)) = turns.iter().find(|t| t.2.contains(' ')) {
-            out.push_str(&format!("\nA whole turn, for example: `{example}`"));
-        }
-        if shown < lines.len() {
-            out.push_str(&format!(
-                "\n… and {} more; narrow them, like `!t moves Nf` or `!t moves @`",
-                lines.len() - shown
-            ));
-        } else if lines.len() > 1 && start.is_none() && n > 40 {
-            out.push_str("\nNarrow them by how they begin, like `!t moves Nf3` or `!t moves @`.");
-        }
-        Ok(vec![Reply::text(out)])
+        Ok(vec![Reply::text(turn_list::legal_turns(loaded.game.position(), loaded.row.id, start)?)])
     }
 
     /// A player's setting, else the default the channel's moderators chose, else none.
@@ -1712,84 +1649,6 @@ fn shrink_note(before: &Position, mv: &tessera_rules::Move, after: &Position) ->
     }
     note.push('.');
     note
-}
-
-/// Move text compared loosely: no capture or check marks, dashes or spaces, any case.
-fn move_key(s: &str) -> String {
-    s.chars().filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' ')).collect::<String>().to_lowercase()
-}
-
-/// Whether `written`, read as a [`move_key`], begins with `wanted` (one), without allocating:
-/// a compound-turn position has tens of thousands of turns to compare.
-fn key_begins(written: &str, wanted: &str) -> bool {
-    let mut key = written
-        .chars()
-        .filter(|c| !matches!(c, 'x' | 'X' | '-' | '+' | '#' | ' '))
-        .flat_map(char::to_lowercase);
-    wanted.chars().all(|w| key.next() == Some(w))
-}
-
-/// Whether a turn's long form begins like `wanted` (a [`move_key`]), also without its piece
-/// letter (`g1` finds Ng1-f3).
-fn long_begins_like(lan: &str, wanted: &str) -> bool {
-    key_begins(lan, wanted)
-        || (lan.starts_with(|c: char| c.is_ascii_uppercase()) && key_begins(&lan[1..], wanted))
-}
-
-/// Whether a turn, written short or long, begins like `wanted` (a [`move_key`]).
-fn begins_like(san: &str, lan: &str, wanted: &str) -> bool {
-    key_begins(san, wanted) || long_begins_like(lan, wanted)
-}
-
-/// What a turn is listed under: an order (pieces, then pawns, then squares, chip, tiles) and the
-/// piece and its square (`Ng1`), or the kind of action.
-fn turn_group(pos: &Position, first: tessera_rules::Action) -> (char, String) {
-    use tessera_rules::Action as A;
-    match first {
-        A::Normal { role: Role::Pawn, .. } | A::EnPassant { .. } => ('2', String::new()),
-        A::Normal { role, from, .. } | A::Sacrifice { from, victim: role, .. } => {
-            let role = pos.piece_at(from).map_or(role, |p| p.role);
-            ('1', format!("{}{from}", role.upper()))
-        }
-        A::Castle { king, .. } => ('1', format!("K{king}")),
-        A::Place { .. } => ('3', String::new()),
-        A::Shift { .. } => ('4', String::new()),
-        A::Chip { .. } => ('5', String::new()),
-        A::DropAnti { .. } | A::RemoveTile { .. } => ('6', String::new()),
-    }
-}
-
-fn group_kind(order: char) -> &'static str {
-    match order {
-        '2' => "pawns",
-        '3' => "placing a square",
-        '4' => "moving a square",
-        '5' => "the chip",
-        '6' => "tiles",
-        _ => "",
-    }
-}
-
-/// Too many turns for one screen: each way a turn begins, with how many turns begin so.
-fn counted_by_beginning(pos: &Position, moves: &[tessera_rules::Move], wanted: &str) -> Vec<String> {
-    let mut counts: std::collections::BTreeMap<(char, String), std::collections::BTreeMap<String, usize>> =
-        Default::default();
-    let mut writer = notation::TurnWriter::new(pos);
-    for mv in moves {
-        let (san, lan) = (writer.san(mv), writer.lan(mv));
-        if !begins_like(&san, &lan, wanted) {
-            continue;
-        }
-        let first = writer.san(&tessera_rules::Move::single(mv.first()));
-        *counts.entry(turn_group(pos, mv.first())).or_default().entry(first).or_default() += 1;
-    }
-    counts
-        .into_iter()
-        .map(|((order, group), firsts)| {
-            let items: Vec<String> = firsts.into_iter().map(|(first, n)| format!("{first} ({n})")).collect();
-            format!("{}{group}: {}", group_kind(order), items.join(" "))
-        })
-        .collect()
 }
 
 /// Why a turn deserves a second thought before it is played, if it does: it leaves out an action

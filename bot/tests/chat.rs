@@ -119,6 +119,69 @@ fn moves_are_grouped_by_piece_and_narrowed_by_how_they_begin() {
 }
 
 #[test]
+fn moves_speak_each_variant_s_own_forms() {
+    // Quad-Square: groups are headed by the location the player names (the knight stands on S2,
+    // not f1), and no square action is offered where there is none.
+    let service = game("quad-square");
+    let all = text(&say(&service, "alice", "!t moves"));
+    assert!(all.contains("\nNS2: NS2-M2 NS2-d2 NS2-g4\n"), "{all}");
+    assert!(all.contains("\nRS1: RS1-S2 ") && !all.contains("Nf1:") && !all.contains("Ra1:"), "{all}");
+    assert_eq!(
+        text(&say(&service, "alice", "!t moves NS2")),
+        "3 legal turns for white in game #1 beginning NS2:\nNS2: NS2-M2 NS2-d2 NS2-g4"
+    );
+    // Blue Chip: every turn after the first is a piece move and the chip; no `@`.
+    let service = game("blue-chip");
+    say(&service, "bob", "[e5]");
+    let all = text(&say(&service, "alice", "!t moves"));
+    assert!(all.ends_with("Narrow them by how they begin, like `!t moves Nb1`."), "{all}");
+    assert!(!all.contains("`!t moves @`"), "{all}");
+    // Hans38-like games do have square actions: `@` is offered there.
+    let service = game("moving-occupied-squares");
+    assert!(text(&say(&service, "alice", "!t moves")).contains("`!t moves @`"));
+    // Tiled Squares: tile drops, anti-tile drops and removals by name, found by location too.
+    let service = game("tiled-squares");
+    let all = text(&say(&service, "alice", "!t moves"));
+    assert!(
+        all.contains("\ndropping a tile: @@a3 ") && all.contains("\ndropping an anti-tile: @!a3 "),
+        "{all}"
+    );
+    assert!(!all.contains("placing a square"), "{all}");
+    assert_eq!(
+        text(&say(&service, "alice", "!t moves @e4")),
+        "2 legal turns for white in game #1 beginning @e4:\ndropping a tile: @@e4\ndropping an anti-tile: @!e4"
+    );
+    for turn in ["@@a3", "@@a6", "Nb1-a3", "@!h6"] {
+        let who = if turn == "@@a6" || turn == "@!h6" { "bob" } else { "alice" };
+        assert!(text(&say(&service, who, turn)).contains("played"), "{turn}");
+    }
+    assert_eq!(
+        text(&say(&service, "alice", "!t moves @x")),
+        "1 legal turn for white in game #1 beginning @x:\nremoving a tile: @xb1"
+    );
+    assert_eq!(
+        text(&say(&service, "alice", "!t moves @b1")),
+        "1 legal turn for white in game #1 beginning @b1:\nremoving a tile: @xb1"
+    );
+}
+
+#[test]
+fn the_quad_square_board_shows_its_quads() {
+    let service = game("quad-square");
+    say(&service, "alice", "NS2-M2");
+    say(&service, "bob", "e6-M2");
+    // Bob's view after his move is Alice's turn: from White's side by default.
+    let board = say(&service, "alice", "!t board");
+    let diagram = board.iter().find_map(|r| r.diagram.clone()).expect("a text diagram");
+    let rows: Vec<&str> = diagram.lines().collect();
+    // M2 holds White's knight and Black's pawn; S2 is empty.
+    assert_eq!(rows[3], "5  . [ M1 ] . [ M2 ] .", "{diagram}");
+    assert_eq!(rows[4], "4  . [    ] . [ Np ] .", "{diagram}");
+    assert_eq!(rows[6], "2 [ S1 ] .  .  . [ S2 ]", "{diagram}");
+    assert_eq!(rows[7], "1 [ R  ] B  K  Q [    ]", "{diagram}");
+}
+
+#[test]
 fn a_turn_that_loses_by_rule_is_confirmed_first() {
     let service = game("hans38-postal");
     // 1. @@e4 leaves White no piece move after Black's answer: asked, not played.
