@@ -2075,7 +2075,7 @@ fn time_left(seconds: i64) -> String {
 fn row_turn(row: &GameRow) -> Option<Color> {
     let variant: Variant = row.variant.parse().ok()?;
     let first = Position::from_fen(variant, &row.start_fen).ok()?.turn();
-    Some(if row.moves.len() % 2 == 0 { first } else { first.other() })
+    Some(if row.moves.len().is_multiple_of(2) { first } else { first.other() })
 }
 
 /// Where a game stands: its result, or whose move it is and, on a clock, how long they have left.
