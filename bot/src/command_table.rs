@@ -603,8 +603,9 @@ pub static COMMANDS: &[CommandSpec] = &[
         slash: true,
         moderated: false,
         section: Section::Challenges,
-        // Every option, as the tests want it; `level` counts only against the bot itself.
-        example: "@bob hans38 white 3d rated level 3",
+        // What a challenge to a person may say: `level` is only for a game against the bot, which
+        // is never rated nor clocked, so no one challenge takes every option.
+        example: "@bob hans38 white 3d rated",
         build: |a| {
             Ok(Command::Challenge {
                 variant: a.variant("variant").unwrap_or(Variant::Chess),

@@ -85,8 +85,10 @@ impl Session {
                             .tick_for(unix_now() + self.clock_offset, Some(&[PLATFORM]))
                             .unwrap_or_default();
                         let mut out = format!("({hours} hours pass)");
+                        // As any reply: a loss on time comes with the final board and the GIF.
                         for n in notices {
-                            out.push_str(&format!("\n[tessera] {}", n.text));
+                            out.push('\n');
+                            out.push_str(&self.show(&n.into_reply()));
                         }
                         Some(out)
                     }
@@ -212,6 +214,27 @@ mod tests {
         let mut again = Session::new(dir.join("boards"));
         assert!(again.line(&service, "!t board").unwrap().contains("board-0004.png"));
         assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 4);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_loss_on_time_in_the_terminal_shows_the_final_board_and_the_gif() {
+        let dir = std::env::temp_dir().join(format!("tessera-local-time-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let service = Service::new(SqliteStore::in_memory().unwrap());
+        let mut s = Session::new(dir.join("boards"));
+        s.line(&service, "!t challenge @bob chess white 1d");
+        s.line(&service, "/as bob");
+        s.line(&service, "!t accept");
+        s.line(&service, "/as alice");
+        assert!(s.line(&service, "e4").unwrap().contains("alice played e4"));
+        // The clock shows in the terminal's game list, with the channel by its name.
+        let mine = s.line(&service, "!t games mine").unwrap();
+        assert!(mine.contains("bob to move (black), ") && mine.contains(" left, in #main"), "{mine}");
+        let out = s.line(&service, "/wait 25").unwrap();
+        assert!(out.contains("bob ran out of time"), "{out}");
+        assert!(out.contains("(the game as a GIF: ") && out.contains("(board picture: "), "{out}");
+        assert!(out.contains("\n1 ") || out.contains("\n8 "), "the final board as a diagram: {out}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

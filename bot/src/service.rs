@@ -339,7 +339,10 @@ impl<S: Store> Service<S> {
             if let Some(refused) = self.rate_limited(msg) {
                 return refused;
             }
-            self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)])
+            // Its text form, for the examples that repeat the command (`!t resign #12`).
+            let text = command_text(&cmd);
+            self.command(&Incoming { text: &text, ..msg.clone() }, cmd)
+                .unwrap_or_else(|e| vec![Reply::error(e)])
         })
         .into_iter()
         .map(Reply::capped)
@@ -373,14 +376,10 @@ impl<S: Store> Service<S> {
             return Ok(Vec::new());
         }
         let me = self.me(msg)?;
-        let all_mine: Vec<GameRow> = self
-            .store
-            .channel_games(msg.platform, msg.channel)
-            .map_err(internal)?
-            .into_iter()
-            .filter(|g| g.white == me.id || g.black == me.id)
-            .collect();
-        let mine_here = all_mine.len();
+        let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
+        let games_here = here.len();
+        let all_mine: Vec<GameRow> =
+            here.into_iter().filter(|g| g.white == me.id || g.black == me.id).collect();
         let mine: Vec<GameRow> = all_mine.into_iter().filter(|g| game.is_none_or(|id| g.id == id)).collect();
         if mine.is_empty() {
             return Ok(Vec::new());
@@ -418,7 +417,7 @@ impl<S: Store> Service<S> {
         // their turn, no game or several) is answered as `!t move` would answer it.
         let target = game.or_else(|| (mine.len() == 1).then(|| mine[0].id));
         match to_move.into_iter().find(|l| Some(l.row.id) == target) {
-            Some(loaded) => self.play_turn(msg, &me, loaded, &move_text, Some(parsed), Some(mine_here)),
+            Some(loaded) => self.play_turn(msg, &me, loaded, &move_text, Some(parsed), Some(games_here)),
             None => self.make_move_as(msg, game, &move_text, &move_text),
         }
     }
@@ -495,7 +494,7 @@ impl<S: Store> Service<S> {
     /// The game a command is about: the one named, or the author's only game in this channel,
     /// or (for looking only) the channel's only game.
     fn find(&self, msg: &Incoming, id: GameRef, looking: bool) -> Result<Loaded, String> {
-        self.find_as(msg, id, looking, "!t board")
+        self.find_as(msg, id, looking, &sent_command(msg.text))
     }
 
     /// As [`Self::find`]; when the author has several games here, the example of naming one is
@@ -506,7 +505,10 @@ impl<S: Store> Service<S> {
             let Some(row) = row else { return Err(format!("there is no game #{id}")) };
             // A game is shown and played only in its own channel (a server's games stay there).
             if row.channel != msg.channel {
-                return Err(format!("game #{id} is played in another channel; look at it or move there"));
+                return Err(format!(
+                    "game #{id} is played in {}; look at it or move there",
+                    channel_name(&row.platform, &row.channel)
+                ));
             }
             return self.load(row);
         }
@@ -761,8 +763,9 @@ impl<S: Store> Service<S> {
         Ok(vec![reply])
     }
 
-    /// Ends a game whose mover ran out of time; says so.
-    fn settle_clock(&self, loaded: &Loaded, now: i64) -> Result<Option<String>, String> {
+    /// Ends a game whose mover ran out of time; says so, with the final board as a mate shows it
+    /// (the game's GIF is added as after any ending). Both players are named to notify.
+    fn settle_clock(&self, loaded: &Loaded, now: i64) -> Result<Option<Reply>, String> {
         let Some(days) = loaded.row.days_per_move else { return Ok(None) };
         if loaded.row.result.is_some() || now < loaded.row.last_move_at + days as i64 * DAY {
             return Ok(None);
@@ -777,13 +780,24 @@ impl<S: Store> Service<S> {
             // Someone else settled it a moment ago and said so, or a move came in meanwhile.
             return Ok(None);
         }
-        Ok(Some(format!(
+        // Committed: the game as it now stands, over.
+        let mut row = loaded.row.clone();
+        (row.result, row.result_reason) =
+            (Some(outcome.result().to_string()), Some(reason_word(outcome).into()));
+        let mut game = loaded.game.clone();
+        game.declare(outcome);
+        self.games.forget(row.id);
+        let ended = Loaded { row, game, white: loaded.white.clone(), black: loaded.black.clone() };
+        let mut reply = self.board_reply(&ended, None, false, now);
+        reply.text = format!(
             "Game #{}: {} ran out of time. {} ({}).",
-            loaded.row.id,
-            loaded.player(loser).name,
+            ended.row.id,
+            ended.player(loser).name,
             outcome,
             outcome.result()
-        )))
+        );
+        reply.notify = vec![ended.player(loser).user_id.clone(), ended.player(loser.other()).user_id.clone()];
+        Ok(Some(reply))
     }
 
     /// Plays `text` in the author's game; `usage` is how they wrote it, for an example that
@@ -796,8 +810,8 @@ impl<S: Store> Service<S> {
 
     /// Plays `text` in a loaded game for `me`: checks, commits, answers with the board. Everything
     /// is worked out once: the game is not read back after the commit but carried forward.
-    /// `parsed` (the text read, if it was already) and `mine_here` (how many running games the
-    /// author has in this channel) are passed where already known.
+    /// `parsed` (the text read, if it was already) and `games_here` (how many games run in this
+    /// channel) are passed where already known.
     fn play_turn(
         &self,
         msg: &Incoming,
@@ -805,10 +819,11 @@ impl<S: Store> Service<S> {
         loaded: Loaded,
         text: &str,
         parsed: Option<notation::ParsedMove>,
-        mine_here: Option<usize>,
+        games_here: Option<usize>,
     ) -> Replies {
-        if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
-            let mut replies = vec![Reply::text(timeout)];
+        if let Some(mut timeout) = self.settle_clock(&loaded, msg.now)? {
+            timeout.notify.retain(|id| id != &msg.author.id);
+            let mut replies = vec![timeout];
             self.after_game(&mut replies, loaded.row.id, msg.now);
             return Ok(replies);
         }
@@ -865,7 +880,7 @@ impl<S: Store> Service<S> {
             &pos,
             &mv,
             Some(&parsed.shrink_promotions),
-            mine_here,
+            games_here,
         )? {
             Some(replies) => Ok(replies),
             None => {
@@ -873,7 +888,7 @@ impl<S: Store> Service<S> {
                 let mut r = self.board_reply(&now, None, false, msg.now);
                 r.text = format!(
                     "The position changed before your move arrived; {}. Here is the board now.",
-                    status_line(&now)
+                    status_line(&now, msg.now)
                 );
                 Ok(vec![r])
             }
@@ -894,7 +909,7 @@ impl<S: Store> Service<S> {
         pos: &Position,
         mv: &Move,
         named: Option<&[(Square, Role)]>,
-        mine_here: Option<usize>,
+        games_here: Option<usize>,
     ) -> Result<Option<Vec<Reply>>, String> {
         // Only the player to move moves: callers have checked that `me` is that player.
         let my_color = pos.turn();
@@ -930,16 +945,16 @@ impl<S: Store> Service<S> {
             _ => "",
         };
         let mut text = format!("{} played {san_unmarked}{mark}.", me.name);
-        // With several games of theirs here, say which one it went to (a game this move ended no
-        // longer runs).
-        let mine_here = match mine_here {
-            Some(n) => n - usize::from(outcome.is_some()),
+        // With several games in the channel, say which one it went to: the players and everyone
+        // reading tell them apart (the bot's moves, posted unasked, most of all).
+        let games_here = match games_here {
+            Some(n) => n,
             None => {
-                let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
-                here.iter().filter(|g| g.white == me.id || g.black == me.id).count()
+                self.store.channel_games(msg.platform, msg.channel).map_err(internal)?.len()
+                    + usize::from(outcome.is_some())
             }
         };
-        if mine_here > 1 {
+        if games_here > 1 {
             text = format!("Game #{id}: {text}");
         }
         text.push_str(&shrink_note(pos, mv, after.game.position()));
@@ -1013,11 +1028,20 @@ impl<S: Store> Service<S> {
             Some(l) => BoardView::new(pos, Some(l)),
             None => self.last_move_view(loaded),
         };
-        let who = viewer.unwrap_or_else(|| loaded.player(pos.turn()));
+        // A practice game is always seen as its person sees it: never from the bot's side while
+        // it thinks.
+        let person = loaded.row.bot.and_then(|b| {
+            [Color::White, Color::Black].into_iter().find(|&c| loaded.player(c).id != b.player)
+        });
+        let who = match person {
+            Some(c) => loaded.player(c),
+            None => viewer.unwrap_or_else(|| loaded.player(pos.turn())),
+        };
         let (platform, channel) = (&loaded.row.platform, &loaded.row.channel);
-        let side = match self.setting_for(who, platform, channel, &SETTINGS[1]).as_str() {
-            "white" => Color::White,
-            "mine" => loaded.color_of(who).unwrap_or(pos.turn()),
+        let side = match (self.setting_for(who, platform, channel, &SETTINGS[1]).as_str(), person) {
+            ("white", _) => Color::White,
+            (_, Some(c)) => c,
+            ("mine", None) => loaded.color_of(who).unwrap_or(pos.turn()),
             _ => pos.turn(),
         };
         let from_black = (side == Color::Black) != flip;
@@ -1035,7 +1059,7 @@ impl<S: Store> Service<S> {
         let diagram =
             tessera_render::diagram::text_diagram(pos, if from_black { Color::Black } else { Color::White });
         let actions = loaded.game.outcome().is_none().then_some(Actions::Game(loaded.row.id));
-        Reply { text: status_line(loaded), image, diagram: Some(diagram), actions, ..Reply::default() }
+        Reply { text: status_line(loaded, now), image, diagram: Some(diagram), actions, ..Reply::default() }
     }
 
     fn last_move_view(&self, loaded: &Loaded) -> BoardView {
@@ -1055,11 +1079,14 @@ impl<S: Store> Service<S> {
 
     fn board(&self, msg: &Incoming, id: GameRef, flip: bool) -> Replies {
         let loaded = self.find(msg, id, true)?;
-        let mut replies = Vec::new();
-        if let Some(timeout) = self.settle_clock(&loaded, msg.now)? {
-            replies.push(Reply::text(timeout));
+        if let Some(mut timeout) = self.settle_clock(&loaded, msg.now)? {
+            // It shows the final board.
+            timeout.notify.retain(|id| id != &msg.author.id);
+            let mut replies = vec![timeout];
             self.after_game(&mut replies, loaded.row.id, msg.now);
+            return Ok(replies);
         }
+        let mut replies = Vec::new();
         let me = self.me(msg).ok();
         replies.push(self.board_reply_for(&loaded, None, flip, me.as_ref(), msg.now));
         Ok(replies)
@@ -1302,7 +1329,7 @@ impl<S: Store> Service<S> {
                 r.text = format!(
                     "Takeback agreed: {count} move{} undone. {}",
                     if count == 1 { "" } else { "s" },
-                    status_line(&now)
+                    status_line(&now, msg.now)
                 );
                 Ok(vec![r.notifying(opponent)])
             }
@@ -1332,42 +1359,71 @@ impl<S: Store> Service<S> {
     }
 
     fn games(&self, msg: &Incoming, scope: Scope) -> Replies {
+        let me = self.me(msg)?;
         let rows = match scope {
-            Scope::Mine => {
-                let me = self.me(msg)?;
-                self.store
-                    .player_games(me.id)
-                    .map_err(internal)?
-                    .into_iter()
-                    .filter(|g| g.platform == msg.platform)
-                    .collect()
-            }
+            Scope::Mine => self
+                .store
+                .player_games(me.id)
+                .map_err(internal)?
+                .into_iter()
+                .filter(|g| g.platform == msg.platform)
+                .collect(),
             Scope::Channel => self.store.channel_games(msg.platform, msg.channel).map_err(internal)?,
         };
         if rows.is_empty() {
             return Ok(vec![Reply::text("No games running. Start one with `!t challenge @someone hans38`.")]);
         }
-        // A bounded answer however many games there are: the newest first.
+        // A bounded answer however many games there are.
         const SHOWN: usize = 30;
         let total = rows.len();
+        let mut rows: Vec<GameRow> = rows.into_iter().rev().collect();
+        if scope == Scope::Mine {
+            // The games waiting for the author first, the least time left first (a game without a
+            // clock after those with one); then the others, newest first. Read off the rows: only
+            // the games shown are replayed.
+            rows.sort_by_key(|row| match row_turn(row) {
+                Some(turn) if (turn == Color::White) == (row.white == me.id) => (
+                    0,
+                    row.days_per_move.map_or(i64::MAX, |d| row.last_move_at + i64::from(d) * DAY),
+                    -row.id,
+                ),
+                _ => (1, 0, -row.id),
+            });
+        }
+        let loaded = rows.into_iter().take(SHOWN).map(|row| self.load(row));
         let mut lines = Vec::new();
-        for row in rows.into_iter().rev().take(SHOWN) {
-            match self.load(row) {
-                Ok(l) => {
-                    // A player's own list says where each game is played (it is acted on there).
-                    let place = if scope == Scope::Mine {
-                        format!(", in {}", channel_name(&l.row.platform, &l.row.channel))
+        let mut heading = None;
+        for l in loaded {
+            match l {
+                Ok(l) if scope == Scope::Mine => {
+                    let turn = l.game.position().turn();
+                    let mine = l.color_of(&me) == Some(turn);
+                    let head = if mine { "Your move:" } else { "Their move:" };
+                    if heading != Some(head) {
+                        lines.push(head.to_string());
+                        heading = Some(head);
+                    }
+                    let whose = if mine {
+                        "your move".to_string()
                     } else {
-                        String::new()
+                        format!("{} to move", l.player(turn).name)
                     };
-                    lines.push(format!("{}, {}{place}", l.title(), status_line(&l)))
+                    // A player's own list says where each game is played (it is acted on there).
+                    lines.push(format!(
+                        "{}, move {}, {whose} ({turn}){}, in {}",
+                        l.title(),
+                        l.game.position().fullmoves(),
+                        clock_left(&l, msg.now),
+                        channel_name(&l.row.platform, &l.row.channel)
+                    ))
                 }
+                Ok(l) => lines.push(format!("{}, {}", l.title(), status_line(&l, msg.now))),
                 Err(e) => lines.push(e),
             }
         }
         if total > SHOWN {
             lines.push(format!(
-                "… and {} older games; name one with its number, like `!t board #12`",
+                "… and {} more games; name one with its number, like `!t board #12`",
                 total - SHOWN
             ));
         }
@@ -1532,7 +1588,7 @@ impl<S: Store> Service<S> {
             let Some(days) = loaded.row.days_per_move else { continue };
             let deadline = loaded.row.last_move_at + days as i64 * DAY;
             let mover = loaded.player(loaded.game.position().turn());
-            let mut notify = vec![mover.user_id.clone()];
+            let notify = vec![mover.user_id.clone()];
             // One game's failure is logged and skipped: the other games' clocks still run.
             let settled = match self.settle_clock(&loaded, now) {
                 Ok(s) => s,
@@ -1541,10 +1597,14 @@ impl<S: Store> Service<S> {
                     continue;
                 }
             };
-            let text = if let Some(timeout) = settled {
-                notify.push(loaded.player(loaded.game.position().turn().other()).user_id.clone());
-                Some(timeout)
-            } else if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
+            // Settled and committed: the notice, with the final board and the GIF, is delivered
+            // after the tick.
+            if let Some(mut timeout) = settled {
+                timeout.animation = self.game_gif(loaded.row.id);
+                notices.push(Notice::posting(&platform, &channel, timeout));
+                continue;
+            }
+            let text = if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
                 match self.store.mark_reminded(loaded.row.id, loaded.row.last_move_at) {
                     Ok(true) => {}
                     // Another process reminded them, or the mover moved meanwhile.
@@ -1678,6 +1738,42 @@ fn channel_name(platform: &str, channel: &str) -> String {
         "discord" if channel.bytes().all(|b| b.is_ascii_digit()) => format!("<#{channel}>"),
         "matrix" => format!("https://matrix.to/#/{channel}"),
         _ => format!("#{channel}"),
+    }
+}
+
+/// The command a message sent, as the example of naming a game repeats it (`!t moves` → `!t moves
+/// #16`): its words as written, the longest cut to the command's name. A message that is no text
+/// command (a slash command, a button) gets the board's.
+fn sent_command(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.first() {
+        Some(first) if commands::PREFIXES.contains(&first.to_lowercase().as_str()) && words.len() > 1 => {
+            let all = words.join(" ");
+            if all.chars().count() <= 40 { all } else { words[..2].join(" ") }
+        }
+        _ => "!t board".into(),
+    }
+}
+
+/// How a command that acts on one game is written in text, without the game's number.
+fn command_text(cmd: &Command) -> String {
+    let offer = |o: &Offer| match o {
+        Offer::Offer => "",
+        Offer::Accept => " accept",
+        Offer::Decline => " decline",
+    };
+    match cmd {
+        Command::Move { text, .. } => format!("!t move {text}"),
+        Command::Moves { start: Some(start), .. } => format!("!t moves {start}"),
+        Command::Moves { .. } => "!t moves".into(),
+        Command::Confirm(_) => "!t confirm".into(),
+        Command::Resign(_) => "!t resign".into(),
+        Command::Draw(o, _) => format!("!t draw{}", offer(o)),
+        Command::Claim(_) => "!t claim".into(),
+        Command::Takeback(o, _) => format!("!t takeback{}", offer(o)),
+        Command::History(_) => "!t history".into(),
+        Command::Board { flip: true, .. } => "!t board flip".into(),
+        _ => "!t board".into(),
     }
 }
 
@@ -1887,14 +1983,41 @@ fn time_left(seconds: i64) -> String {
     }
 }
 
-fn status_line(l: &Loaded) -> String {
+/// The side to move in a stored game, from the number of its moves (each is one whole turn).
+fn row_turn(row: &GameRow) -> Option<Color> {
+    let variant: Variant = row.variant.parse().ok()?;
+    let first = Position::from_fen(variant, &row.start_fen).ok()?.turn();
+    Some(if row.moves.len().is_multiple_of(2) { first } else { first.other() })
+}
+
+/// Where a game stands: its result, or whose move it is and, on a clock, how long they have left.
+fn status_line(l: &Loaded, now: i64) -> String {
     match l.game.outcome() {
         Some(o) => format!("game over: {o} ({})", o.result()),
         None => {
             let turn = l.game.position().turn();
-            format!("move {}, {} to move ({turn})", l.game.position().fullmoves(), l.player(turn).name)
+            let mut line =
+                format!("move {}, {} to move ({turn})", l.game.position().fullmoves(), l.player(turn).name);
+            line.push_str(&clock_left(l, now));
+            line
         }
     }
+}
+
+/// The time the player to move has left in a running game on a clock (", 2d 5h left"); empty
+/// without a clock.
+fn clock_left(l: &Loaded, now: i64) -> String {
+    match deadline(l) {
+        Some(at) if at > now => format!(", {} left", time_left(at - now)),
+        Some(_) => ", out of time".into(),
+        None => String::new(),
+    }
+}
+
+/// When the player to move runs out of time, for a running game on a clock.
+fn deadline(l: &Loaded) -> Option<i64> {
+    let days = l.row.days_per_move.filter(|_| l.game.outcome().is_none())?;
+    Some(l.row.last_move_at + days as i64 * DAY)
 }
 
 fn reason_word(o: Outcome) -> &'static str {

@@ -280,7 +280,7 @@ impl<S: Store> Service<S> {
         let now = self.find(msg, Some(game), true)?;
         let mut r = self.board_reply(&now, None, false, msg.now);
         let what = if count == 2 { "your last move and my answer are" } else { "your last move is" };
-        r.text = format!("Taken back: {what} undone. {}", status_line(&now));
+        r.text = format!("Taken back: {what} undone. {}", status_line(&now, msg.now));
         Ok(vec![r])
     }
 }

@@ -602,7 +602,7 @@ impl<S: Store> Service<S> {
 
     /// A finished game, every position in turn, with its result; none where the channel said
     /// `!t channel gifs off`, for a game that never began, or one too long to animate.
-    fn game_gif(&self, game: GameId) -> Option<Vec<u8>> {
+    pub(super) fn game_gif(&self, game: GameId) -> Option<Vec<u8>> {
         let row = self.store.game(game).ok()??;
         let off = self.store.channel_setting(&row.platform, &row.channel, "gifs").ok()?;
         if off.as_deref() == Some("off") || row.moves.is_empty() {
@@ -1101,14 +1101,23 @@ impl<S: Store> Service<S> {
                 .store
                 .player_by_id(if g.white == who.id { g.black } else { g.white })
                 .map_err(internal)?;
-            let colour = if g.white == who.id { "white" } else { "black" };
+            let white = g.white == who.id;
+            let colour = if white { "white" } else { "black" };
+            // Told from the profile owner's side, not as a score.
+            let had = if who.user_id == msg.author.id { "you".to_string() } else { who.name.clone() };
+            let result = match (g.result.as_deref(), white) {
+                (None, _) => "in play",
+                (Some("1-0"), true) | (Some("0-1"), false) => "won",
+                // A double forfeit (0-0) is lost by both.
+                (Some("1-0"), false) | (Some("0-1"), true) | (Some("0-0"), _) => "lost",
+                (Some(_), _) => "drawn",
+            };
             lines.push(format!(
-                "#{} {} vs {} ({colour}{}): {}",
+                "#{} {} vs {} ({had} had {colour}{}): {result}",
                 g.id,
                 g.variant,
                 opponent.map_or("?".into(), |p| p.name),
                 if g.rated { ", rated" } else { "" },
-                g.result.as_deref().unwrap_or("in play")
             ));
         }
         Ok(vec![Reply::text(lines.join("\n"))])

@@ -345,3 +345,169 @@ fn a_channels_defaults_hold_for_players_who_chose_nothing() {
     say(&service, "alice", "!t settings confirm on");
     assert!(text(&say(&service, "alice", "@@e4")).starts_with("Not played yet"));
 }
+
+#[test]
+fn asked_which_game_the_example_repeats_the_command_sent() {
+    let service = game("chess");
+    say(&service, "bob", "!t challenge @alice hans38 black");
+    say(&service, "alice", "!t accept");
+    for sent in ["!t moves", "!t resign", "!t draw accept", "!t moves Nf", "!tessera board flip"] {
+        let asked = say(&service, "alice", sent);
+        assert!(asked[0].private, "{sent}: {asked:?}");
+        assert!(text(&asked).contains(&format!("Add the number, like `{sent} #1`")), "{sent}: {asked:?}");
+    }
+    // A slash command or a button has no text: its text form stands for it.
+    let author = tessera_bot::service::User::new("alice", "alice");
+    let msg = tessera_bot::service::Incoming {
+        platform: talk::PLATFORM,
+        channel: "room",
+        author: &author,
+        is_admin: false,
+        text: "",
+        mentions: &[],
+        now: T0,
+    };
+    let asked = service.run(&msg, tessera_bot::commands::Command::Resign(None));
+    assert!(text(&asked).contains("like `!t resign #1`"), "{asked:?}");
+}
+
+#[test]
+fn a_game_played_elsewhere_is_named_with_its_channel() {
+    let service = game("chess");
+    let told = text(&talk::say_in(&service, "lobby", "alice", "!t board #1"));
+    assert_eq!(told, "game #1 is played in #room; look at it or move there");
+}
+
+/// What has to exist before a command's example can be sent, and who sends it.
+struct World {
+    author: &'static str,
+    admin: bool,
+    setup: Vec<(&'static str, String)>,
+}
+
+/// Every example the command table shows (`!t help`, and the errors that say "like …"), sent in a
+/// world where what it names exists: none is refused.
+#[test]
+fn every_example_in_the_command_table_is_accepted_when_sent() {
+    use tessera_bot::command_table::COMMANDS;
+    let step = |who: &'static str, text: &str| (who, text.to_string());
+    // Twelve games of alice's (White) with bob, so that `#12` is one; her move in each.
+    let twelve_games = || -> Vec<(&'static str, String)> {
+        (0..12)
+            .flat_map(|_| [step("alice", "!t challenge @bob chess white"), step("bob", "!t accept")])
+            .collect()
+    };
+    // Eleven challenges withdrawn, then the twelfth open.
+    let challenge_twelve = |from: &'static str, to: &str| -> Vec<(&'static str, String)> {
+        let mut steps: Vec<_> = (0..11)
+            .flat_map(|_| [step(from, &format!("!t challenge @{to} chess")), step(from, "!t cancel")])
+            .collect();
+        steps.push(step(from, &format!("!t challenge @{to} chess")));
+        steps
+    };
+    // Tournaments t1 to t3, alice organising; bob, carol, dave and erin entered in t3.
+    let three_tournaments = |start: bool| -> Vec<(&'static str, String)> {
+        let mut steps: Vec<_> =
+            (0..3).map(|_| step("alice", "!t tournament create swiss chess rounds 3")).collect();
+        steps.extend(["bob", "carol", "dave", "erin"].map(|p| step(p, "!t tournament join t3")));
+        if start {
+            steps.push(step("alice", "!t tournament start t3"));
+        }
+        steps
+    };
+    let world = |path: &str| -> World {
+        let mut w = World { author: "alice", admin: false, setup: Vec::new() };
+        match path {
+            "rematch" => {
+                w.setup = vec![
+                    step("alice", "!t challenge @bob chess"),
+                    step("bob", "!t accept"),
+                    step("alice", "!t resign"),
+                ]
+            }
+            "accept" | "decline" => w.setup = challenge_twelve("bob", "alice"),
+            "cancel" => w.setup = challenge_twelve("alice", "bob"),
+            "move" | "board" | "resign" | "history" => w.setup = twelve_games(),
+            "moves" => {
+                w.setup = twelve_games();
+                w.setup.extend([step("alice", "e4 #12"), step("bob", "e5 #12")]);
+            }
+            "draw" => {
+                w.setup = twelve_games();
+                w.setup.push(step("bob", "!t draw #12"));
+            }
+            "takeback" => {
+                w.setup = twelve_games();
+                w.setup.extend([
+                    step("alice", "e4 #12"),
+                    step("bob", "e5 #12"),
+                    step("bob", "!t takeback #12"),
+                ]);
+            }
+            "claim" => {
+                w.setup = twelve_games();
+                for (who, m) in [("alice", "Nf3"), ("bob", "Nf6"), ("alice", "Ng1"), ("bob", "Ng8")].repeat(2)
+                {
+                    w.setup.push(step(who, &format!("{m} #12")));
+                }
+            }
+            "confirm" => {
+                w.setup = (0..12)
+                    .flat_map(|_| {
+                        [step("alice", "!t challenge @bob hans38-postal white"), step("bob", "!t accept")]
+                    })
+                    .collect();
+                w.setup.push(step("alice", "@@e4 #12"));
+            }
+            "channel" => w.admin = true,
+            "tournament join" => {
+                w.setup = three_tournaments(false);
+                w.author = "frank";
+            }
+            "tournament leave" => {
+                w.setup = three_tournaments(false);
+                w.author = "bob";
+            }
+            "tournament start" | "tournament cancel" => w.setup = three_tournaments(false),
+            "tournament standings" | "tournament pause" | "tournament export" | "tournament withdraw" => {
+                w.setup = three_tournaments(true)
+            }
+            "tournament resume" => {
+                w.setup = three_tournaments(true);
+                w.setup.push(step("alice", "!t tournament pause t3"));
+            }
+            "tournament pairings" => {
+                w.setup = three_tournaments(true);
+                // Round 1's two games end (set by the organiser); round 2 is paired.
+                w.setup.extend(
+                    [1, 2].map(|g| step("alice", &format!("!t tournament result t3 #{g} +- no show"))),
+                );
+            }
+            "tournament result" => {
+                // Eleven games first, so that t3's first game is #12.
+                w.setup = twelve_games()[..22].to_vec();
+                w.setup.extend(three_tournaments(true));
+            }
+            _ => {}
+        }
+        w
+    };
+    for spec in COMMANDS {
+        let path = spec.path();
+        let w = world(&path);
+        let service = Service::new(SqliteStore::in_memory().unwrap());
+        for (who, text) in &w.setup {
+            let replies = say(&service, who, text);
+            // The one question setting up asks is the turn `!t confirm` answers.
+            let asked = replies.first().is_some_and(|r| r.text.starts_with("Not played yet"));
+            assert!(
+                asked || replies.iter().all(|r| !r.private),
+                "{path}: setting up, {who}: {text} -> {replies:?}"
+            );
+        }
+        let example = spec.example_text();
+        let replies = talk::say_at(&service, "room", w.author, w.admin, &example, T0);
+        assert!(!replies.is_empty(), "{example}: no answer");
+        assert!(!replies[0].private, "{example} is refused: {}", replies[0].text);
+    }
+}

@@ -243,3 +243,40 @@ fn bot_games_are_never_rated() {
     let again = says(&service, "alice", "!t rematch");
     assert!(again.text.contains("level 1") && again.text.contains("tessera (white)"), "{}", again.text);
 }
+
+#[test]
+fn the_bots_move_names_its_game_when_the_channel_has_several() {
+    let db = temp_db("named");
+    let service = service(&db);
+    // Alone in the channel, the game needs no number.
+    says(&service, "alice", "!t challenge @tessera chess black level 1");
+    let alone = service.practice_turn(1, T0);
+    assert!(alone[0].text.starts_with("tessera played "), "{}", alone[0].text);
+    // With a game between people in the channel too, the bot's move says which game it is.
+    say_in(&service, "room", "bob", "!t challenge @carol chess white");
+    say_in(&service, "room", "carol", "!t accept");
+    says(&service, "alice", "e5");
+    let named = service.practice_turn(1, T0);
+    assert!(named[0].text.starts_with("Game #1: tessera played "), "{}", named[0].text);
+    // And so do the people's moves, which everyone in the channel reads.
+    let moved = says(&service, "bob", "e4");
+    assert!(moved.text.starts_with("Game #2: bob played e4."), "{}", moved.text);
+}
+
+#[test]
+fn a_practice_board_stays_on_the_persons_side() {
+    let db = temp_db("side");
+    let service = service(&db);
+    let top = |r: &Reply| r.diagram.as_deref().unwrap().lines().next().unwrap().to_string();
+    // Alice has Black; the bot (White) opens.
+    let start = says(&service, "alice", "!t challenge @tessera chess black level 1");
+    assert!(top(&start).starts_with("1 "), "from Black's side: {:?}", start.diagram);
+    let opening = service.practice_turn(1, T0);
+    assert!(top(&opening[0].clone().into_reply()).starts_with("1 "), "{:?}", opening[0].diagram);
+    // After her move the bot is to move, and the board still faces her.
+    let moved = says(&service, "alice", "e5");
+    assert!(moved.text.contains("tessera is thinking"), "{}", moved.text);
+    assert!(top(&moved).starts_with("1 "), "from Black's side while the bot thinks: {:?}", moved.diagram);
+    let board = says(&service, "alice", "!t board");
+    assert!(top(&board).starts_with("1 "), "{:?}", board.diagram);
+}

@@ -501,3 +501,99 @@ fn compound_turns_are_listed_by_how_they_begin() {
     t.start("chess");
     assert!(t.says("alice", "!t moves").starts_with("20 legal turns for white in game #1:\nNb1: Na3 Nc3"));
 }
+
+#[test]
+fn the_clock_shows_wherever_a_clocked_game_is_shown() {
+    let db = temp_db("clock-shown");
+    let mut t = table(&db, "main");
+    t.says("alice", "!t challenge @bob chess white 3d");
+    t.says("bob", "!t accept");
+    t.play(&["e4"]);
+    t.now += 19 * 3600;
+    let left = "move 1, bob to move (black), 2d 5h left";
+    let board = t.say("bob", "!t board");
+    assert!(board[0].text.contains(left), "{board:?}");
+    let listed = t.says("alice", "!t games");
+    assert!(listed.contains(left), "{listed}");
+    let mine = t.says("alice", "!t games mine");
+    assert!(mine.contains(left), "{mine}");
+    let theirs = t.says("bob", "!t games mine");
+    assert!(theirs.contains("move 1, your move (black), 2d 5h left"), "{theirs}");
+    // A game without a clock says nothing of time.
+    let t = table(&db, "unclocked");
+    t.start("chess");
+    let board = t.says("alice", "!t board");
+    assert!(board.ends_with("alice to move (white)"), "{board}");
+}
+
+#[test]
+fn my_games_list_those_waiting_for_me_first_least_time_left_first_and_say_where() {
+    let db = temp_db("mine-first");
+    let room = table(&db, "room");
+    let other = table(&db, "other");
+    let game = |t: &Table<SqliteStore>, challenger: &str, text: &str, accepter: &str| {
+        assert!(t.says(challenger, text).contains("challenges"));
+        assert!(t.says(accepter, "!t accept").starts_with("Game #"));
+    };
+    game(&room, "alice", "!t challenge @bob chess white", "bob");
+    game(&other, "alice", "!t challenge @bob chess white 3d", "bob");
+    game(&room, "alice", "!t challenge @bob chess white 1d", "bob");
+    game(&room, "bob", "!t challenge @alice chess white 2d", "alice");
+    assert_eq!(
+        room.says("alice", "!t games mine"),
+        "Your move:\n\
+         #3 chess: alice (white) vs bob (black), move 1, your move (white), 1d 0h left, in #room\n\
+         #2 chess: alice (white) vs bob (black), move 1, your move (white), 3d 0h left, in #other\n\
+         #1 chess: alice (white) vs bob (black), move 1, your move (white), in #room\n\
+         Their move:\n\
+         #4 chess: bob (white) vs alice (black), move 1, bob to move (white), 2d 0h left, in #room"
+    );
+}
+
+#[test]
+fn a_loss_on_time_posts_the_final_board_and_the_gif() {
+    let db = temp_db("timeout-board");
+    let mut t = table(&db, "main");
+    t.says("alice", "!t challenge @bob chess white 1d");
+    t.says("bob", "!t accept");
+    t.play(&["e4", "e5", "Nf3"]);
+    t.now += 25 * 3600;
+    let notices = t.service.tick(t.now).unwrap();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let lost = &notices[0];
+    assert!(lost.text.contains("bob ran out of time. White wins on time (1-0)"), "{}", lost.text);
+    assert!(lost.image.as_ref().is_some_and(|png| png.starts_with(b"\x89PNG")), "the final board");
+    assert!(lost.animation.as_ref().is_some_and(|gif| gif.starts_with(b"GIF8")), "the game as a GIF");
+    assert!(lost.diagram.as_ref().is_some_and(|d| d.contains('N')), "{:?}", lost.diagram);
+    assert!(lost.actions.is_none(), "a finished game offers no buttons");
+    assert_eq!(lost.notify, ["bob", "alice"]);
+    // Found out by a command instead of the clock: the same board and GIF, in the reply.
+    let mut t = table(&db, "second");
+    t.says("alice", "!t challenge @bob chess white 1d");
+    t.says("bob", "!t accept");
+    t.play(&["d4"]);
+    t.now += 25 * 3600;
+    let replies = t.say("alice", "!t board");
+    assert!(replies[0].text.contains("bob ran out of time"), "{replies:?}");
+    assert!(replies[0].image.is_some() && replies[0].animation.is_some(), "{:?}", replies[0].text);
+    assert_eq!(replies[0].notify, ["bob"], "the author is not pinged about their own command");
+}
+
+#[test]
+fn the_profile_says_won_lost_or_drawn_from_its_owners_side() {
+    let t = table(&temp_db("profile"), "room");
+    t.start("chess");
+    t.says("alice", "!t resign");
+    t.start("hans38");
+    t.says("bob", "!t draw");
+    t.says("alice", "!t draw accept");
+    t.start("chess");
+    let alice = t.says("alice", "!t profile");
+    assert!(alice.contains("#1 chess vs bob (you had white): lost"), "{alice}");
+    assert!(alice.contains("#2 hans38 vs bob (you had white): drawn"), "{alice}");
+    assert!(alice.contains("#3 chess vs bob (you had white): in play"), "{alice}");
+    let bob = t.says("bob", "!t profile");
+    assert!(bob.contains("#1 chess vs alice (you had black): won"), "{bob}");
+    let seen = t.says("alice", "!t profile @bob");
+    assert!(seen.contains("#1 chess vs alice (bob had black): won"), "{seen}");
+}
