@@ -488,7 +488,7 @@ impl Snapshot {
     /// The standings after the rounds completed so far (all paired rounds, pending games
     /// counting nothing), with the tie-breaks of the format.
     ///
-    /// Unplayed rounds follow FIDE C.07 as in force since 1 March 2026: in a round robin (pairings
+    /// Unplayed rounds follow FIDE C.07 of 1 August 2024: in a round robin (pairings
     /// fixed in advance) a forfeit is a game against the scheduled opponent (15.2); in a Swiss
     /// event, and in a knockout, Article 16 applies (see [`Snapshot::adjusted_score`] and
     /// [`Snapshot::dummy_score`]).
@@ -620,16 +620,12 @@ impl Snapshot {
             .sum()
     }
 
-    /// The score in halves of the dummy a player's unplayed round is counted against (C.07
-    /// 16.4): the player's own score, but for a forfeit no more than the scheduled opponent's
-    /// adjusted score (16.4.1), and for a bye no more than a draw in every round counted
-    /// (16.4.2).
-    pub fn dummy_score(&self, own: u32, cell: &Cell, adjusted: &HashMap<PlayerId, u32>) -> u32 {
-        let cap = match (cell.outcome, cell.opponent) {
-            (Outcome::ForfeitWin | Outcome::ForfeitLoss, Some(o)) => adjusted.get(&o).copied().unwrap_or(0),
-            _ => self.cells.len() as u32,
-        };
-        own.min(cap)
+    /// The score in halves of the dummy a player's unplayed round is counted against (C.07 of
+    /// 1 August 2024, 16.4): the player's own score, whatever the round was. (The edition of
+    /// 1 March 2026 caps it: for a forfeit at the scheduled opponent's adjusted score, for a bye
+    /// at a draw in every round; the issue that set our rules names the 2024 edition.)
+    pub fn dummy_score(&self, own: u32) -> u32 {
+        own
     }
 
     /// What one round adds to a player's opponents' sums: the opponent's (or the dummy's) score
@@ -650,7 +646,7 @@ impl Snapshot {
         }
         match cell.opponent {
             Some(o) if cell.outcome.played() => Some((adjusted.get(&o).copied().unwrap_or(0), false)),
-            _ => Some((self.dummy_score(own, cell, adjusted), Self::voluntary(cell.outcome))),
+            _ => Some((self.dummy_score(own), Self::voluntary(cell.outcome))),
         }
     }
 
@@ -1216,15 +1212,15 @@ mod tests {
         // Quarters: [BH-C1, BH, SB, DE].
         // 1: opponents 2, 3, 6, 2 = 1½ + 1½ + 3 + 1½ = 7½; cut 1½; SB 1½ + 1½ + 3·½ + 1½·½.
         assert_eq!(line(1).tie_breaks[..3], [24, 30, 21]);
-        // 6: round 1 against a dummy with 6's 3 points but at most a draw in each of the four
-        // rounds (16.4.2): 2; then 4 (1½), 1 (3), 3 (1½): BH 8. The dummy's round is voluntary
-        // and is cut first (16.5), though 1½ is lower. SB 2·½ + 1½ + 3·½ + 1½ = 5½.
-        assert_eq!(line(6).tie_breaks[..3], [24, 32, 22]);
-        // 5: the bye (dummy 2), the forfeit win against 2 (a dummy held to 2's 1½, 16.4.1), two
-        // absences (dummies of 2): BH 7½; Cut-1 takes a voluntary round's 2; SB 2 + 1½.
-        assert_eq!(line(5).tie_breaks[..3], [22, 30, 14]);
-        // 2: 1 (3), the forfeit loss against 5 (a dummy with 2's own 1½: 5's adjusted 3 is no
-        // cap), 4 (1½), 1 (3): BH 9, Cut-1 takes the forfeit loss's 1½; SB 1½·1 + 3·½.
+        // 6: round 1 against a dummy with 6's own 3 points (16.4); then 4 (1½), 1 (3), 3 (1½):
+        // BH 9. The dummy's round is voluntary and is cut first (16.5), though 1½ is lower:
+        // Cut-1 6. SB 3·½ + 1½ + 3·½ + 1½ = 6.
+        assert_eq!(line(6).tie_breaks[..3], [24, 36, 24]);
+        // 5: the bye, the forfeit win against 2 and two absences, each against a dummy with 5's
+        // own 2 points: BH 8; Cut-1 takes a voluntary round's 2; SB 1·2 + 1·2 = 4.
+        assert_eq!(line(5).tie_breaks[..3], [24, 32, 16]);
+        // 2: 1 (3), the forfeit loss against 5 (a dummy with 2's own 1½), 4 (1½), 1 (3): BH 9,
+        // Cut-1 takes the forfeit loss's 1½; SB 1½·1 + 3·½.
         assert_eq!(line(2).tie_breaks[..3], [30, 36, 12]);
         // 3: 4 (1½), 1 (3), the bye (dummy 1½), 6 (3): BH 9; the bye is no voluntary round, so
         // Cut-1 takes a 1½ as usual; SB 1½·½ + 1½.
