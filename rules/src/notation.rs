@@ -562,7 +562,7 @@ impl ParsedMove {
             Ok(Err(ResolveError::Illegal { reason, .. })) => {
                 format!("{first}; but `{ordered}` is not legal either: {reason}")
             }
-            Err(_) => format!("{first}"),
+            Err(_) => first.to_string(),
         })
     }
 
