@@ -83,6 +83,18 @@ fn mate_by_stalemate_counts_in_the_limited_squares_family() {
     assert_eq!(choice.score, Score::Mate(1), "{choice:?}");
 }
 
+/// L5 as amended: in Hans38 Neutral Postal the square White places first is locked for Black's
+/// answer, so White is not lost from the start. Searched to 4 plies (White's first two turns and
+/// Black's answers, every turn listed: this family is not pruned), the engine sees no mate against
+/// White; under the old lock it saw one at 2 plies (`1. @@e3 @e3-e5` and White had no piece move).
+#[test]
+fn neutral_postal_start_is_no_forced_loss_for_white_at_four_plies() {
+    let game = Game::from_variant(Variant::Hans38NeutralPostal);
+    let choice = best_move(&game, Limits { depth: Some(4), movetime: None }).unwrap();
+    assert_eq!(choice.depth, 4, "{choice:?}");
+    assert!(!matches!(choice.score, Score::Mate(n) if n < 0), "{choice:?}");
+}
+
 /// A tiny repeatable generator for the random mover (no dependency for one test).
 struct Lcg(u64);
 

@@ -95,8 +95,9 @@ pub struct Rules {
     pub stalemate: StalemateRule,
     /// Which material draws by itself (G4).
     pub dead_material: DeadMaterial,
-    /// A square placed is locked for the opponent's next turn like a moved one (L5): only where
-    /// placing is compulsory (Infinite Reserves); elsewhere only the moved square is locked.
+    /// A square placed is locked for the opponent's next turn like a moved one (L5): in every
+    /// neutral game with Postal turns (Neutral Postal, Neutral Postal Plus, Infinite Reserves and
+    /// Moving Occupied Squares); elsewhere only the moved square is locked.
     pub placement_locks: bool,
     /// A placement resets the move counter (G3), except where it is compulsory every turn and
     /// would keep the 50-move rule from ever applying.
@@ -148,6 +149,10 @@ const HANS38_RULES: Rules = Rules {
     tiles: false,
     shrink: false,
 };
+
+/// The neutral Postal games lock both squares the opponent touched, placed or moved (L5): read
+/// literally, Black would move White's one placed square away and leave White without a piece move.
+const NEUTRAL_POSTAL_RULES: Rules = Rules { owned_squares: false, placement_locks: true, ..HANS38_RULES };
 
 /// The Game of Infinite Reserves (L12), which Moving Occupied Squares extends (L13).
 const INFINITE_RESERVES_RULES: Rules = Rules {
@@ -217,12 +222,30 @@ macro_rules! neutral_board {
 macro_rules! moving_squares {
     () => {
         "A piece must land on a square; sliders cannot cross holes, knights jump them. A \
-        square moves one or two steps onto a hole (`@g1-g3`); one placed from hand goes on a hole (`@@e4`). \
-        The square your opponent just moved is locked for your turn."
+        square moves one or two steps onto a hole (`@g1-g3`); one placed from hand goes on a hole (`@@e4`)."
     };
 }
-const OWNED_BOARD: &str = concat!(owned_board!(), " ", moving_squares!());
-const NEUTRAL_BOARD: &str = concat!(neutral_board!(), " ", moving_squares!());
+// L5: which squares the opponent's last turn locks.
+macro_rules! moved_lock {
+    () => {
+        "The square your opponent just moved is locked for your turn."
+    };
+}
+macro_rules! touched_lock {
+    () => {
+        "The squares your opponent just placed or moved are locked for your turn."
+    };
+}
+const OWNED_BOARD: &str = concat!(owned_board!(), " ", moving_squares!(), " ", moved_lock!());
+const NEUTRAL_BOARD: &str = concat!(neutral_board!(), " ", moving_squares!(), " ", moved_lock!());
+const NEUTRAL_POSTAL_BOARD: &str = concat!(
+    neutral_board!(),
+    " ",
+    moving_squares!(),
+    " ",
+    touched_lock!(),
+    " After White's first turn `@@f3`, Black may not move f3 away."
+);
 const SINGLE_TURN: &str = "Turn: one action: a piece move, a square move or a placement.";
 const POSTAL_TURN: &str = "Turn: a piece move, then at most one square action (a square move or a placement), \
     like `Ng1-f3 @@e4`. On your first turn no piece can move yet: one square action alone.";
@@ -294,10 +317,10 @@ const ROWS: &[VariantInfo] = &[
         aliases: &[],
         title: "Hans38 with neutral squares and the Postal rule",
         summary: "Hans38 with neutral squares and the Postal turn",
-        help: Help { board: NEUTRAL_BOARD, turn: POSTAL_TURN, example: "@@f3" },
+        help: Help { board: NEUTRAL_POSTAL_BOARD, turn: POSTAL_TURN, example: "@@f3" },
         start_fen: HANS38_START,
         rules_page: "limited-squares.md",
-        rules: Rules { owned_squares: false, turn: TurnRule::Postal, ..HANS38_RULES },
+        rules: Rules { turn: TurnRule::Postal, ..NEUTRAL_POSTAL_RULES },
     },
     VariantInfo {
         variant: Variant::Hans38NeutralPostalPlus,
@@ -305,10 +328,10 @@ const ROWS: &[VariantInfo] = &[
         aliases: &[],
         title: "Hans38 with neutral squares and the Postal Plus rule",
         summary: "Hans38 with neutral squares and the Postal Plus turn",
-        help: Help { board: NEUTRAL_BOARD, turn: POSTAL_PLUS_TURN, example: "@@f3 @f3-f4" },
+        help: Help { board: NEUTRAL_POSTAL_BOARD, turn: POSTAL_PLUS_TURN, example: "@@f3 @f3-f4" },
         start_fen: HANS38_START,
         rules_page: "limited-squares.md",
-        rules: Rules { owned_squares: false, turn: TurnRule::PostalPlus, ..HANS38_RULES },
+        rules: Rules { turn: TurnRule::PostalPlus, ..NEUTRAL_POSTAL_RULES },
     },
     VariantInfo {
         variant: Variant::InfiniteReserves,
@@ -317,7 +340,10 @@ const ROWS: &[VariantInfo] = &[
         title: "The Game of Infinite Reserves (L12)",
         summary: "piece move + placement every turn, squares left behind vanish from the fourth turn",
         help: Help {
-            board: "Ranks 3–6 start as holes. Squares belong to nobody and your hand never runs out.",
+            board: concat!(
+                "Ranks 3–6 start as holes. Squares belong to nobody and your hand never runs out. ",
+                touched_lock!()
+            ),
             turn: "Turn: a piece move first, then a placement (required while any hole is left) and at most one \
              square move, those two in either order, like `Ng1-f3 @@e4`; your first turn is square actions alone. \
              From your fourth turn, the square a piece leaves is taken away.",
@@ -334,7 +360,10 @@ const ROWS: &[VariantInfo] = &[
         title: "Moving Occupied Squares, with Infinite Reserves (L13)",
         summary: "Infinite Reserves where a square may carry a friendly piece one step",
         help: Help {
-            board: "As infinite-reserves: ranks 3–6 start as holes, squares belong to nobody, hands never run out.",
+            board: concat!(
+                "As infinite-reserves: ranks 3–6 start as holes, squares belong to nobody, hands never run out. ",
+                touched_lock!()
+            ),
             turn: "Turn: as infinite-reserves, but the square move may carry one of your pieces (not the king) one \
              step onto a hole (`@b2-b3`); a carried pawn may no longer double-step.",
             example: "@@e4 @b2-b3",
@@ -715,6 +744,41 @@ mod tests {
                 let n: String =
                     name.replace('+', "plus").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
                 assert!(seen.insert(n.to_lowercase()), "{name} is used twice");
+            }
+        }
+    }
+
+    /// `!t rules` says which squares are locked as the rules lock them (L5): both the placed and
+    /// the moved square in the neutral Postal games, only the moved one elsewhere.
+    #[test]
+    fn the_rules_text_names_the_lock_the_rules_apply() {
+        for &v in Variant::ALL.iter().filter(|v| v.rules().square_actions && !v.rules().tiles) {
+            let help = v.help();
+            if v.rules().placement_locks {
+                assert!(help.contains("just placed or moved are locked"), "{v}: {help}");
+            } else {
+                assert!(
+                    help.contains("just moved is locked") && !help.contains("placed or moved"),
+                    "{v}: {help}"
+                );
+            }
+        }
+        assert!(Variant::Hans38NeutralPostal.rules().placement_locks);
+        assert!(Variant::Hans38NeutralPostalPlus.rules().placement_locks);
+        assert!(!Variant::Hans38Neutral.rules().placement_locks);
+    }
+
+    /// Each example in the limited-squares family is a legal first turn, and in the neutral
+    /// Postal games the opponent cannot then move the square it placed.
+    #[test]
+    fn the_family_examples_are_legal_first_turns() {
+        for &v in Variant::ALL.iter().filter(|v| v.rules().square_actions && !v.rules().tiles) {
+            let mut game = crate::Game::from_variant(v);
+            let example = v.info().help.example;
+            game.play_text(example).unwrap_or_else(|e| panic!("{v}: {example}: {e}"));
+            assert_eq!(game.position().turn(), crate::Color::Black, "{v}: {example} is one turn");
+            if v.rules().placement_locks {
+                assert!(game.position().locked().any(), "{v}: {example} locks what it placed");
             }
         }
     }

@@ -51,7 +51,8 @@ fn the_start_position() {
     // 7 pawn steps (three onto M1/M2), rook 4, bishop 2, king 3, queen 3, knight 3.
     assert_eq!(start.legal_moves().len(), 22);
     assert_eq!(destinations(&start, "S1"), names(&["c2", "d2", "e2", "S2"]));
-    // R-Q10: e2 touches S2, so the knight may not land there.
+    // R-Q10: out of S2 to e1/e2 then on diagonally to the d-file, or up to f3/g3 then on to M2 or
+    // g4; d1 and d3 hold White's own king and pawn. Never e2.
     assert_eq!(destinations(&start, "S2"), names(&["d2", "M2", "g4"]));
     assert!(refused(&start, "NS2-e2").contains("e2"));
     assert_eq!(destinations(&start, "c1"), names(&["d2", "S1"]));
@@ -84,28 +85,54 @@ fn central_quads_stop_lines_but_empty_side_quads_let_them_through() {
 fn knights_leap_central_quads_from_any_cell() {
     let p = pos("3k3/7/7/7/1N5/7/7/3K3 w - - 0 1");
     let d = destinations(&p, "M1");
-    // From b4, c4, b5, c5, but never onto M1 itself nor a location touching it (R-Q10): the twelve
-    // squares around M1 are out of reach.
+    // From b4, c4, b5, c5: a step out of M1, then on diagonally (R-Q10); M1 itself and the
+    // twelve squares around it are out of reach.
     let expected = ["c2", "S1", "d2", "e3", "M2", "S3", "c7", "e6", "d7"];
     assert_eq!(d, names(&expected));
-    // A knight on d4 jumps over M1 to b3, but M1 and M2 both touch d4: never onto them.
+    // A knight on d4 steps into M1 and on to b3, over it; never onto M1 or M2, as a step into
+    // either and on diagonally stays inside it.
     let p = pos("3k3/7/7/7/3N3/7/7/3K3 w - - 0 1");
     assert_eq!(destinations(&p, "d4"), names(&["e6", "f3", "e2", "c2", "b3", "c6"]));
 }
 
 #[test]
-fn a_knight_never_lands_next_to_where_it_stood() {
-    // R-Q10's examples: from S2 only d1, d2, d3, g4 and M2; from e3 c2, M1, d1, d5 and g4.
+fn the_knight_steps_out_and_on_diagonally_location_by_location() {
+    // R-Q10's examples: from S2 d1, d2, d3, g4 and M2 (never e1, e2, e3, f3, g3).
     let p = pos("3k3/7/7/7/7/7/7/K4N1 w - - 0 1");
     assert_eq!(destinations(&p, "S2"), names(&["d1", "d2", "d3", "g4", "M2"]));
+    // From e3: c2, d1, d5, g4, M1, and S2 through f3; never M2 (up into M2, on to f5: still M2).
     let p = pos("3k3/7/7/7/7/4N2/7/K6 w - - 0 1");
-    assert_eq!(destinations(&p, "e3"), names(&["c2", "M1", "d1", "d5", "g4"]));
+    assert_eq!(destinations(&p, "e3"), names(&["c2", "d1", "d5", "g4", "M1", "S2"]));
+    // From d6 both middle quads (down to d5, on to c4 or e4), S3 (left to c6, on to b7) and S4.
+    let p = pos("3k3/7/3N3/7/7/7/7/K6 w - - 0 1");
+    assert_eq!(destinations(&p, "d6"), names(&["S3", "c8", "e8", "M1", "M2", "S4"]));
+    // From c3 never M1: up into M1 and on stays in it or leaves to d5.
+    let p = pos("3k3/7/7/7/7/2N4/7/K6 w - - 0 1");
+    assert_eq!(destinations(&p, "c3"), names(&["a4", "S1", "d1", "d5", "e2", "M2"]));
+    // Not symmetric: e3 reaches S2, S2 not e3; d6 reaches M1, M1 not d6.
+    assert!(!destinations(&pos("3k3/7/7/7/1N5/7/7/K6 w - - 0 1"), "M1").contains("d6"));
 }
 
 #[test]
-fn the_knight_move_is_symmetric_and_check_agrees_with_it() {
-    // For every pair of locations A, B: a knight on A reaches B exactly when one on B reaches A,
-    // and a king on B is in check from a knight on A exactly then.
+fn howes_knight_move_d6_to_m1_is_accepted_as_written() {
+    // The author's sample game plays `7... d6-M1`: a knight from d6 onto M1, no piece letter.
+    let p = pos("3k3/7/3n3/7/7/7/7/3K3 b - - 0 1");
+    for text in ["d6-M1", "Nd6-M1", "Nd6-b4", "d6-c5"] {
+        let after = play(&p, text);
+        assert_eq!(pieces_on(&after, "M1"), ['n'], "{text}");
+    }
+    // Onto M1 beside a white pawn: shared, no capture; and it reads back from the record.
+    let p = pos("3k3/7/3n3/7/1P5/7/7/3K3 b - - 0 1");
+    let mut g = Game::new(p);
+    g.play_text("d6-M1").unwrap();
+    assert_eq!(pieces_on(g.position(), "M1"), ['P', 'n']);
+    assert!(g.record().contains("d6-M1"), "{}", g.record());
+}
+
+#[test]
+fn check_by_a_knight_is_the_knights_own_move() {
+    // The move is not symmetric, so a check is read from the attacker's moves: a king on a plain
+    // square B is in check from a knight on A exactly when the knight on A could move to B.
     let locations: Vec<String> = (0..8u8)
         .flat_map(|r| (0..7u8).map(move |f| quad::location_name(tessera_rules::Square::from_coords(f, r))))
         .collect::<BTreeSet<_>>()
@@ -158,11 +185,12 @@ fn the_knight_move_is_symmetric_and_check_agrees_with_it() {
         }
     }
     assert!(seen.len() > 30 && reach.len() > 100, "{} knight moves found", reach.len());
-    for (a, b) in reach.iter().filter(|(_, b)| seen.contains(b)) {
-        assert!(reach.contains(&(b.clone(), a.clone())), "{a}->{b} but not back");
+    // The pairs one way only, as the ruling says: e3 to S2, d6 to M1.
+    let one_way: Vec<&(String, String)> =
+        reach.iter().filter(|(a, b)| seen.contains(b) && !reach.contains(&(b.clone(), a.clone()))).collect();
+    for pair in [("e3", "S2"), ("d6", "M1")] {
+        assert!(one_way.contains(&&(pair.0.to_string(), pair.1.to_string())), "{pair:?}: {one_way:?}");
     }
-    // A black king on a plain square B is in check from a white knight on A exactly when A
-    // reaches B (a king alone on a quad is only shared, never taken, by a knight: R-Q16).
     let mut checked = 0;
     for a in free.iter().filter(|a| seen.contains(**a)) {
         for b in free.iter().filter(|b| *b != a && quad::quad_named(b).is_none()) {
@@ -181,6 +209,13 @@ fn the_knight_move_is_symmetric_and_check_agrees_with_it() {
         }
     }
     assert!(checked > 600, "{checked}");
+    // On a quad, with a piece of its own beside it (so an enemy moving in takes it): a knight on
+    // d6 checks a king on M1, one on M1 does not check a king on d6.
+    assert!(pos("7/7/3N3/7/1kp4/7/7/K6 b - - 0 1").is_check());
+    assert!(!pos("7/7/3k3/7/1N5/7/7/K6 b - - 0 1").is_check());
+    // A knight on e3 checks a black king sharing S2 with a black pawn; from S2 none reaches e3.
+    assert!(pos("3K3/7/7/7/7/4N2/7/5kn b - - 0 1").is_check());
+    assert!(!pos("7/7/7/7/7/4k2/7/K4N1 b - - 0 1").is_check());
 }
 
 #[test]

@@ -291,7 +291,6 @@ fn on_board(sq: Square) -> bool {
     sq.file() < WIDTH
 }
 
-const KNIGHT: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const KING: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -358,19 +357,33 @@ fn leap(from: Square, deltas: &[(i8, i8)]) -> Vec<Square> {
         .collect()
 }
 
-/// Q8: the knight's FIDE jump from any cell of its location, onto the location of the cell
-/// reached, but never onto a location touching its own (by an edge or a corner): no FIDE knight
-/// lands next to where it stood. Touching is symmetric, so A reaches B exactly when B reaches A.
+/// Q8, location by location: from a cell of its location the knight steps one cell orthogonally
+/// into another location, then one cell diagonally onward (on in the same direction, and one to
+/// either side) into a third location, neither its own nor the one it stepped through, and lands
+/// there. It leaps: nothing on the way matters. The move need not be symmetric (e3 reaches S2
+/// through f3, S2 never reaches e3), so an attack is always one of the attacker's own moves.
 fn knight_targets(from: Square) -> Vec<Square> {
     let origin = location(from);
-    leap(from, &KNIGHT).into_iter().filter(|&to| !locations_touch(origin, to)).collect()
-}
-
-/// Whether two different locations share an edge or a corner.
-fn locations_touch(a: Square, b: Square) -> bool {
-    cells_of(a).iter().any(|ca| {
-        cells_of(b).iter().any(|cb| ca.file().abs_diff(cb.file()) <= 1 && ca.rank().abs_diff(cb.rank()) <= 1)
-    })
+    let mut out = Vec::new();
+    for cell in cells_of(from) {
+        for (df, dr) in ORTHOGONAL {
+            let Some(step) = cell.offset(df, dr).filter(|&s| on_board(s)) else { continue };
+            let through = location(step);
+            if through == origin {
+                continue;
+            }
+            // The diagonal onward: the step's direction, plus one to either side of it.
+            let sides = if df == 0 { [(-1, dr), (1, dr)] } else { [(df, -1), (df, 1)] };
+            for (sf, sr) in sides {
+                let Some(land) = step.offset(sf, sr).filter(|&s| on_board(s)) else { continue };
+                let to = location(land);
+                if to != origin && to != through && !out.contains(&to) {
+                    out.push(to);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether a piece of `side` at `loc` is held by an enemy rook sharing its quad (Q6).
