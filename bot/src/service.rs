@@ -2144,13 +2144,13 @@ mod tests {
             " the 1st rank vanished: the board is now 8×7, and the ranks above it moved down one: every piece \
              there was renamed (the rook on h5 is now on h4)."
         );
-        // A file and a rank at once.
+        // A file: everything right of it is renamed.
         let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/7K/R7 w - - 0 1").unwrap();
         let mv = notation::parse_move(&pos, "Ra1-h1").unwrap();
         let note = shrink_note(&pos, &mv, &pos.played(&mv));
         assert!(note.starts_with(" the a-file vanish"), "{note}");
         assert!(
-            note.contains("the lines beyond them moved towards a1: every piece there was renamed"),
+            note.contains("the files right of it moved left one: every piece there was renamed"),
             "{note}"
         );
         // The top rank: nothing lies beyond it, so nothing is renamed.
