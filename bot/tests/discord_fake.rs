@@ -482,7 +482,7 @@ fn a_whole_game_through_a_fake_discord() {
     assert!(end.buttons().is_empty(), "a finished game offers no buttons");
     // Mentioning the bot first addresses it, as `!t` does.
     say(&bob, &format!("<@{BOT_ID}> history"), vec![user(BOT_ID, "tessera", true)]);
-    assert!(fake.wait_for("[Event").text().contains("1. f2-f3 e7-e5 2. g2-g4 Qd8-h4# 0-1"));
+    assert!(fake.wait_for("[Event").text().contains("1. f3 e5 2. g4 Qh4# 0-1"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

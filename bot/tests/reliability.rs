@@ -160,7 +160,7 @@ fn a_game_is_shown_and_played_only_in_its_own_channel() {
     let elsewhere = |who: &str, text: &str| talk::say_in(&service, "another-server-channel", who, text);
     for (who, text) in [("carol", "!t board #1"), ("carol", "!t history #1"), ("alice", "!t move e4 #1")] {
         let r = elsewhere(who, text);
-        assert!(r[0].private && r[0].text.contains("another channel"), "{text}: {r:?}");
+        assert!(r[0].private && r[0].text.contains("game #1 is played in #room"), "{text}: {r:?}");
     }
     assert!(service.store().game(1).unwrap().unwrap().moves.is_empty(), "nothing was played");
     // The player's own list still says where their games are.
@@ -206,7 +206,7 @@ fn a_channel_with_many_games_lists_a_bounded_page() {
     }
     let list = text(&say(&service, "bob", "!t games"));
     assert_eq!(list.lines().count(), 31, "{list}");
-    assert!(list.contains("and 10 older games"), "{list}");
+    assert!(list.contains("and 10 more games"), "{list}");
     assert!(list.contains("#40") && !list.contains("#1 "), "newest first");
 }
 

@@ -656,6 +656,17 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
     }
 }
 
+/// A pawn move written as a capture along the pawn's own file (`exe5`), where a pawn never takes
+/// straight ahead: it names no move, so it is not read as the step `e5`. (Where squares or tiles
+/// can be taken, a pawn does take one by stepping straight onto it, so the mark can be right.)
+fn pawn_takes_along_its_file(pos: &Position, p: &ParsedPieceMove) -> bool {
+    p.capture
+        && p.role.is_none_or(|r| r == Role::Pawn)
+        && p.from_file == Some(p.to.file())
+        && !pos.rules().square_actions
+        && !pos.has_named_locations()
+}
+
 /// Why one action cannot be made in `pos` by the piece and square rules.
 fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
     if let Some(reason) = mechanic::why_not_action(pos, parsed) {
@@ -685,6 +696,16 @@ fn why_piece_move_impossible<M: Mechanic>(
         if !pos.board_mask().contains(sq) {
             return off_the_board(pos, sq, p.role);
         }
+    }
+    if pawn_takes_along_its_file(pos, p) {
+        let to = p.to;
+        let neighbour = Square::from_coords(if to.file() > 0 { to.file() - 1 } else { 1 }, to.rank());
+        return format!(
+            "a pawn takes diagonally, so `{}x{to}` takes nothing: write `{to}` for the step, or name the \
+             file the pawn takes from, like `{}x{to}`",
+            to.file_char(),
+            neighbour.file_char()
+        );
     }
     let king_lays_squares = M::kings_lay_squares()
         && (p.role == Some(Role::King)
@@ -995,6 +1016,7 @@ fn action_matches(pos: &Position, parsed: &ParsedAction, action: Action) -> bool
             piece_fields_match(pos, p, role, from, to)
                 && (p.promotion == promotion || p.promotion.is_none())
                 && (p.victim.is_none() || p.victim == capture)
+                && !(role == Role::Pawn && pawn_takes_along_its_file(pos, p))
         }
         (ParsedAction::Piece(p), Action::EnPassant { from, to }) => {
             piece_fields_match(pos, p, Role::Pawn, from, to) && p.promotion.is_none()

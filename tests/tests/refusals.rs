@@ -57,7 +57,7 @@ fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
     let p = after(Variant::BlueChip, &["[e5]", "e2-e4[d5]", "e7-e5[a6]", "d2-d4[h6]", "Nb8-c6[h3]"]);
     let why = refused(&p, "exe5");
     assert!(!why.contains("chip"), "{why}");
-    assert!(why.contains("no pawn of yours on the e-file can move to e5"), "{why}");
+    assert!(why.contains("a pawn takes diagonally, so `exe5` takes nothing"), "{why}");
     let why = refused(&p, "Ke1-e3");
     assert!(!why.contains("chip"), "{why}");
     assert!(why.contains("the king on e1 cannot move to e3"), "{why}");
@@ -65,6 +65,17 @@ fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
     let why = refused(&p, "dxe5");
     assert!(why.contains("after your move, place the chip"), "{why}");
     assert!(parse_move(&p, "dxe5[d4]").is_ok());
+    // The case: the e-pawn could step to e5, but `exe5` writes a capture along its own
+    // file, which no pawn makes: refused as such, not read as the step and asked for a chip.
+    let p = after(Variant::BlueChip, &["[h6]", "e2-e4[h3]", "a7-a6[h6]"]);
+    assert!(parse_move(&p, "e4-e5[d4]").is_ok());
+    let why = refused(&p, "exe5");
+    assert!(!why.contains("chip"), "{why}");
+    assert!(why.contains("a pawn takes diagonally, so `exe5` takes nothing: write `e5` for the step"), "{why}");
+    // So in chess too; where a pawn takes a square by stepping onto it (Hans38), the mark stays.
+    let p = after(Variant::Chess, &["e2-e4", "a7-a6"]);
+    assert!(refused(&p, "exe5").contains("a pawn takes diagonally"), "{}", refused(&p, "exe5"));
+    assert!(parse_move(&p, "e5").is_ok());
 }
 
 /// Infinite Reserves: the piece move comes first (L9, L12); a turn written the other way round is
