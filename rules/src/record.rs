@@ -357,10 +357,11 @@ pub fn wrap(movetext: &str, width: usize) -> String {
     let mut words = movetext.split_whitespace().peekable();
     while let Some(word) = words.next() {
         let mut unit = word.to_string();
-        if word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_digit()) {
-            if let Some(next) = words.next() {
-                unit = format!("{word} {next}");
-            }
+        if word.ends_with('.')
+            && word.starts_with(|c: char| c.is_ascii_digit())
+            && let Some(next) = words.next()
+        {
+            unit = format!("{word} {next}");
         }
         if !line.is_empty() && line.len() + 1 + unit.len() > width {
             lines.push(std::mem::take(&mut line));

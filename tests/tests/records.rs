@@ -59,7 +59,7 @@ fn fide_records_are_san_another_library_reads() {
         "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3",
         "k7/8/8/8/8/3Q4/8/3Q1Q1K w - - 0 1",
     ];
-    let mut rng = XorShift(0x5A1_0F_F1DE);
+    let mut rng = XorShift(0x0005_A10F_F1DE);
     let mut moves_checked = 0;
     for fen in starts {
         for _ in 0..25 {
