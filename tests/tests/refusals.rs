@@ -71,7 +71,10 @@ fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
     assert!(parse_move(&p, "e4-e5[d4]").is_ok());
     let why = refused(&p, "exe5");
     assert!(!why.contains("chip"), "{why}");
-    assert!(why.contains("a pawn takes diagonally, so `exe5` takes nothing: write `e5` for the step"), "{why}");
+    assert!(
+        why.contains("a pawn takes diagonally, so `exe5` takes nothing: write `e5` for the step"),
+        "{why}"
+    );
     // So in chess too; where a pawn takes a square by stepping onto it (Hans38), the mark stays.
     let p = after(Variant::Chess, &["e2-e4", "a7-a6"]);
     assert!(refused(&p, "exe5").contains("a pawn takes diagonally"), "{}", refused(&p, "exe5"));
