@@ -656,13 +656,15 @@ fn turn_shape_error(pos: &Position, actions: &[ParsedAction]) -> Option<String> 
     }
 }
 
-/// A pawn move written as a capture along the pawn's own file (`exe5`), where a pawn never takes
-/// straight ahead: it names no move, so it is not read as the step `e5`. (Where squares or tiles
+/// A pawn move written in SAN as a capture along the pawn's own file (`exe5`), where a pawn never
+/// takes straight ahead: it names no move, so it is not read as the step `e5`. (A full origin,
+/// `e2:e4`, is long notation whose capture mark is forgiven, as before.) (Where squares or tiles
 /// can be taken, a pawn does take one by stepping straight onto it, so the mark can be right.)
 fn pawn_takes_along_its_file(pos: &Position, p: &ParsedPieceMove) -> bool {
     p.capture
         && p.role.is_none_or(|r| r == Role::Pawn)
         && p.from_file == Some(p.to.file())
+        && p.from_rank.is_none()
         && !pos.rules().square_actions
         && !pos.has_named_locations()
 }
