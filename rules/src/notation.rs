@@ -782,7 +782,9 @@ fn why_piece_move_impossible<M: Mechanic>(
     let to = name(p.to);
     match p.origin() {
         Some(from) => match blocked(from) {
-            Some(obstacle) => format!("the {} on {from} cannot move to {to}: {obstacle}", role.name()),
+            Some(obstacle) => {
+                format!("the {} on {} cannot move to {to}: {obstacle}", role.name(), name(from))
+            }
             None => format!("the {} on {} cannot move to {to}", role.name(), name(from)),
         },
         None => {
@@ -801,7 +803,11 @@ fn why_piece_move_impossible<M: Mechanic>(
             let pieces = pos.pieces(us, role).into_iter().filter(named);
             match pieces.clone().find_map(|from| blocked(from).map(|o| (from, o))) {
                 Some((from, obstacle)) => {
-                    format!("no {kind} can move to {to}: for the {} on {from}, {obstacle}", role.name())
+                    format!(
+                        "no {kind} can move to {to}: for the {} on {}, {obstacle}",
+                        role.name(),
+                        name(from)
+                    )
                 }
                 None => format!("no {kind} can move to {to}"),
             }
