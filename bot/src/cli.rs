@@ -380,6 +380,8 @@ fn report_migration(outcome: Result<tessera_bot::migrate::Report>, json: bool) -
 /// on the way out, so the next process need not wait for them.
 fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixConfig>) -> Result<ExitCode> {
     service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::default());
+    // Rounds are paired on a thread of their own: no answer waits for a large one.
+    service.pair_on_worker = true;
     let service = std::sync::Arc::new(service);
     let runtime = tokio::runtime::Runtime::new()?;
     // One clock for the process, routing each notice to its platform's adapter.
@@ -422,7 +424,11 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     let clock_leases = clock.leases();
     // The bot's own turns in practice games: one thread of its own, posting like the clock.
     let practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
+    // Tournaments: any round a crash left unpaired is paired now; then every round as it falls due.
+    let pairing = tessera_bot::practice::PairingWorker::start(service.clone(), &clock.platforms())?;
+    let outbox = clock.router();
     let outcome = runtime.block_on(async {
+        tokio::spawn(tessera_bot::practice::run_outbox(service.clone(), outbox));
         tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));
         let matrix = async {
             match matrix {
@@ -453,6 +459,7 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     // is left behind.
     runtime.shutdown_timeout(std::time::Duration::from_secs(10));
     practice.stop();
+    pairing.stop();
     clock_leases.release(service.store());
     drop(standing);
     outcome?;

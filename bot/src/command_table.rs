@@ -495,6 +495,8 @@ fn read_result(w: &str) -> Option<&'static str> {
     })
 }
 
+const TOURNAMENT_PAGE: OptionSpec =
+    opt("page", Kind::Number { min: 1, max: Some(10_000) }, "Which page of the list", "page");
 const RATED: Kind = Kind::Flag { on: &["rated"], off: &["casual", "unrated"] };
 
 const GAME: OptionSpec =
@@ -996,13 +998,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         aliases: &["all"],
         group: Some(&TOURNAMENT),
         summary: "The tournaments in this channel",
-        options: &[],
-        strays: Strays::Ignore,
+        options: &[TOURNAMENT_PAGE],
+        strays: Strays::First("page"),
         slash: true,
         moderated: false,
         section: Section::Tournaments,
-        example: "",
-        build: |_| tournament_cmd(TournamentCommand::List),
+        example: "2",
+        build: |a| tournament_cmd(TournamentCommand::List(a.small("page"))),
     },
     tournament_command("join", &["enter"], "Enter a tournament", |a| {
         tournament_cmd(TournamentCommand::Join(tournament(a)))
@@ -1040,13 +1042,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[
             TOURNAMENT_NUMBER,
             opt("player", Kind::User { person: false }, "Whom (organiser only; default: you)", "@name"),
+            opt("name", Kind::Text { max: 100 }, "An entrant's name, or `me`", "me"),
         ],
-        strays: Strays::Ignore,
+        strays: Strays::Join("name"),
         slash: true,
         moderated: true,
         section: Section::Tournaments,
-        example: "t3 @bob",
-        build: |a| tournament_cmd(TournamentCommand::Withdraw(tournament(a))),
+        example: "t3 bob",
+        build: |a| tournament_cmd(TournamentCommand::Withdraw(tournament(a), a.word("name").map(str::to_string))),
     },
     CommandSpec {
         name: "result",
@@ -1096,13 +1099,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         aliases: &[],
         group: None,
         summary: "The tournaments in this channel",
-        options: &[],
-        strays: Strays::Ignore,
+        options: &[TOURNAMENT_PAGE],
+        strays: Strays::First("page"),
         slash: false,
         moderated: false,
         section: Section::Tournaments,
         example: "",
-        build: |_| tournament_cmd(TournamentCommand::List),
+        build: |a| tournament_cmd(TournamentCommand::List(a.small("page"))),
     },
 ];
 

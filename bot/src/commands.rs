@@ -74,14 +74,15 @@ pub struct TournamentSettings {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TournamentCommand {
     Create(TournamentSettings),
-    List,
+    /// The channel's tournaments, a page at a time.
+    List(Option<u32>),
     Join(TournamentRef),
     Leave(TournamentRef),
     Start(TournamentRef),
     Standings(TournamentRef),
     Pairings(TournamentRef, Option<u32>),
-    /// Withdraw yourself, or (organiser) the player mentioned.
-    Withdraw(TournamentRef),
+    /// Withdraw yourself (`me`, or nothing said), or (organiser) the player mentioned or named.
+    Withdraw(TournamentRef, Option<String>),
     /// The organiser sets a game's result: `1-0`, `0-1`, `1/2-1/2`, or forfeits `+-`, `-+`, `--`.
     Result {
         tournament: TournamentRef,

@@ -226,8 +226,9 @@ impl EventHandler for Handler {
         }
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
-            if let Err(e) = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
-                tracing::warn!(channel = %msg.channel_id, "could not answer: {e}");
+            match send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
+                Ok(()) => mark_posted(&self.service, reply.outbox).await,
+                Err(e) => tracing::warn!(channel = %msg.channel_id, "could not answer: {e}"),
             }
             send_direct(&ctx.http, &reply).await;
         }
@@ -269,7 +270,12 @@ impl Handler {
             }
             Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
         };
-        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await
+        let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
+        for notice in notices {
+            mark_posted(&self.service, Some(notice)).await;
+        }
+        Ok(())
     }
 
     async fn autocomplete(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
@@ -344,7 +350,12 @@ impl Handler {
                     if let Err(e) = &updated {
                         tracing::warn!(interaction = %c.id, "could not clear the buttons: {e}");
                     }
-                    return respond_after(http, to, replies, updated.is_ok()).await;
+                    let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
+                    respond_after(http, to, replies, updated.is_ok()).await?;
+                    for notice in notices {
+                        mark_posted(&self.service, Some(notice)).await;
+                    }
+                    return Ok(());
                 }
                 replies
             }
@@ -354,7 +365,21 @@ impl Handler {
                 ..Reply::default()
             }],
         };
-        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await
+        let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
+        for notice in notices {
+            mark_posted(&self.service, Some(notice)).await;
+        }
+        Ok(())
+    }
+}
+
+/// Marks a stored notice sent once Discord took the message that posts it ([`crate::outbox`]).
+async fn mark_posted(service: &Shared, notice: Option<i64>) {
+    let Some(notice) = notice else { return };
+    let service = Arc::clone(service);
+    if let Err(e) = tokio::task::spawn_blocking(move || service.notice_sent(notice)).await {
+        tracing::error!("marking a notice sent panicked: {e}");
     }
 }
 
@@ -677,13 +702,20 @@ fn slash_to_command(
 
 /// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
 /// the bot's own moves) as they come.
-async fn deliver(http: Arc<Http>, mut notices: crate::clock::Inbox) {
+async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::clock::Inbox) {
     while let Some(notice) = notices.recv().await {
         let Ok(id) = notice.channel.parse::<u64>() else { continue };
-        let reply = notice.into_reply();
-        if let Err(e) = send(&http, ChannelId::new(id), &reply, None).await {
-            tracing::warn!(channel = id, "a clock notice could not be posted: {e}");
+        // A claim about to run out is left to run out: the notice is posted by whoever claims
+        // it next, never by two at once.
+        if !service.may_post(&notice) {
+            continue;
         }
+        let reply = notice.into_reply();
+        match send(&http, ChannelId::new(id), &reply, None).await {
+            Ok(()) => mark_posted(&service, reply.outbox).await,
+            Err(e) => tracing::warn!(channel = id, "a notice could not be posted: {e}"),
+        }
+        send_direct(&http, &reply).await;
     }
 }
 
@@ -696,7 +728,7 @@ pub async fn run(
     notices: crate::clock::Inbox,
 ) -> Result<()> {
     let http = || options.http(token);
-    tokio::spawn(deliver(Arc::new(http()), notices));
+    tokio::spawn(deliver(Arc::clone(&service), Arc::new(http()), notices));
     let (first, last, total) = options.shard_range(token).await?;
     tracing::info!(shards = %Shards::Range { first, last, total }, "connecting to Discord");
     let connect = |intents| {
@@ -844,9 +876,9 @@ mod tests {
                 "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
                 "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
                 "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",
-                "tournament list() tournament join(tournament) tournament leave(tournament) ",
+                "tournament list(page) tournament join(tournament) tournament leave(tournament) ",
                 "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
-                "tournament withdraw(tournament,player) tournament result(game,result,reason,tournament) ",
+                "tournament withdraw(tournament,player,name) tournament result(game,result,reason,tournament) ",
                 "tournament pause(tournament) tournament resume(tournament) tournament cancel(tournament) ",
                 "tournament export(tournament)"
             )

@@ -14,11 +14,15 @@ pub const PLATFORM: &str = "local";
 /// The bot's own name in the terminal: `@tessera` challenges it to a practice game.
 pub const BOT: &str = "tessera";
 
+/// The channel setting that lists a local channel's admins, one user id per line.
+const ADMINS: &str = "admins";
+
 const LOCAL_HELP: &str = "Local mode: type what a player would write in a channel, e.g.
   !t challenge @bob hans38        then  /as bob   and  !t accept
   @@e4   (a move, written plainly in the channel)
   !t challenge @tessera chess level 2   (a practice game against me: I answer at once)
-Local commands: /as NAME (speak as NAME) · /channel NAME · /wait HOURS (let time pass) · /help · /quit";
+Local commands: /as NAME (speak as NAME) · /channel NAME · /admin NAME (make NAME an admin of this channel;
+  the first to speak in a channel is its admin) · /wait HOURS (let time pass) · /help · /quit";
 
 /// The terminal session's state: who is speaking, where, and how much time has been skipped.
 #[derive(Debug)]
@@ -60,8 +64,34 @@ impl Session {
         }
     }
 
-    /// Handles one line; returns the text to print, or None to quit.
+    /// Handles one line; returns the text to print, or None to quit. The notices it shows are
+    /// marked sent at once (see [`Session::answer`] for printing first).
     pub fn line<S: Store>(&mut self, service: &Service<S>, line: &str) -> Option<String> {
+        let (out, posted) = self.answer(service, line)?;
+        posted.into_iter().for_each(|n| service.notice_sent(n));
+        Some(out)
+    }
+
+    /// Handles one line: the text to print and the stored notices it shows, to be marked sent
+    /// once printed ([`crate::outbox`]); None to quit.
+    pub fn answer<S: Store>(&mut self, service: &Service<S>, line: &str) -> Option<(String, Vec<i64>)> {
+        let mut posted = Vec::new();
+        let out = self.answer_marking(service, line, &mut posted)?;
+        Some((out, posted))
+    }
+
+    /// Whether the author administers this channel: its first speaker does, and whoever
+    /// `/admin` named.
+    fn is_admin<S: Store>(&self, service: &Service<S>) -> bool {
+        let store = service.store();
+        match store.channel_setting(PLATFORM, &self.channel, ADMINS) {
+            Ok(Some(admins)) => admins.lines().any(|a| a == self.user.id),
+            Ok(None) => store.set_channel_setting(PLATFORM, &self.channel, ADMINS, &self.user.id).is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    fn answer_marking<S: Store>(&mut self, service: &Service<S>, line: &str, posted: &mut Vec<i64>) -> Option<String> {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix('/') {
             let mut words = rest.split_whitespace();
@@ -73,6 +103,21 @@ impl Session {
                 (Some("as"), Some(name)) => {
                     self.user = User::new(name.to_lowercase(), name);
                     Some(format!("(you are now {name})"))
+                }
+                (Some("admin"), Some(name)) => {
+                    let store = service.store();
+                    let id = name.to_lowercase();
+                    let mut admins: Vec<String> = match store.channel_setting(PLATFORM, &self.channel, ADMINS) {
+                        Ok(Some(a)) => a.lines().map(str::to_string).collect(),
+                        _ => vec![self.user.id.clone()],
+                    };
+                    if !admins.contains(&id) {
+                        admins.push(id);
+                    }
+                    match store.set_channel_setting(PLATFORM, &self.channel, ADMINS, &admins.join("\n")) {
+                        Ok(()) => Some(format!("({name} is now an admin of #{})", self.channel)),
+                        Err(e) => Some(format!("(could not make {name} an admin: {e})")),
+                    }
                 }
                 (Some("channel"), Some(name)) => {
                     self.channel = name.to_string();
@@ -88,6 +133,7 @@ impl Session {
                         // As any reply: a loss on time comes with the final board and the GIF.
                         for n in notices {
                             out.push('\n');
+                            posted.extend(n.outbox);
                             out.push_str(&self.show(&n.into_reply()));
                         }
                         Some(out)
@@ -102,19 +148,30 @@ impl Session {
             return Some(String::new());
         }
         let mentioned = mentions(line);
+        let is_admin = self.is_admin(service);
         let msg = Incoming {
             platform: PLATFORM,
             channel: &self.channel,
             author: &self.user,
-            is_admin: true,
+            is_admin,
             text: line,
             mentions: &mentioned,
             now: unix_now() + self.clock_offset,
         };
         let replies = service.handle(&msg);
+        posted.extend(replies.iter().filter_map(|r| r.outbox));
         let mut shown: Vec<String> = replies.iter().map(|r| self.show(r)).collect();
         shown.extend(self.bot_turns(service));
+        shown.extend(self.waiting_notices(service, posted));
         Some(shown.join("\n"))
+    }
+
+    /// The notices waiting in the outbox (a crash left them unposted, or the clock wrote them),
+    /// shown; their ids go to `posted`.
+    pub fn waiting_notices<S: Store>(&mut self, service: &Service<S>, posted: &mut Vec<i64>) -> Vec<String> {
+        let notices = service.outbox_due(Some(&[PLATFORM]));
+        posted.extend(notices.iter().filter_map(|n| n.outbox));
+        notices.into_iter().map(|n| self.show(&n.into_reply())).collect()
     }
 
     /// The bot's turns waiting in this terminal's games, played and shown. One typist, one
@@ -154,10 +211,15 @@ impl Session {
     }
 }
 
-/// Makes `@tessera` the bot in the terminal, and queues its turns an earlier run left.
+/// Makes `@tessera` the bot in the terminal, queues its turns an earlier run left, and moves on
+/// the tournaments an earlier run left mid-change (a round whose last result was stored but
+/// which was not paired). One terminal is one process: the notices an earlier run claimed but
+/// never showed are free to show now.
 pub fn serve<S: Store>(service: &Service<S>) -> Result<()> {
     service.set_bot_account(PLATFORM, BOT);
     service.practice_resume(Some(&[PLATFORM]), None)?;
+    service.store().outbox_release(PLATFORM)?;
+    service.resume_tournaments(&[PLATFORM])?;
     Ok(())
 }
 
@@ -171,6 +233,13 @@ pub fn run<S: Store>(service: &Service<S>, boards_dir: PathBuf) -> Result<()> {
     for out in session.bot_turns(service) {
         writeln!(stdout, "{out}")?;
     }
+    // What an earlier run stored but never showed: printed, then marked sent.
+    let mut posted = Vec::new();
+    for out in session.waiting_notices(service, &mut posted) {
+        writeln!(stdout, "{out}")?;
+    }
+    stdout.flush()?;
+    posted.into_iter().for_each(|n| service.notice_sent(n));
     loop {
         write!(stdout, "{}@#{}> ", session.user.name, session.channel)?;
         stdout.flush()?;
@@ -179,9 +248,16 @@ pub fn run<S: Store>(service: &Service<S>, boards_dir: PathBuf) -> Result<()> {
             writeln!(stdout)?;
             return Ok(());
         }
-        match session.line(service, &line) {
-            Some(out) if out.is_empty() => {}
-            Some(out) => writeln!(stdout, "{out}")?,
+        // Printed before its notices are marked sent: a kill between the two shows them again
+        // at the next start, never not at all.
+        match session.answer(service, &line) {
+            Some((out, posted)) => {
+                if !out.is_empty() {
+                    writeln!(stdout, "{out}")?;
+                    stdout.flush()?;
+                }
+                posted.into_iter().for_each(|n| service.notice_sent(n));
+            }
             None => return Ok(()),
         }
     }

@@ -177,7 +177,7 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbo
     if let Some(me) = client.user_id() {
         service.set_bot_account(PLATFORM, me.as_str());
     }
-    tokio::spawn(deliver(client.clone(), notices));
+    tokio::spawn(deliver(service.clone(), client.clone(), notices));
     tracing::info!(
         user = %client.user_id().map_or("?".into(), |u| u.to_string()),
         resumed,
@@ -242,6 +242,7 @@ async fn on_message(
     };
     let channel = room.room_id().to_string();
     let service = Arc::clone(&service);
+    let service_for_marks = Arc::clone(&service);
     let html = text.formatted.filter(|f| f.format == MessageFormat::Html).map(|f| f.body);
     let body = with_pills_resolved(&text.body, html.as_deref());
     let me = client.user_id().map(|id| id.to_string()).unwrap_or_default();
@@ -265,9 +266,19 @@ async fn on_message(
     .await
     .unwrap_or_default();
     for reply in replies {
-        if let Err(e) = send(&room, &reply).await {
-            tracing::warn!(room = %room.room_id(), "could not answer: {e}");
+        match send(&room, &reply).await {
+            Ok(()) => mark_posted(&service_for_marks, reply.outbox).await,
+            Err(e) => tracing::warn!(room = %room.room_id(), "could not answer: {e}"),
         }
+    }
+}
+
+/// Marks a stored notice sent once the homeserver took the message that posts it.
+async fn mark_posted(service: &Shared, notice: Option<i64>) {
+    let Some(notice) = notice else { return };
+    let service = Arc::clone(service);
+    if let Err(e) = tokio::task::spawn_blocking(move || service.notice_sent(notice)).await {
+        tracing::error!("marking a notice sent panicked: {e}");
     }
 }
 
@@ -330,15 +341,21 @@ async fn send(room: &Room, reply: &Reply) -> Result<()> {
 
 /// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
 /// the bot's own moves with their boards) as they come.
-async fn deliver(client: Client, mut notices: crate::clock::Inbox) {
+async fn deliver(service: Shared, client: Client, mut notices: crate::clock::Inbox) {
     while let Some(notice) = notices.recv().await {
         let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
         let Some(room) = client.get_room(&room_id) else {
             tracing::warn!(room = %room_id, "a notice for a room the bot is not in");
             continue;
         };
-        if let Err(e) = send(&room, &notice.into_reply()).await {
-            tracing::warn!(room = %room_id, "a notice could not be posted: {e}");
+        // A claim about to run out is left to run out (see [`crate::outbox`]).
+        if !service.may_post(&notice) {
+            continue;
+        }
+        let reply = notice.into_reply();
+        match send(&room, &reply).await {
+            Ok(()) => mark_posted(&service, reply.outbox).await,
+            Err(e) => tracing::warn!(room = %room_id, "a notice could not be posted: {e}"),
         }
     }
 }

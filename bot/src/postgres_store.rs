@@ -25,14 +25,15 @@ use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
+use crate::outbox::{NewNotice, NoticeKind, OutboxRow};
 use crate::store::{
     Append, BotOpponent, Challenge, ChallengeId, GAME_COLUMNS, GameId, GameRow, Lease, NewGame, Player,
     PlayerId, Store, may_append, sql,
 };
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
-    PairingKind, PairingRow, RatedResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow, TournamentStatus,
-    TournamentStore,
+    PairingKind, PairingRow, RatedResult, SetResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow, TournamentStatus,
+    TournamentStore, tournament_result,
 };
 
 /// PostgreSQL's SQL for each migration number of [`MIGRATIONS`].
@@ -42,6 +43,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (3, include_str!("../migrations/postgres/003_settings.sql")),
     (4, include_str!("../migrations/postgres/004_practice_opponent.sql")),
     (5, include_str!("../migrations/postgres/005_leases.sql")),
+    (6, include_str!("../migrations/postgres/006_outbox.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -577,12 +579,72 @@ impl Store for PgStore {
         })
     }
 
-    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
-        Ok(self.execute(sql::MARK_REMINDED, &[&game, &last_move_at])? == 1)
+    fn mark_reminded(&self, game: GameId, last_move_at: i64, notices: &[NewNotice]) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            if execute(&tx, sql::MARK_REMINDED, &[&game, &last_move_at]).await? != 1 {
+                return Ok(false);
+            }
+            insert_notices(&tx, notices, crate::service::unix_now(), None).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 
-    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
-        Ok(self.execute(sql::TIME_OUT, &[&game, &last_move_at, &result, &now])? == 1)
+    fn time_out(
+        &self,
+        game: GameId,
+        last_move_at: i64,
+        result: &str,
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            if execute(&tx, sql::TIME_OUT, &[&game, &last_move_at, &result, &now]).await? != 1 {
+                return Ok(false);
+            }
+            insert_notices(&tx, notices, now, None).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+        let until = now_ms + crate::outbox::CLAIM_MS;
+        let limit = limit as i64;
+        self.run(async |c| {
+            // Rows another process is claiming are skipped, not waited for: each goes to one.
+            execute(
+                &*c,
+                "UPDATE outbox SET claimed_by = $2, claimed_until = $3 WHERE id IN (SELECT id FROM outbox
+                 WHERE ($1::TEXT IS NULL OR platform = $1) AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until < $4)
+                 ORDER BY id LIMIT $5 FOR UPDATE SKIP LOCKED)",
+                &[&platform, &holder, &until, &now_ms, &limit],
+            )
+            .await?;
+            rows(&*c, sql::HELD_NOTICES, &[&holder]).await?.iter().map(notice_row).collect()
+        })
+    }
+
+    fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>> {
+        self.rows(sql::HELD_NOTICES, &[&holder])?.iter().map(notice_row).collect()
+    }
+
+    fn outbox_sent(&self, notice: i64, now: i64) -> Result<bool> {
+        Ok(self.execute(sql::NOTICE_SENT, &[&notice, &now])? == 1)
+    }
+
+    fn outbox_release(&self, platform: &str) -> Result<u64> {
+        self.execute(sql::RELEASE_NOTICES, &[&platform])
+    }
+
+    fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool> {
+        Ok(self.execute(sql::MARK_HANDLED, &[&platform, &message, &now])? == 1)
+    }
+
+    fn was_handled(&self, platform: &str, message: &str) -> Result<bool> {
+        Ok(self.one(sql::WAS_HANDLED, &[&platform, &message])?.try_get(0)?)
     }
 
     fn take_lease(
@@ -704,8 +766,7 @@ async fn insert_pairing(
     Ok(())
 }
 
-/// Records a result for a pairing and ends its game if it still runs, inside `tx`; false if there
-/// is no such pairing.
+/// Sets a pairing's result inside `tx` (see [`TournamentStore::set_pairing_result`]).
 async fn record_result(
     tx: &deadpool_postgres::Transaction<'_>,
     t: TournamentId,
@@ -713,31 +774,92 @@ async fn record_result(
     result: &str,
     reason: &str,
     now: i64,
-) -> Result<bool> {
+    expected: Option<Option<&str>>,
+) -> Result<SetResult> {
     let (round, board, leg) = (i64::from(at.round), i64::from(at.board), i64::from(at.leg));
+    // The pairing's row locked: of two settings, the second reads the first's result.
     let Some(found) = row(
         tx,
-        "UPDATE tournament_pairings SET result = $5, result_reason = $6
-         WHERE tournament_id = $1 AND round = $2 AND board = $3 AND leg = $4 RETURNING game_id",
-        &[&t, &round, &board, &leg, &result, &reason],
+        "SELECT game_id, result FROM tournament_pairings
+         WHERE tournament_id = $1 AND round = $2 AND board = $3 AND leg = $4 FOR UPDATE",
+        &[&t, &round, &board, &leg],
     )
     .await?
     else {
-        return Ok(false);
+        return Ok(SetResult::NoPairing);
     };
-    if let Some(game) = found.try_get::<_, Option<GameId>>(0)? {
-        // The game itself ends too.
-        let end = GameEnding::of(result, reason);
+    let game: Option<GameId> = found.try_get(0)?;
+    let current = match game {
+        Some(game) => {
+            let r = one(tx, "SELECT result, result_reason FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?;
+            let (result, reason): (Option<String>, Option<String>) = (r.try_get(0)?, r.try_get(1)?);
+            result.map(|r| tournament_result(&r, reason.as_deref()))
+        }
+        None => found.try_get(1)?,
+    };
+    if let Some(expected) = expected
+        && current.as_deref() != expected
+    {
+        return Ok(SetResult::Changed(current));
+    }
+    match game {
+        Some(game) => {
+            let end = GameEnding::of(result, reason);
+            execute(tx, sql::SET_GAME_RESULT, &[&game, &end.result, &end.reason, &now, &end.forfeit, &t]).await?;
+        }
+        None => {
+            execute(
+                tx,
+                "UPDATE tournament_pairings SET result = $5, result_reason = $6
+                 WHERE tournament_id = $1 AND round = $2 AND board = $3 AND leg = $4",
+                &[&t, &round, &board, &leg, &result, &reason],
+            )
+            .await?;
+        }
+    }
+    Ok(SetResult::Set)
+}
+
+/// Stores `notices` inside the caller's transaction; a `{game}` in a text becomes `game`.
+async fn insert_notices(
+    c: &impl GenericClient,
+    notices: &[NewNotice],
+    now: i64,
+    game: Option<GameId>,
+) -> Result<()> {
+    for n in notices {
+        let text = match game {
+            Some(g) => n.text.replace("{game}", &g.to_string()),
+            None => n.text.clone(),
+        };
+        let round = n.round.map(i64::from);
+        let holder = n.claim.as_ref().map(|c| c.holder.as_str());
+        let until = n.claim.as_ref().map(|c| c.until_ms);
         execute(
-            tx,
-            "UPDATE games SET result = $2, result_reason = $3, draw_offer = NULL, takeback_offer = NULL,
-             finished_at = COALESCE(finished_at, $4), rated = CASE WHEN $5::BOOLEAN THEN FALSE ELSE rated END
-             WHERE id = $1 AND result IS NULL",
-            &[&game, &end.result, &end.reason, &now, &end.forfeit],
+            c,
+            sql::INSERT_NOTICE,
+            &[&n.platform, &n.channel, &n.kind.name(), &n.subject, &round, &text, &n.notify_column(), &now, &holder, &until],
         )
         .await?;
     }
-    Ok(true)
+    Ok(())
+}
+
+fn notice_row(r: &Row) -> Result<OutboxRow> {
+    let kind: String = r.try_get(3)?;
+    let notify: String = r.try_get(7)?;
+    Ok(OutboxRow {
+        id: r.try_get(0)?,
+        platform: r.try_get(1)?,
+        channel: r.try_get(2)?,
+        kind: NoticeKind::parse(&kind),
+        subject: r.try_get(4)?,
+        round: small_opt(r, 5)?,
+        text: r.try_get(6)?,
+        notify: crate::outbox::notify_list(&notify),
+        created_at: r.try_get(8)?,
+        claimed_until: r.try_get(9)?,
+    })
 }
 
 impl TournamentStore for PgStore {
@@ -857,6 +979,7 @@ impl TournamentStore for PgStore {
         after_round: u32,
         reason: &str,
         now: i64,
+        notices: &[NewNotice],
     ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -873,9 +996,10 @@ impl TournamentStore for PgStore {
                     (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
                 let at = PairingAt { round: after_round, board: small(r, 0)?, leg: small(r, 1)? };
                 let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
-                record_result(&tx, t, at, result, "withdrawal", now).await?;
+                record_result(&tx, t, at, result, "withdrawal", now, None).await?;
                 forfeits.push((game, winner));
             }
+            insert_notices(&tx, notices, now, None).await?;
             tx.commit().await?;
             Ok(Some(forfeits))
         })
@@ -886,6 +1010,7 @@ impl TournamentStore for PgStore {
         t: TournamentId,
         from: &[TournamentStatus],
         to: TournamentStatus,
+        notices: &[NewNotice],
     ) -> Result<bool> {
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -898,6 +1023,7 @@ impl TournamentStore for PgStore {
                 return Ok(false);
             }
             execute(&tx, sql::SET_TOURNAMENT_STATUS, &[&t, &to.name()]).await?;
+            insert_notices(&tx, notices, crate::service::unix_now(), None).await?;
             tx.commit().await?;
             Ok(true)
         })
@@ -915,6 +1041,7 @@ impl TournamentStore for PgStore {
         seeds: &[(PlayerId, i64)],
         pairings: &[NewPairing],
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<bool> {
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -943,6 +1070,7 @@ impl TournamentStore for PgStore {
                 };
                 insert_pairing(&tx, t, round, p, game_id).await?;
             }
+            insert_notices(&tx, notices, game.now, None).await?;
             tx.commit().await?;
             Ok(true)
         })
@@ -954,6 +1082,7 @@ impl TournamentStore for PgStore {
         round: u32,
         pairing: &NewPairing,
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<Option<GameId>> {
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -969,6 +1098,7 @@ impl TournamentStore for PgStore {
             let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
             let id = insert_game(&tx, &game.game(pairing.white, black)).await?;
             insert_pairing(&tx, t, round, pairing, Some(id)).await?;
+            insert_notices(&tx, notices, game.now, Some(id)).await?;
             tx.commit().await?;
             Ok(Some(id))
         })
@@ -1001,14 +1131,17 @@ impl TournamentStore for PgStore {
         result: &str,
         reason: &str,
         now: i64,
-    ) -> Result<bool> {
+        expected: Option<Option<&str>>,
+        notices: &[NewNotice],
+    ) -> Result<SetResult> {
         self.run(async |c| {
             let tx = c.transaction().await?;
-            if !record_result(&tx, t, at, result, reason, now).await? {
-                return Ok(false);
+            let outcome = record_result(&tx, t, at, result, reason, now, expected).await?;
+            if outcome == SetResult::Set {
+                insert_notices(&tx, notices, now, None).await?;
+                tx.commit().await?;
             }
-            tx.commit().await?;
-            Ok(true)
+            Ok(outcome)
         })
     }
 

@@ -78,7 +78,7 @@ impl Queue {
     }
 
     /// The next game and when it was queued; `None` once closed.
-    fn pop_wait(&self) -> Option<(GameId, Instant)> {
+    pub(crate) fn pop_wait(&self) -> Option<(GameId, Instant)> {
         let mut state = self.state();
         loop {
             if state.closed {
@@ -143,6 +143,76 @@ impl<S: Store + 'static> Worker<S> {
 impl<S: Store + 'static> Drop for Worker<S> {
     fn drop(&mut self) {
         self.halt();
+    }
+}
+
+/// The thread that pairs tournament rounds in chat mode ([`Service::pairing_step`]): a round of
+/// thousands takes seconds to pair, and no answer waits for it. Its notices go to the outbox,
+/// which the process's delivery loop posts ([`run_outbox`]).
+#[derive(Debug)]
+pub struct PairingWorker<S: Store + 'static> {
+    service: Arc<Service<S>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl<S: Store + 'static> PairingWorker<S> {
+    /// Queues the running tournaments of `platforms` (a round a crash left unpaired is paired
+    /// now) and starts the thread.
+    pub fn start(service: Arc<Service<S>>, platforms: &[&str]) -> std::io::Result<PairingWorker<S>> {
+        match service.resume_tournaments(platforms) {
+            Ok(n) if n > 0 => tracing::info!(tournaments = n, "looking at the running tournaments"),
+            Ok(_) => {}
+            Err(e) => tracing::error!("could not look for running tournaments: {e:#}"),
+        }
+        let worker = Arc::clone(&service);
+        let thread = std::thread::Builder::new()
+            .name("tessera-pairing".into())
+            .spawn(move || while worker.pairing_step() {})?;
+        Ok(PairingWorker { service, thread: Some(thread) })
+    }
+
+    /// Ends the thread after the tournament it is moving on, if any.
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        self.service.tournament_queue().close();
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            tracing::error!("the pairing worker panicked");
+        }
+    }
+}
+
+impl<S: Store + 'static> Drop for PairingWorker<S> {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+/// How often the outbox is looked at when nothing wakes it: notices another process wrote, or
+/// whose claim ran out.
+pub const OUTBOX_PERIOD: Duration = Duration::from_secs(5);
+
+/// Posts the outbox's notices for `router`'s platforms until the process ends: whenever this
+/// process wrote some ([`Service::outbox_ready`]) and every [`OUTBOX_PERIOD`] besides.
+pub async fn run_outbox<S: Store + Send + Sync + 'static>(service: Arc<Service<S>>, router: Router) {
+    let platforms = router.platforms();
+    let ready = Arc::clone(&service.outbox_ready);
+    loop {
+        let (s, ps) = (Arc::clone(&service), platforms.clone());
+        match tokio::task::spawn_blocking(move || s.outbox_due(Some(&ps))).await {
+            Ok(notices) => {
+                router.deliver(notices);
+            }
+            Err(e) => tracing::error!("looking at the outbox panicked: {e}"),
+        }
+        tokio::select! {
+            _ = ready.notified() => {}
+            _ = tokio::time::sleep(OUTBOX_PERIOD) => {}
+        }
     }
 }
 

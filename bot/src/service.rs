@@ -12,12 +12,15 @@ use tessera_rules::{
 };
 
 use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
+use crate::outbox::{NewNotice, NoticeKind};
 use crate::store::{Append, BotOpponent, Challenge, GameId, GameRow, NewGame, Player, Store};
 use crate::turn_list::{self, key_begins, long_begins_like, move_key};
 
 #[path = "service_tournaments.rs"]
 mod tournaments;
 
+#[path = "service_outbox.rs"]
+mod outbox_notices;
 #[path = "service_practice.rs"]
 mod practice_games;
 pub use practice_games::PracticeMove;
@@ -75,6 +78,9 @@ pub struct Reply {
     pub notify: Vec<String>,
     /// Private messages to send besides, where the platform can: (platform user id, text).
     pub direct: Vec<(String, String)>,
+    /// The stored notice this reply posts ([`crate::outbox`]): the adapter marks it sent
+    /// ([`Service::notice_sent`]) once the platform took the reply.
+    pub outbox: Option<i64>,
 }
 
 /// The one-click answers a reply invites. Platforms without buttons ignore them: the reply's text
@@ -164,12 +170,18 @@ pub struct Notice {
     pub animation: Option<Vec<u8>>,
     pub diagram: Option<String>,
     pub actions: Option<Actions>,
+    /// Private messages besides: (platform user id, text).
+    pub direct: Vec<(String, String)>,
+    /// The stored notice it is ([`crate::outbox`]): marked sent once posted.
+    pub outbox: Option<i64>,
+    /// Until when this process holds it (database milliseconds).
+    pub claimed_until: Option<i64>,
 }
 
 impl Notice {
     /// A reply to post in a game's channel though nobody wrote there.
     fn posting(platform: &str, channel: &str, reply: Reply) -> Notice {
-        let Reply { text, image, animation, diagram, actions, notify, .. } = reply.capped();
+        let Reply { text, image, animation, diagram, actions, notify, direct, outbox, .. } = reply.capped();
         Notice {
             platform: platform.into(),
             channel: channel.into(),
@@ -179,13 +191,16 @@ impl Notice {
             animation,
             diagram,
             actions,
+            direct,
+            outbox,
+            claimed_until: None,
         }
     }
 
     /// The notice as the reply an adapter posts.
     pub fn into_reply(self) -> Reply {
-        let Notice { text, notify, image, animation, diagram, actions, .. } = self;
-        Reply { text, notify, image, animation, diagram, actions, ..Reply::default() }
+        let Notice { text, notify, image, animation, diagram, actions, direct, outbox, .. } = self;
+        Reply { text, notify, image, animation, diagram, actions, direct, outbox, ..Reply::default() }
     }
 }
 
@@ -209,6 +224,16 @@ pub struct Service<S: Store> {
     accounts: std::sync::RwLock<std::collections::HashMap<String, String>>,
     /// Games where the bot is to move, for the practice worker ([`crate::practice`]).
     practice: crate::practice::Queue,
+    /// Tournaments to move on (pair, finish), for the pairing worker.
+    tournaments: crate::practice::Queue,
+    /// Chat mode pairs rounds on a worker thread ([`crate::practice::PairingWorker`]) and answers
+    /// at once; the local mode and tests pair within the answer.
+    pub pair_on_worker: bool,
+    /// This process's name in the outbox's claims.
+    holder: String,
+    claims: std::sync::atomic::AtomicU64,
+    /// Woken when notices wait to be posted.
+    pub outbox_ready: std::sync::Arc<tokio::sync::Notify>,
 }
 
 impl<S: Store> std::fmt::Debug for Service<S> {
@@ -270,6 +295,11 @@ impl<S: Store> Service<S> {
             games: Default::default(),
             accounts: Default::default(),
             practice: Default::default(),
+            tournaments: Default::default(),
+            pair_on_worker: false,
+            holder: crate::lease::new_holder(),
+            claims: Default::default(),
+            outbox_ready: Default::default(),
         }
     }
 
@@ -763,41 +793,43 @@ impl<S: Store> Service<S> {
         Ok(vec![reply])
     }
 
-    /// Ends a game whose mover ran out of time; says so, with the final board as a mate shows it
-    /// (the game's GIF is added as after any ending). Both players are named to notify.
-    fn settle_clock(&self, loaded: &Loaded, now: i64) -> Result<Option<Reply>, String> {
+    /// Ends a game whose mover ran out of time, storing the notice that says so (posted with the
+    /// final board and the game's GIF; both players are named to notify). `Some` if this call
+    /// ended it: with `answer`, the notice as replies, held for the caller to post.
+    fn settle_clock(&self, loaded: &Loaded, now: i64, answer: bool) -> Result<Option<Vec<Reply>>, String> {
         let Some(days) = loaded.row.days_per_move else { return Ok(None) };
         if loaded.row.result.is_some() || now < loaded.row.last_move_at + days as i64 * DAY {
             return Ok(None);
         }
         let loser = loaded.game.position().turn();
         let outcome = Outcome::Win { winner: loser.other(), reason: WinReason::Time };
+        let text = format!(
+            "Game #{}: {} ran out of time. {} ({}).",
+            loaded.row.id,
+            loaded.player(loser).name,
+            outcome,
+            outcome.result()
+        );
+        let notify = vec![loaded.player(loser).user_id.clone(), loaded.player(loser.other()).user_id.clone()];
+        let claim = answer.then(|| self.new_claim());
+        // The loss on time and the notice saying so, in one transaction: the final board and the
+        // GIF are drawn when it is posted.
+        let notice = NewNotice {
+            kind: NoticeKind::GameOver,
+            subject: Some(loaded.row.id),
+            ..NewNotice::text(&loaded.row.platform, &loaded.row.channel, text, notify)
+        }
+        .claimed(claim.as_ref());
         if !self
             .store
-            .time_out(loaded.row.id, loaded.row.last_move_at, outcome.result(), now)
+            .time_out(loaded.row.id, loaded.row.last_move_at, outcome.result(), now, &[notice])
             .map_err(internal)?
         {
             // Someone else settled it a moment ago and said so, or a move came in meanwhile.
             return Ok(None);
         }
-        // Committed: the game as it now stands, over.
-        let mut row = loaded.row.clone();
-        (row.result, row.result_reason) =
-            (Some(outcome.result().to_string()), Some(reason_word(outcome).into()));
-        let mut game = loaded.game.clone();
-        game.declare(outcome);
-        self.games.forget(row.id);
-        let ended = Loaded { row, game, white: loaded.white.clone(), black: loaded.black.clone() };
-        let mut reply = self.board_reply(&ended, None, false, now);
-        reply.text = format!(
-            "Game #{}: {} ran out of time. {} ({}).",
-            ended.row.id,
-            ended.player(loser).name,
-            outcome,
-            outcome.result()
-        );
-        reply.notify = vec![ended.player(loser).user_id.clone(), ended.player(loser.other()).user_id.clone()];
-        Ok(Some(reply))
+        self.games.forget(loaded.row.id);
+        Ok(Some(claim.map(|c| self.held_replies(&c)).unwrap_or_default()))
     }
 
     /// Plays `text` in the author's game; `usage` is how they wrote it, for an example that
@@ -821,10 +853,9 @@ impl<S: Store> Service<S> {
         parsed: Option<notation::ParsedMove>,
         games_here: Option<usize>,
     ) -> Replies {
-        if let Some(mut timeout) = self.settle_clock(&loaded, msg.now)? {
-            timeout.notify.retain(|id| id != &msg.author.id);
-            let mut replies = vec![timeout];
-            self.after_game(&mut replies, loaded.row.id, msg.now);
+        if let Some(mut replies) = self.settle_clock(&loaded, msg.now, true)? {
+            replies.iter_mut().for_each(|r| r.notify.retain(|id| id != &msg.author.id));
+            self.tournament_after_game(&mut replies, loaded.row.id, msg.now);
             return Ok(replies);
         }
         let Some(my_color) = loaded.color_of(me) else {
@@ -1079,11 +1110,10 @@ impl<S: Store> Service<S> {
 
     fn board(&self, msg: &Incoming, id: GameRef, flip: bool) -> Replies {
         let loaded = self.find(msg, id, true)?;
-        if let Some(mut timeout) = self.settle_clock(&loaded, msg.now)? {
+        if let Some(mut replies) = self.settle_clock(&loaded, msg.now, true)? {
             // It shows the final board.
-            timeout.notify.retain(|id| id != &msg.author.id);
-            let mut replies = vec![timeout];
-            self.after_game(&mut replies, loaded.row.id, msg.now);
+            replies.iter_mut().for_each(|r| r.notify.retain(|id| id != &msg.author.id));
+            self.tournament_after_game(&mut replies, loaded.row.id, msg.now);
             return Ok(replies);
         }
         let mut replies = Vec::new();
@@ -1579,62 +1609,46 @@ impl<S: Store> Service<S> {
     /// Reminders and losses on time, and tournaments moving on, for the games and tournaments of
     /// `platforms` (all when `None`). A game on a platform not running here is left for a process
     /// that can tell its players: its clock is only a deadline in the database until then.
+    /// Returns the notices waiting to be posted on those platforms, claimed for this caller.
     pub fn tick_for(&self, now: i64, platforms: Option<&[&str]>) -> Result<Vec<Notice>> {
         let served = |p: &str| platforms.is_none_or(|ps| ps.contains(&p));
-        let mut notices = Vec::new();
         for row in self.store.clocked_games()?.into_iter().filter(|r| served(&r.platform)) {
-            let (platform, channel) = (row.platform.clone(), row.channel.clone());
             let Ok(loaded) = self.load(row) else { continue };
             let Some(days) = loaded.row.days_per_move else { continue };
             let deadline = loaded.row.last_move_at + days as i64 * DAY;
             let mover = loaded.player(loaded.game.position().turn());
-            let notify = vec![mover.user_id.clone()];
-            // One game's failure is logged and skipped: the other games' clocks still run.
-            let settled = match self.settle_clock(&loaded, now) {
-                Ok(s) => s,
+            // One game's failure is logged and skipped: the other games' clocks still run. Each
+            // notice is stored with its change and posted from the outbox after the tick.
+            match self.settle_clock(&loaded, now, false) {
+                Ok(Some(_)) => continue,
+                Ok(None) => {}
                 Err(e) => {
                     tracing::error!(game = loaded.row.id, "the clock could not be settled: {e:#}");
                     continue;
                 }
-            };
-            // Settled and committed: the notice, with the final board and the GIF, is delivered
-            // after the tick.
-            if let Some(mut timeout) = settled {
-                timeout.animation = self.game_gif(loaded.row.id);
-                notices.push(Notice::posting(&platform, &channel, timeout));
-                continue;
             }
-            let text = if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
-                match self.store.mark_reminded(loaded.row.id, loaded.row.last_move_at) {
-                    Ok(true) => {}
-                    // Another process reminded them, or the mover moved meanwhile.
-                    Ok(false) => continue,
-                    Err(e) => {
-                        tracing::error!(game = loaded.row.id, "could not be marked reminded: {e:#}");
-                        continue;
-                    }
-                }
+            if !loaded.row.reminded && now >= deadline - (days as i64 * DAY / 2).min(DAY) {
                 let hours = ((deadline - now) / 3600).max(1);
-                Some(format!(
+                let text = format!(
                     "{}, it is your move in game #{} ({}); about {hours} hours left.",
                     mover.name,
                     loaded.row.id,
                     loaded.variant()
-                ))
-            } else {
-                None
-            };
-            if let Some(text) = text {
-                notices.push(Notice { platform, channel, text, notify, ..Notice::default() });
+                );
+                let notice =
+                    NewNotice::text(&loaded.row.platform, &loaded.row.channel, text, vec![mover.user_id.clone()]);
+                // False: another process reminded them, or the mover moved meanwhile.
+                if let Err(e) = self.store.mark_reminded(loaded.row.id, loaded.row.last_move_at, &[notice]) {
+                    tracing::error!(game = loaded.row.id, "could not be marked reminded: {e:#}");
+                }
             }
         }
         // Tournaments: rounds whose games just ended on time, starts that are due, and any round
         // a crash left unpaired.
-        match self.tournament_tick(now, &served) {
-            Ok(more) => notices.extend(more),
-            Err(e) => tracing::error!("the tournaments' tick failed: {e:#}"),
+        if let Err(e) = self.tournament_tick(now, &served) {
+            tracing::error!("the tournaments' tick failed: {e:#}");
         }
-        Ok(notices)
+        Ok(self.outbox_due(platforms))
     }
 }
 

@@ -1,9 +1,11 @@
 //! Tournaments and ratings in the game service: the chat commands, and moving a tournament on by
 //! itself when the last game of a round ends (or on the clock's tick).
 //!
-//! Every change is committed before it is announced: a round is paired, stored and its games
-//! created in one transaction ([`TournamentStore::pair_round`]), and only the process whose
-//! transaction moved the round counter announces it.
+//! Every change is committed before it is announced, and its announcement is stored with it: a
+//! round is paired, stored, its games created and its notice written in one transaction
+//! ([`TournamentStore::pair_round`]); only the process whose transaction moved the round counter
+//! wrote the notice, and the outbox posts it ([`crate::outbox`]). Chat mode pairs on a worker
+//! thread ([`crate::practice::PairingWorker`]), so a large round never holds up an answer.
 
 use std::collections::HashMap;
 
@@ -12,9 +14,20 @@ use crate::commands::{TournamentCommand, TournamentRef, TournamentSettings};
 use crate::ratings::Ratings;
 use crate::store::{GameId, PlayerId};
 use crate::tournament::{Entry, Snapshot, points_text};
+use crate::outbox::{Claim, NewNotice, NoticeKind};
 use crate::tournament_store::{
-    Entry as EntryOutcome, Format, GameTemplate, NewTournament, PairingKind, TournamentRow, TournamentStatus,
+    Entry as EntryOutcome, Format, GameTemplate, NewTournament, PairingKind, PairingRow, SetResult, TournamentRow,
+    TournamentStatus, tournament_result,
 };
+
+/// The most players a format takes: a round robin's crosstable stays readable, a Swiss or a
+/// knockout pairs within a command's patience.
+pub fn most_players(format: Format) -> usize {
+    match format {
+        Format::RoundRobin | Format::DoubleRoundRobin => 16,
+        Format::Swiss | Format::Knockout => 4000,
+    }
+}
 
 /// Something the tournament says on its own: the next round, a withdrawal, the winner.
 struct Announcement {
@@ -36,7 +49,24 @@ impl Announcement {
             ..Reply::default()
         }
     }
+
+    /// As a notice stored in the tournament's channel.
+    fn notice(self, t: &TournamentRow, claim: Option<&Claim>) -> NewNotice {
+        NewNotice::text(&t.platform, &t.channel, self.text, self.notify).claimed(claim)
+    }
+
+    fn text(text: String, notify: Vec<String>) -> Announcement {
+        Announcement { text, notify, image: None, direct: Vec::new() }
+    }
 }
+
+/// Live tournaments one player may run in a channel, and a channel may hold.
+const MAX_LIVE_TOURNAMENTS_EACH: usize = 3;
+const MAX_LIVE_TOURNAMENTS_CHANNEL: usize = 20;
+/// Tournaments `!t tournaments` lists on one page.
+const TOURNAMENTS_PER_PAGE: usize = 10;
+/// A name that does not resolve to an entrant is answered with at most this many near names.
+const NEAR_NAMES: usize = 5;
 
 /// Live statuses in which players may still join a tournament.
 const JOINABLE: [TournamentStatus; 3] =
@@ -75,13 +105,13 @@ impl<S: Store> Service<S> {
     pub(super) fn tournament_command(&self, msg: &Incoming, cmd: TournamentCommand) -> Replies {
         match cmd {
             TournamentCommand::Create(settings) => self.create_tournament(msg, settings),
-            TournamentCommand::List => self.list_tournaments(msg),
+            TournamentCommand::List(page) => self.list_tournaments(msg, page),
             TournamentCommand::Join(t) => self.join_tournament(msg, t),
             TournamentCommand::Leave(t) => self.leave_tournament(msg, t),
             TournamentCommand::Start(t) => self.start_tournament(msg, t),
             TournamentCommand::Standings(t) => self.standings(msg, t),
             TournamentCommand::Pairings(t, round) => self.pairings(msg, t, round),
-            TournamentCommand::Withdraw(t) => self.withdraw(msg, t),
+            TournamentCommand::Withdraw(t, name) => self.withdraw(msg, t, name.as_deref()),
             TournamentCommand::Result { tournament, game, result, reason } => {
                 self.set_result(msg, tournament, game, &result, &reason)
             }
@@ -89,27 +119,36 @@ impl<S: Store> Service<S> {
             TournamentCommand::Resume(t) => self.pause_or_resume(msg, t, false),
             TournamentCommand::Cancel(t) => self.cancel_tournament(msg, t),
             TournamentCommand::Export(t) => {
-                let t = self.pick_tournament(msg, t, false)?;
+                let t = self.pick_tournament(msg, t, false, false)?;
                 let snapshot = self.snapshot(&t)?;
                 Ok(vec![Reply::text(format!("```\n{}```", snapshot.to_trf()))])
             }
         }
     }
 
-    /// The tournament a command is about: the one named, or the one still to be played here.
+    /// The tournament a command is about: the one named, or the one still to be played here. A
+    /// tournament is `acting` on (joined, run, its results set) only in its own channel; its
+    /// standings and pairings may be read anywhere on its platform.
     fn pick_tournament(
         &self,
         msg: &Incoming,
         id: TournamentRef,
         live_only: bool,
+        acting: bool,
     ) -> Result<TournamentRow, String> {
         if let Some(id) = id {
-            return self
+            let t = self
                 .store
                 .tournament(id)
                 .map_err(internal)?
                 .filter(|t| t.platform == msg.platform)
-                .ok_or_else(|| format!("there is no tournament t{id}"));
+                .ok_or_else(|| format!("there is no tournament t{id}"))?;
+            if acting && t.channel != msg.channel {
+                return Err(format!(
+                    "t{id} belongs to another channel: it is joined and run only there. Here, `!t tournament standings t{id}` shows how it stands"
+                ));
+            }
+            return Ok(t);
         }
         let all = self.store.channel_tournaments(msg.platform, msg.channel).map_err(internal)?;
         let live: Vec<&TournamentRow> = all.iter().filter(|t| t.status.is_live()).collect();
@@ -132,8 +171,11 @@ impl<S: Store> Service<S> {
         }
     }
 
+    /// The organiser, or an administrator of the tournament's own channel (Discord: its server).
+    /// Commands reach here only from that channel ([`Self::pick_tournament`]), where the
+    /// platform's `is_admin` is about the right room.
     fn may_administer(&self, msg: &Incoming, me: &Player, t: &TournamentRow) -> bool {
-        msg.is_admin || me.id == t.organiser
+        msg.channel == t.channel && msg.platform == t.platform && (msg.is_admin || me.id == t.organiser)
     }
 
     fn require_admin(&self, msg: &Incoming, t: &TournamentRow) -> Result<Player, String> {
@@ -141,7 +183,7 @@ impl<S: Store> Service<S> {
         if !self.may_administer(msg, &me, t) {
             let organiser = self.store.player_by_id(t.organiser).map_err(internal)?;
             return Err(format!(
-                "only the organiser ({}) or a moderator can do that",
+                "only the organiser ({}) or a moderator of this channel can do that",
                 organiser.map_or("unknown".into(), |p| p.name)
             ));
         }
@@ -172,7 +214,9 @@ impl<S: Store> Service<S> {
                 withdrawn_after: e.withdrawn_after,
             })
             .collect();
-        let pairings = self.store.pairings(t.id).map_err(internal)?;
+        // Rounds up to the row's own (all of them, unless it is a look at an earlier moment).
+        let mut pairings = self.store.pairings(t.id).map_err(internal)?;
+        pairings.retain(|p| p.round <= t.current_round);
         // Results only: replaying or even loading each game's moves would cost a tournament's
         // every game on each game end.
         let mut results = HashMap::new();
@@ -181,7 +225,7 @@ impl<S: Store> Service<S> {
             if g.reason.as_deref() == Some("time") {
                 time_losses.insert(g.game, if g.result == "1-0" { g.black } else { g.white });
             }
-            results.insert(g.game, g.result);
+            results.insert(g.game, tournament_result(&g.result, g.reason.as_deref()));
         }
         Ok((Snapshot::new(t.clone(), entries, &pairings, &results), time_losses))
     }
@@ -194,6 +238,23 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let name = s.name.clone().unwrap_or_else(|| format!("{} {}", s.variant, s.format.name()));
         let rounds = s.rounds.unwrap_or(0);
+        let most = most_players(s.format);
+        if s.max_players.is_some_and(|m| m as usize > most) {
+            return Err(format!("a {} takes at most {most} players", s.format.name()));
+        }
+        // As with challenges: a few live tournaments each, a bounded number per channel.
+        let here = self.store.channel_tournaments(msg.platform, msg.channel).map_err(internal)?;
+        let live: Vec<&TournamentRow> = here.iter().filter(|t| t.status.is_live()).collect();
+        if live.iter().filter(|t| t.organiser == me.id).count() >= MAX_LIVE_TOURNAMENTS_EACH {
+            return Err(format!(
+                "you already run {MAX_LIVE_TOURNAMENTS_EACH} tournaments here that are not over; finish or cancel one first"
+            ));
+        }
+        if live.len() >= MAX_LIVE_TOURNAMENTS_CHANNEL {
+            return Err(format!(
+                "this channel already has {MAX_LIVE_TOURNAMENTS_CHANNEL} tournaments that are not over; finish or cancel one first"
+            ));
+        }
         let id = self
             .store
             .create_tournament(&NewTournament {
@@ -207,7 +268,9 @@ impl<S: Store> Service<S> {
                 days_per_move: s.days,
                 rated: s.rated,
                 starts_at: s.starts_in.map(|d| msg.now + d),
-                max_players: s.max_players,
+                // The format's limit is kept with the tournament: an entry past it is refused in the
+                // transaction that would add it.
+                max_players: Some(s.max_players.unwrap_or(most as u32)),
                 bye_halves: s.bye_halves,
                 now: msg.now,
             })
@@ -239,15 +302,29 @@ impl<S: Store> Service<S> {
         Ok(vec![reply])
     }
 
-    fn list_tournaments(&self, msg: &Incoming) -> Replies {
-        let all = self.store.channel_tournaments(msg.platform, msg.channel).map_err(internal)?;
+    fn list_tournaments(&self, msg: &Incoming, page: Option<u32>) -> Replies {
+        let mut all = self.store.channel_tournaments(msg.platform, msg.channel).map_err(internal)?;
         if all.is_empty() {
             return Ok(vec![Reply::text(
                 "No tournaments here yet. Create one with `!t tournament create swiss hans38 rounds 5`.",
             )]);
         }
+        // Live ones first, newest first within each.
+        all.sort_by_key(|t| (!t.status.is_live(), -t.id));
+        let pages = all.len().div_ceil(TOURNAMENTS_PER_PAGE);
+        let page = page.unwrap_or(1) as usize;
+        if page == 0 || page > pages {
+            return Err(format!(
+                "there {} {pages} page{} of tournaments here; ask for one from 1 to {pages}",
+                if pages == 1 { "is" } else { "are" },
+                if pages == 1 { "" } else { "s" }
+            ));
+        }
         let mut lines = Vec::new();
-        for t in all.iter().rev().take(15) {
+        if pages > 1 {
+            lines.push(format!("Tournaments here, page {page} of {pages} ({} in all):", all.len()));
+        }
+        for t in all.iter().skip((page - 1) * TOURNAMENTS_PER_PAGE).take(TOURNAMENTS_PER_PAGE) {
             let players = self.store.entrants(t.id).map_err(internal)?.len();
             let state = match t.status {
                 TournamentStatus::Running | TournamentStatus::Paused => {
@@ -263,13 +340,21 @@ impl<S: Store> Service<S> {
                 t.format.name()
             ));
         }
+        if page < pages {
+            lines.push(format!("More: `!t tournaments {}`.", page + 1));
+        }
         Ok(vec![Reply::text(lines.join("\n"))])
     }
 
     fn join_tournament(&self, msg: &Incoming, id: TournamentRef) -> Replies {
         let me = self.me(msg)?;
-        let t = self.pick_tournament(msg, id, true)?;
+        let t = self.pick_tournament(msg, id, true, true)?;
         let late = t.status != TournamentStatus::Open;
+        // Tournaments made before the limit was stored with them.
+        let most = most_players(t.format);
+        if t.max_players.is_none() && self.store.entrants(t.id).map_err(internal)?.len() >= most {
+            return Err(format!("t{} is full: a {} takes at most {most} players", t.id, t.format.name()));
+        }
         if late {
             // Late entries: only a Swiss, until half its rounds have started; the rounds missed
             // count half a point each.
@@ -290,7 +375,9 @@ impl<S: Store> Service<S> {
         match self.store.add_entrant(t.id, me.id, first_round, seed, &JOINABLE, msg.now).map_err(internal)? {
             EntryOutcome::Joined => {}
             EntryOutcome::AlreadyIn => return Err(format!("you are already in t{}", t.id)),
-            EntryOutcome::Full => return Err(format!("t{} is full", t.id)),
+            EntryOutcome::Full => {
+                return Err(format!("t{} is full: it takes at most {} players", t.id, t.max_players.unwrap_or(0)));
+            }
             EntryOutcome::Closed => return Err(format!("t{} takes no more entries", t.id)),
         }
         let count = self.store.entrants(t.id).map_err(internal)?.len();
@@ -317,7 +404,7 @@ impl<S: Store> Service<S> {
 
     fn leave_tournament(&self, msg: &Incoming, id: TournamentRef) -> Replies {
         let me = self.me(msg)?;
-        let t = self.pick_tournament(msg, id, true)?;
+        let t = self.pick_tournament(msg, id, true, true)?;
         if t.status != TournamentStatus::Open {
             return Err(format!("t{} has started; withdraw with `!t tournament withdraw`", t.id));
         }
@@ -328,22 +415,23 @@ impl<S: Store> Service<S> {
     }
 
     fn start_tournament(&self, msg: &Incoming, id: TournamentRef) -> Replies {
-        let t = self.pick_tournament(msg, id, true)?;
+        let t = self.pick_tournament(msg, id, true, true)?;
         self.require_admin(msg, &t)?;
         if t.status != TournamentStatus::Open {
             return Err(format!("t{} has already started", t.id));
         }
-        let announcements = self.start(&t, msg.now)?;
-        Ok(announcements.into_iter().map(Announcement::reply).collect())
+        self.start(&t, None)?;
+        self.move_on(t.id, msg.now)
     }
 
-    /// Fixes the rounds and seeds, then pairs round 1.
-    fn start(&self, t: &TournamentRow, now: i64) -> Result<Vec<Announcement>, String> {
-        let entrants = self.store.entrants(t.id).map_err(internal)?;
-        let n = entrants.len();
+    /// Fixes the rounds and marks the tournament running; its first round is paired as any next
+    /// one is ([`Self::advance`]), so a crash between the two leaves a round that any start-up
+    /// or tick pairs.
+    fn start(&self, t: &TournamentRow, notice: Option<NewNotice>) -> Result<(), String> {
+        let n = self.store.entrants(t.id).map_err(internal)?.len();
         let (least, most) = match t.format {
-            Format::RoundRobin | Format::DoubleRoundRobin => (3, 16),
-            Format::Swiss | Format::Knockout => (2, 4000),
+            Format::RoundRobin | Format::DoubleRoundRobin => (3, most_players(t.format)),
+            Format::Swiss | Format::Knockout => (2, most_players(t.format)),
         };
         if n < least || n > most {
             return Err(format!("a {} needs {least} to {most} players; t{} has {n}", t.format.name(), t.id));
@@ -357,19 +445,83 @@ impl<S: Store> Service<S> {
         if rounds != t.rounds {
             self.store.set_tournament_rounds(t.id, rounds).map_err(internal)?;
         }
-        self.advance(t.id, now, true)
+        let notices: Vec<NewNotice> = notice.into_iter().collect();
+        if !self
+            .store
+            .set_tournament_status(t.id, &[TournamentStatus::Open], TournamentStatus::Running, &notices)
+            .map_err(internal)?
+        {
+            return Err(format!("t{} has already started", t.id));
+        }
+        Ok(())
+    }
+
+    /// Moves a tournament on after a change, and says what came of it: at once, its
+    /// announcements as part of the answer (the local mode, tests); or, on the pairing worker
+    /// (chat), a word that the next round is being paired, the pairings posted when they are.
+    fn move_on(&self, t: i64, now: i64) -> Replies {
+        if self.pair_on_worker {
+            self.tournaments.push(t);
+            let Some(row) = self.store.tournament(t).map_err(internal)? else { return Ok(Vec::new()) };
+            if row.status != TournamentStatus::Running {
+                return Ok(Vec::new());
+            }
+            let snapshot = self.snapshot(&row)?;
+            if !snapshot.round_complete() || snapshot.finished() {
+                return Ok(Vec::new());
+            }
+            return Ok(vec![Reply::text(format!(
+                "t{}: round {} is being paired; the pairings follow here in a moment.",
+                row.id,
+                row.current_round + 1
+            ))]);
+        }
+        let claim = self.new_claim();
+        self.advance(t, now, Some(&claim))?;
+        Ok(self.held_replies(&claim))
+    }
+
+    /// The pairing worker's step: the next queued tournament moved on, its notices left for the
+    /// outbox. False once the queue is closed.
+    pub fn pairing_step(&self) -> bool {
+        let Some((t, _)) = self.tournaments.pop_wait() else { return false };
+        if let Err(e) = self.advance(t, unix_now(), None) {
+            tracing::error!(tournament = t, "the tournament could not move on: {e}");
+        }
+        self.outbox_ready.notify_one();
+        true
+    }
+
+    /// The tournaments waiting for the pairing worker.
+    pub fn tournament_queue(&self) -> &crate::practice::Queue {
+        &self.tournaments
+    }
+
+    /// At start-up: every running tournament of `platforms` is moved on, so a round whose last
+    /// result a crash left unpaired is paired now (on the worker in chat mode), and starts that
+    /// fell due meanwhile are made. Returns how many tournaments were looked at.
+    pub fn resume_tournaments(&self, platforms: &[&str]) -> Result<usize> {
+        let served = |p: &str| platforms.contains(&p);
+        if self.pair_on_worker {
+            let live = self.store.live_tournaments()?;
+            let running: Vec<&TournamentRow> =
+                live.iter().filter(|t| served(&t.platform) && t.status == TournamentStatus::Running).collect();
+            for t in &running {
+                self.tournaments.push(t.id);
+            }
+            return Ok(running.len());
+        }
+        self.tournament_tick(unix_now(), &served)
     }
 
     /// Moves a tournament on as far as its games allow: replays of drawn knockout games, players
-    /// out after two losses on time, the next round, the end. Pairs at most one round per
-    /// completed round; a lost race with another process pairs nothing and announces nothing.
-    fn advance(&self, id: i64, now: i64, starting: bool) -> Result<Vec<Announcement>, String> {
-        let mut out = Vec::new();
+    /// out after two losses on time, the next round, the end. Each announcement is stored with
+    /// its change (with `claim`, held for the caller to post in its answer). Pairs at most one
+    /// round per completed round; a lost race with another process pairs and announces nothing.
+    fn advance(&self, id: i64, now: i64, claim: Option<&Claim>) -> Result<(), String> {
         for _ in 0..64 {
             let Some(t) = self.store.tournament(id).map_err(internal)? else { break };
-            let may_pair =
-                t.status == TournamentStatus::Running || (starting && t.status == TournamentStatus::Open);
-            if !may_pair {
+            if t.status != TournamentStatus::Running {
                 break;
             }
             let (snapshot, time_losses) = self.snapshot_with_games(&t)?;
@@ -388,20 +540,21 @@ impl<S: Store> Service<S> {
             if t.format == Format::Knockout && t.current_round > 0 {
                 let mut replayed = false;
                 for leg in snapshot.replays() {
-                    if let Some(game) =
-                        self.store.add_leg(t.id, t.current_round, &leg, &template).map_err(internal)?
+                    let names = self.names(&[leg.white, leg.black.unwrap_or(leg.white)])?;
+                    // `{game}`: the replay's number, known once the store has created it.
+                    let text = format!(
+                        "t{} round {}, board {}: the game was drawn, so it is replayed with colours reversed: game #{{game}}, {} (white) vs {} (black).",
+                        t.id, t.current_round, leg.board, names[0].name, names[1].name
+                    );
+                    let notify = names.iter().map(|p| p.user_id.clone()).collect();
+                    let notice = Announcement::text(text, notify).notice(&t, claim);
+                    if self
+                        .store
+                        .add_leg(t.id, t.current_round, &leg, &template, &[notice])
+                        .map_err(internal)?
+                        .is_some()
                     {
                         replayed = true;
-                        let names = self.names(&[leg.white, leg.black.unwrap_or(leg.white)])?;
-                        out.push(Announcement {
-                            text: format!(
-                                "t{} round {}, board {}: the game was drawn, so it is replayed with colours reversed: game #{game}, {} (white) vs {} (black).",
-                                t.id, t.current_round, leg.board, names[0].name, names[1].name
-                            ),
-                            notify: names.iter().map(|p| p.user_id.clone()).collect(),
-                            image: None,
-                            direct: Vec::new(),
-                        });
                     }
                 }
                 if replayed {
@@ -416,49 +569,32 @@ impl<S: Store> Service<S> {
             if !timed_out.is_empty() {
                 for p in timed_out {
                     let reason = "lost two games in a row on time";
-                    if self
-                        .store
-                        .withdraw_entrant(t.id, p, t.current_round, reason, now)
-                        .map_err(internal)?
-                        .is_some()
-                    {
-                        let player = self.names(&[p])?.remove(0);
-                        out.push(Announcement {
-                            text: format!("{} is withdrawn from t{}: {reason}.", player.name, t.id),
-                            notify: vec![player.user_id],
-                            image: None,
-                            direct: Vec::new(),
-                        });
-                    }
+                    let player = self.names(&[p])?.remove(0);
+                    let text = format!("{} is withdrawn from t{}: {reason}.", player.name, t.id);
+                    let notice = Announcement::text(text, vec![player.user_id]).notice(&t, claim);
+                    self.store.withdraw_entrant(t.id, p, t.current_round, reason, now, &[notice]).map_err(internal)?;
                 }
                 continue;
             }
             if snapshot.finished() {
-                if self
-                    .store
-                    .set_tournament_status(t.id, &[TournamentStatus::Running], TournamentStatus::Finished)
-                    .map_err(internal)?
-                {
-                    out.push(self.final_announcement(&snapshot));
-                }
+                let notice = self.final_announcement(&snapshot).notice(&t, claim);
+                self.store
+                    .set_tournament_status(t.id, &[TournamentStatus::Running], TournamentStatus::Finished, &[notice])
+                    .map_err(internal)?;
                 break;
             }
             let pairings = match snapshot.next_round() {
                 Ok(p) => p,
                 Err(why) => {
                     // Nothing can be paired: stop and tell the organiser rather than loop.
+                    let text = format!(
+                        "t{} is paused: {why}. The organiser can withdraw players or set results, then `!t tournament resume`.",
+                        t.id
+                    );
+                    let notice = Announcement::text(text, Vec::new()).notice(&t, claim);
                     self.store
-                        .set_tournament_status(t.id, &[TournamentStatus::Running], TournamentStatus::Paused)
+                        .set_tournament_status(t.id, &[TournamentStatus::Running], TournamentStatus::Paused, &[notice])
                         .map_err(internal)?;
-                    out.push(Announcement {
-                        text: format!(
-                            "t{} is paused: {why}. The organiser can withdraw players or set results, then `!t tournament resume`.",
-                            t.id
-                        ),
-                        notify: Vec::new(),
-                        image: None,
-                            direct: Vec::new(),
-                    });
                     break;
                 }
             };
@@ -474,18 +610,47 @@ impl<S: Store> Service<S> {
             } else {
                 Vec::new()
             };
-            if !self.store.pair_round(t.id, round, &seeds, &pairings, &template).map_err(internal)? {
+            // The pairings are read from the store when the notice is posted.
+            let notice = NewNotice {
+                kind: NoticeKind::Round,
+                subject: Some(t.id),
+                round: Some(round),
+                ..NewNotice::text(&t.platform, &t.channel, "", Vec::new())
+            }
+            .claimed(claim);
+            if !self.store.pair_round(t.id, round, &seeds, &pairings, &template, &[notice]).map_err(internal)? {
                 break;
             }
-            let mut announcement = self.round_announcement(t.id, round)?;
-            // From round 2 on, the standings so far come with the pairings.
-            if round > 1 {
-                announcement.image = self.standings_picture(&snapshot);
-                announcement.text.push_str("\nStandings so far: `!t tournament standings`.");
-            }
-            out.push(announcement);
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// A round's announcement as posted: its pairings, each player's own word, and from round 2
+    /// on the standings before it.
+    pub(super) fn round_reply(&self, id: i64, round: u32) -> Option<Reply> {
+        let mut announcement = match self.round_announcement(id, round) {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::error!(tournament = id, round, "the round's announcement could not be made: {e}");
+                return None;
+            }
+        };
+        if round > 1
+            && let Ok(Some(t)) = self.store.tournament(id)
+            && let Ok(before) = self.snapshot_before(&t, round)
+        {
+            announcement.image = self.standings_picture(&before);
+            announcement.text.push_str("\nStandings so far: `!t tournament standings`.");
+        }
+        Some(announcement.reply())
+    }
+
+    /// The tournament as it stood before `round` was paired.
+    fn snapshot_before(&self, t: &TournamentRow, round: u32) -> Result<Snapshot, String> {
+        let mut row = t.clone();
+        row.current_round = round - 1;
+        let (snapshot, _) = self.snapshot_with_games(&row)?;
+        Ok(snapshot)
     }
 
     fn names(&self, ids: &[PlayerId]) -> Result<Vec<Player>, String> {
@@ -593,9 +758,14 @@ impl<S: Store> Service<S> {
         if let Some(first) = replies.first_mut() {
             first.animation = self.game_gif(game);
         }
+        self.tournament_after_game(replies, game, now);
+    }
+
+    /// The game's tournament, if it has one, moved on after the game ended.
+    pub(super) fn tournament_after_game(&self, replies: &mut Vec<Reply>, game: GameId, now: i64) {
         let Ok(Some((t, _))) = self.store.tournament_of_game(game) else { return };
-        match self.advance(t, now, false) {
-            Ok(a) => replies.extend(a.into_iter().map(Announcement::reply)),
+        match self.move_on(t, now) {
+            Ok(more) => replies.extend(more),
             Err(e) => replies.push(Reply::text(format!("Tournament t{t}: {e}"))),
         }
     }
@@ -623,55 +793,38 @@ impl<S: Store> Service<S> {
         tessera_render::render_gif(&views, &opts, 80).ok()
     }
 
-    /// The tournaments' part of the clock's tick: starts that are due, rounds to pair.
-    pub(super) fn tournament_tick(&self, now: i64, served: &dyn Fn(&str) -> bool) -> Result<Vec<Notice>> {
-        let mut notices = Vec::new();
-        for t in self.store.live_tournaments()?.into_iter().filter(|t| served(&t.platform)) {
-            let announcements = if t.status == TournamentStatus::Open {
+    /// The tournaments' part of the clock's tick: starts that are due, rounds to pair. The
+    /// announcements are stored for the outbox. Returns how many tournaments were looked at.
+    pub(super) fn tournament_tick(&self, now: i64, served: &dyn Fn(&str) -> bool) -> Result<usize> {
+        let live: Vec<TournamentRow> =
+            self.store.live_tournaments()?.into_iter().filter(|t| served(&t.platform)).collect();
+        for t in &live {
+            if t.status == TournamentStatus::Open {
                 if t.starts_at.is_none_or(|at| at > now) {
                     continue;
                 }
-                match self.start(&t, now) {
-                    Ok(a) => a,
-                    Err(why) => {
-                        // Not enough players at the set time: cancelled, and said why.
-                        self.store.set_tournament_status(
-                            t.id,
-                            &[TournamentStatus::Open],
-                            TournamentStatus::Cancelled,
-                        )?;
-                        vec![Announcement {
-                            text: format!("t{} {} is cancelled: {why}.", t.id, t.name),
-                            notify: Vec::new(),
-                            image: None,
-                            direct: Vec::new(),
-                        }]
-                    }
+                if let Err(why) = self.start(t, None) {
+                    // Not enough players at the set time: cancelled, and said why.
+                    let text = format!("t{} {} is cancelled: {why}.", t.id, t.name);
+                    let notice = Announcement::text(text, Vec::new()).notice(t, None);
+                    self.store.set_tournament_status(
+                        t.id,
+                        &[TournamentStatus::Open],
+                        TournamentStatus::Cancelled,
+                        &[notice],
+                    )?;
+                    continue;
                 }
-            } else {
-                match self.advance(t.id, now, false) {
-                    Ok(a) => a,
-                    Err(e) => {
-                        tracing::error!(tournament = t.id, "the tournament could not move on: {e:#}");
-                        continue;
-                    }
-                }
-            };
-            for a in announcements {
-                notices.push(Notice {
-                    platform: t.platform.clone(),
-                    channel: t.channel.clone(),
-                    text: a.text,
-                    notify: a.notify,
-                    ..Notice::default()
-                });
+            }
+            if let Err(e) = self.advance(t.id, now, None) {
+                tracing::error!(tournament = t.id, "the tournament could not move on: {e:#}");
             }
         }
-        Ok(notices)
+        Ok(live.len())
     }
 
     fn standings(&self, msg: &Incoming, id: TournamentRef) -> Replies {
-        let t = self.pick_tournament(msg, id, false)?;
+        let t = self.pick_tournament(msg, id, false, false)?;
         let snapshot = self.snapshot(&t)?;
         if t.status == TournamentStatus::Open {
             let names: Vec<String> = snapshot.entries.iter().map(|e| e.name.clone()).collect();
@@ -852,7 +1005,7 @@ impl<S: Store> Service<S> {
     }
 
     fn pairings(&self, msg: &Incoming, id: TournamentRef, round: Option<u32>) -> Replies {
-        let t = self.pick_tournament(msg, id, false)?;
+        let t = self.pick_tournament(msg, id, false, false)?;
         let round = round.unwrap_or(t.current_round);
         if round == 0 || round > t.current_round {
             return Err(format!(
@@ -886,18 +1039,58 @@ impl<S: Store> Service<S> {
         Ok(vec![Reply::text(lines.join("\n"))])
     }
 
-    fn withdraw(&self, msg: &Incoming, id: TournamentRef) -> Replies {
-        let me = self.me(msg)?;
-        let t = self.pick_tournament(msg, id, true)?;
-        let target = match msg.mentions.first() {
-            Some(user) if user.id != msg.author.id => {
-                if !self.may_administer(msg, &me, &t) {
-                    return Err("only the organiser or a moderator can withdraw another player".into());
-                }
-                self.store.player(msg.platform, &user.id, &user.name).map_err(internal)?
-            }
-            _ => me.clone(),
+    /// Whom `withdraw` is about: a mention, a name (`@name` or plain) that must be an entrant's,
+    /// `me`, or with nothing said, the author.
+    fn withdraw_target(&self, msg: &Incoming, t: &TournamentRow, me: &Player, name: Option<&str>) -> Result<Player, String> {
+        if let Some(user) = msg.mentions.first() {
+            return self.store.player(msg.platform, &user.id, &user.name).map_err(internal);
+        }
+        let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) else { return Ok(me.clone()) };
+        if name.eq_ignore_ascii_case("me") || name.eq_ignore_ascii_case("myself") {
+            return Ok(me.clone());
+        }
+        let wanted = name.trim_start_matches('@').to_lowercase();
+        let entrants = self.store.entrants(t.id).map_err(internal)?;
+        let matching: Vec<_> = entrants.iter().filter(|e| e.name.to_lowercase() == wanted).collect();
+        if let [one] = matching.as_slice() {
+            return self.store.player_by_id(one.player).map_err(internal)?.ok_or_else(|| "that player has vanished".into());
+        }
+        let shown: String = name.chars().take(40).collect();
+        if matching.len() > 1 {
+            return Err(format!(
+                "{} entrants of t{} are called \"{shown}\"; mention the one you mean, like `!t tournament withdraw @name`",
+                matching.len(),
+                t.id
+            ));
+        }
+        // Near names: the entrants whose names contain what was typed, or the other way round.
+        let near: Vec<&str> = entrants
+            .iter()
+            .filter(|e| {
+                let n = e.name.to_lowercase();
+                !wanted.is_empty() && (n.contains(&wanted) || wanted.contains(&n))
+            })
+            .map(|e| e.name.as_str())
+            .take(NEAR_NAMES)
+            .collect();
+        let hint = if near.is_empty() {
+            String::new()
+        } else {
+            format!(" Did you mean {}?", near.join(", "))
         };
+        Err(format!(
+            "nobody in t{} is called \"{shown}\", so nobody was withdrawn.{hint} Name an entrant (`!t tournament withdraw @name`), or say `!t tournament withdraw me` to withdraw yourself",
+            t.id
+        ))
+    }
+
+    fn withdraw(&self, msg: &Incoming, id: TournamentRef, name: Option<&str>) -> Replies {
+        let me = self.me(msg)?;
+        let t = self.pick_tournament(msg, id, true, true)?;
+        let target = self.withdraw_target(msg, &t, &me, name)?;
+        if target.id != me.id && !self.may_administer(msg, &me, &t) {
+            return Err("only the organiser or a moderator of this channel can withdraw another player".into());
+        }
         if t.status == TournamentStatus::Open {
             if !self.store.remove_entrant(t.id, target.id).map_err(internal)? {
                 return Err(format!("{} is not in t{}", target.name, t.id));
@@ -905,22 +1098,45 @@ impl<S: Store> Service<S> {
             return Ok(vec![Reply::text(format!("{} leaves t{} ({}).", target.name, t.id, t.name))]);
         }
         let by = if target.id == me.id { "withdrew" } else { "withdrawn by the organiser" };
-        // Withdrawn, and a game in progress lost by forfeit, in one transaction.
-        let Some(forfeits) =
-            self.store.withdraw_entrant(t.id, target.id, t.current_round, by, msg.now).map_err(internal)?
-        else {
-            return Err(format!("{} is not playing in t{}", target.name, t.id));
-        };
+        // The forfeits the withdrawal makes: their games of this round still being played.
         let mut text = format!("{} is withdrawn from t{} and will not be paired again.", target.name, t.id);
         let mut notify = Vec::new();
-        for (game, winner) in forfeits {
+        let (snapshot, _) = self.snapshot_with_games(&t)?;
+        for p in self.store.pairings(t.id).map_err(internal)?.iter().filter(|p| {
+            p.round == t.current_round
+                && (p.white == target.id || p.black == Some(target.id))
+                && p.game.is_some()
+                && matches!(snapshot.pairing_outcome(p), Some(crate::tournament::Outcome::Pending))
+        }) {
+            let winner = if p.white == target.id { p.black.unwrap_or(p.white) } else { p.white };
             let opponent = self.names(&[winner])?.remove(0);
-            text.push_str(&format!(" {} wins game #{game} by forfeit.", opponent.name));
+            text.push_str(&format!(" {} wins game #{} by forfeit.", opponent.name, p.game.unwrap_or(0)));
             notify.push(opponent.user_id);
         }
-        let mut replies = vec![Reply { text, notify, ..Reply::default() }];
-        replies.extend(self.advance(t.id, msg.now, false)?.into_iter().map(Announcement::reply));
+        // Withdrawn, a game in progress lost by forfeit, and the notice, in one transaction.
+        let claim = self.new_claim();
+        let notice = Announcement::text(text, notify).notice(&t, Some(&claim));
+        if self
+            .store
+            .withdraw_entrant(t.id, target.id, t.current_round, by, msg.now, &[notice])
+            .map_err(internal)?
+            .is_none()
+        {
+            return Err(format!("{} is not playing in t{}", target.name, t.id));
+        }
+        let mut replies = self.held_replies(&claim);
+        replies.extend(self.move_on(t.id, msg.now)?);
         Ok(replies)
+    }
+
+    /// A pairing's result as it stands, in the tournament's notation: the game's, where it has one.
+    fn pairing_result(&self, p: &PairingRow) -> Result<Option<String>, String> {
+        if let Some(result) = &p.result {
+            return Ok(Some(result.clone()));
+        }
+        let Some(game) = p.game else { return Ok(None) };
+        let row = self.store.game(game).map_err(internal)?.ok_or("the game has vanished")?;
+        Ok(row.result.map(|r| tournament_result(&r, row.result_reason.as_deref())))
     }
 
     fn set_result(
@@ -932,14 +1148,14 @@ impl<S: Store> Service<S> {
         reason: &str,
     ) -> Replies {
         let t = match id {
-            Some(_) => self.pick_tournament(msg, id, false)?,
+            Some(_) => self.pick_tournament(msg, id, false, true)?,
             None => {
                 let (tid, _) = self
                     .store
                     .tournament_of_game(game)
                     .map_err(internal)?
                     .ok_or_else(|| format!("game #{game} is not a tournament game"))?;
-                self.pick_tournament(msg, Some(tid), false)?
+                self.pick_tournament(msg, Some(tid), false, true)?
             }
         };
         self.require_admin(msg, &t)?;
@@ -953,22 +1169,49 @@ impl<S: Store> Service<S> {
             .into_iter()
             .find(|p| p.game == Some(game))
             .ok_or_else(|| format!("game #{game} is not in t{}", t.id))?;
-        self.store.set_pairing_result(t.id, pairing.at(), result, reason, msg.now).map_err(internal)?;
-        let mut replies =
-            vec![Reply::text(format!("t{}: game #{game} is set to {result} ({reason}).", t.id))];
-        replies.extend(self.advance(t.id, msg.now, false)?.into_iter().map(Announcement::reply));
+        let before = self.pairing_result(&pairing)?;
+        if before.as_deref() == Some(result) {
+            return Err(format!("game #{game} is already {result}; nothing changed"));
+        }
+        let players = self.names(&[pairing.white, pairing.black.unwrap_or(pairing.white)])?;
+        let verb = if before.is_some() { "corrected" } else { "set" };
+        let text = format!(
+            "t{}: game #{game}, {} vs {}, is {verb} to {result} ({reason}).",
+            t.id, players[0].name, players[1].name
+        );
+        let notify = players.iter().map(|p| p.user_id.clone()).collect();
+        let claim = self.new_claim();
+        let notice = Announcement::text(text, notify).notice(&t, Some(&claim));
+        // Set only if it is still what was read: of two organisers at once, one wins.
+        match self
+            .store
+            .set_pairing_result(t.id, pairing.at(), result, reason, msg.now, Some(before.as_deref()), &[notice])
+            .map_err(internal)?
+        {
+            SetResult::Set => {}
+            SetResult::NoPairing => return Err(format!("game #{game} is not in t{}", t.id)),
+            SetResult::Changed(now) => {
+                return Err(format!(
+                    "game #{game} was set to {} a moment ago, by someone else or by play; yours was not applied. Send it again to correct that result",
+                    now.as_deref().unwrap_or("no result")
+                ));
+            }
+        }
+        self.games.forget(game);
+        let mut replies = self.held_replies(&claim);
+        replies.extend(self.move_on(t.id, msg.now)?);
         Ok(replies)
     }
 
     fn pause_or_resume(&self, msg: &Incoming, id: TournamentRef, pause: bool) -> Replies {
-        let t = self.pick_tournament(msg, id, true)?;
+        let t = self.pick_tournament(msg, id, true, true)?;
         self.require_admin(msg, &t)?;
         let (from, to) = if pause {
             (TournamentStatus::Running, TournamentStatus::Paused)
         } else {
             (TournamentStatus::Paused, TournamentStatus::Running)
         };
-        if !self.store.set_tournament_status(t.id, &[from], to).map_err(internal)? {
+        if !self.store.set_tournament_status(t.id, &[from], to, &[]).map_err(internal)? {
             return Err(format!("t{} is {}, not {}", t.id, t.status.name(), from.name()));
         }
         let mut replies = vec![Reply::text(if pause {
@@ -977,22 +1220,25 @@ impl<S: Store> Service<S> {
             format!("t{} resumes.", t.id)
         })];
         if !pause {
-            replies.extend(self.advance(t.id, msg.now, false)?.into_iter().map(Announcement::reply));
+            replies.extend(self.move_on(t.id, msg.now)?);
         }
         Ok(replies)
     }
 
     fn cancel_tournament(&self, msg: &Incoming, id: TournamentRef) -> Replies {
-        let t = self.pick_tournament(msg, id, true)?;
+        let t = self.pick_tournament(msg, id, true, true)?;
         self.require_admin(msg, &t)?;
         let live = [TournamentStatus::Open, TournamentStatus::Running, TournamentStatus::Paused];
-        if !self.store.set_tournament_status(t.id, &live, TournamentStatus::Cancelled).map_err(internal)? {
-            return Err(format!("t{} is already over", t.id));
-        }
-        Ok(vec![Reply::text(format!(
+        let claim = self.new_claim();
+        let text = format!(
             "t{} {} is cancelled. Games in progress may be played out; they no longer count for it.",
             t.id, t.name
-        ))])
+        );
+        let notice = Announcement::text(text, Vec::new()).notice(&t, Some(&claim));
+        if !self.store.set_tournament_status(t.id, &live, TournamentStatus::Cancelled, &[notice]).map_err(internal)? {
+            return Err(format!("t{} is already over", t.id));
+        }
+        Ok(self.held_replies(&claim))
     }
 
     pub(super) fn rating(&self, msg: &Incoming, variant: Option<Variant>) -> Replies {

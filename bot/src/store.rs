@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::tournament_store::TournamentStore;
+use crate::outbox::{NewNotice, NoticeKind, OutboxRow};
 
 pub type PlayerId = i64;
 pub type GameId = i64;
@@ -217,10 +218,33 @@ pub trait Store: Send + Sync + TournamentStore {
     ) -> Result<bool>;
     /// Marks the game reminded if it is still on the clock that was read (no move since
     /// `last_move_at`) and not reminded yet: true for the one caller that marked it.
-    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool>;
+    /// The reminder's `notices` are stored with the mark.
+    fn mark_reminded(&self, game: GameId, last_move_at: i64, notices: &[NewNotice]) -> Result<bool>;
     /// Ends the game with `result` on time if it still runs on the clock that ran out (no move
-    /// since `last_move_at`): true for the one caller that ended it.
-    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool>;
+    /// since `last_move_at`): true for the one caller that ended it, whose `notices` are stored
+    /// with the result.
+    fn time_out(
+        &self,
+        game: GameId,
+        last_move_at: i64,
+        result: &str,
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool>;
+
+    /// Claims for `holder` (until `now_ms` + [`crate::outbox::CLAIM_MS`]) up to `limit` unsent
+    /// notices of `platform` (of any with `None`) that nobody holds or whose claim ran out, and returns every unsent
+    /// notice `holder` holds, oldest first. Of processes claiming at once, each notice goes to one.
+    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>>;
+    /// The unsent notices `holder` holds (claimed when they were written), oldest first.
+    fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>>;
+    /// Marks a notice sent: true the first time.
+    fn outbox_sent(&self, notice: i64, now: i64) -> Result<bool>;
+    /// Lets go of every claim on `platform`'s unsent notices (the local mode's restart).
+    fn outbox_release(&self, platform: &str) -> Result<u64>;
+    /// Records that the platform's message was answered; true the first time.
+    fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool>;
+    fn was_handled(&self, platform: &str, message: &str) -> Result<bool>;
 
     /// Takes the lease `name` for `holder` until `now_ms + ttl_ms`, or renews it: true when
     /// `holder` holds it now. It is taken when free, expired, already `holder`'s, or held by
@@ -358,11 +382,36 @@ impl<T: Store + ?Sized> Store for Box<T> {
     ) -> Result<bool> {
         (**self).take_back(game, moves, count, asked_by, now)
     }
-    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
-        (**self).mark_reminded(game, last_move_at)
+    fn mark_reminded(&self, game: GameId, last_move_at: i64, notices: &[NewNotice]) -> Result<bool> {
+        (**self).mark_reminded(game, last_move_at, notices)
     }
-    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
-        (**self).time_out(game, last_move_at, result, now)
+    fn time_out(
+        &self,
+        game: GameId,
+        last_move_at: i64,
+        result: &str,
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool> {
+        (**self).time_out(game, last_move_at, result, now, notices)
+    }
+    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+        (**self).outbox_claim(platform, holder, now_ms, limit)
+    }
+    fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>> {
+        (**self).outbox_held(holder)
+    }
+    fn outbox_sent(&self, notice: i64, now: i64) -> Result<bool> {
+        (**self).outbox_sent(notice, now)
+    }
+    fn outbox_release(&self, platform: &str) -> Result<u64> {
+        (**self).outbox_release(platform)
+    }
+    fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool> {
+        (**self).mark_handled(platform, message, now)
+    }
+    fn was_handled(&self, platform: &str, message: &str) -> Result<bool> {
+        (**self).was_handled(platform, message)
     }
     fn take_lease(
         &self,
@@ -396,6 +445,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (3, include_str!("../migrations/003_settings.sql")),
     (4, include_str!("../migrations/004_practice_opponent.sql")),
     (5, include_str!("../migrations/005_leases.sql")),
+    (6, include_str!("../migrations/006_outbox.sql")),
 ];
 
 pub struct SqliteStore {
@@ -522,6 +572,58 @@ pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
         ],
     )?;
     Ok(conn.last_insert_rowid())
+}
+
+/// Stores `notices` inside the caller's transaction (see [`crate::outbox`]). A `{game}` in a
+/// notice's text becomes `game`, where the change created one.
+pub(crate) fn insert_notices_for(conn: &Connection, notices: &[NewNotice], now: i64, game: Option<GameId>) -> Result<()> {
+    for n in notices {
+        let text = match game {
+            Some(g) => n.text.replace("{game}", &g.to_string()),
+            None => n.text.clone(),
+        };
+        conn.execute(
+            sql::INSERT_NOTICE,
+            params![
+                n.platform,
+                n.channel,
+                n.kind.name(),
+                n.subject,
+                n.round,
+                text,
+                n.notify_column(),
+                now,
+                n.claim.as_ref().map(|c| c.holder.as_str()),
+                n.claim.as_ref().map(|c| c.until_ms)
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+pub(crate) fn insert_notices(conn: &Connection, notices: &[NewNotice], now: i64) -> Result<()> {
+    insert_notices_for(conn, notices, now, None)
+}
+
+fn held_notices(conn: &Connection, holder: &str) -> Result<Vec<OutboxRow>> {
+    let mut stmt = conn.prepare(sql::HELD_NOTICES)?;
+    let rows = stmt.query_map([holder], |r| {
+        let kind: String = r.get(3)?;
+        let notify: String = r.get(7)?;
+        Ok(OutboxRow {
+            id: r.get(0)?,
+            platform: r.get(1)?,
+            channel: r.get(2)?,
+            kind: NoticeKind::parse(&kind),
+            subject: r.get(4)?,
+            round: r.get(5)?,
+            text: r.get(6)?,
+            notify: crate::outbox::notify_list(&notify),
+            created_at: r.get(8)?,
+            claimed_until: r.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 fn game_row(conn: &Connection, row: &rusqlite::Row) -> rusqlite::Result<GameRow> {
@@ -813,12 +915,67 @@ impl Store for SqliteStore {
         Ok(true)
     }
 
-    fn mark_reminded(&self, game: GameId, last_move_at: i64) -> Result<bool> {
-        Ok(self.conn().execute(sql::MARK_REMINDED, params![game, last_move_at])? == 1)
+    fn mark_reminded(&self, game: GameId, last_move_at: i64, notices: &[NewNotice]) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if tx.execute(sql::MARK_REMINDED, params![game, last_move_at])? != 1 {
+            return Ok(false);
+        }
+        insert_notices(&tx, notices, crate::service::unix_now())?;
+        tx.commit()?;
+        Ok(true)
     }
 
-    fn time_out(&self, game: GameId, last_move_at: i64, result: &str, now: i64) -> Result<bool> {
-        Ok(self.conn().execute(sql::TIME_OUT, params![game, last_move_at, result, now])? == 1)
+    fn time_out(
+        &self,
+        game: GameId,
+        last_move_at: i64,
+        result: &str,
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if tx.execute(sql::TIME_OUT, params![game, last_move_at, result, now])? != 1 {
+            return Ok(false);
+        }
+        insert_notices(&tx, notices, now)?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
+            "UPDATE outbox SET claimed_by = ?2, claimed_until = ?3 WHERE id IN (SELECT id FROM outbox
+             WHERE (?1 IS NULL OR platform = ?1) AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until < ?4)
+             ORDER BY id LIMIT ?5)",
+            params![platform, holder, now_ms + crate::outbox::CLAIM_MS, now_ms, limit as i64],
+        )?;
+        let held = held_notices(&tx, holder)?;
+        tx.commit()?;
+        Ok(held)
+    }
+
+    fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>> {
+        held_notices(&self.conn(), holder)
+    }
+
+    fn outbox_sent(&self, notice: i64, now: i64) -> Result<bool> {
+        Ok(self.conn().execute(sql::NOTICE_SENT, params![notice, now])? == 1)
+    }
+
+    fn outbox_release(&self, platform: &str) -> Result<u64> {
+        Ok(self.conn().execute(sql::RELEASE_NOTICES, [platform])? as u64)
+    }
+
+    fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool> {
+        Ok(self.conn().execute(sql::MARK_HANDLED, params![platform, message, now])? == 1)
+    }
+
+    fn was_handled(&self, platform: &str, message: &str) -> Result<bool> {
+        Ok(self.conn().query_row(sql::WAS_HANDLED, params![platform, message], |r| r.get(0))?)
     }
 
     fn take_lease(

@@ -8,7 +8,8 @@
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
-use crate::store::{GameId, NewGame, PlayerId, SqliteStore, insert_game, sql};
+use crate::outbox::NewNotice;
+use crate::store::{GameId, NewGame, PlayerId, SqliteStore, insert_game, insert_notices, insert_notices_for, sql};
 
 pub type TournamentId = i64;
 
@@ -263,6 +264,9 @@ pub(crate) struct GameEnding<'a> {
 }
 
 impl<'a> GameEnding<'a> {
+    /// How the reason of a game lost by forfeit begins.
+    pub(crate) const FORFEIT: &'static str = "forfeit: ";
+
     pub(crate) fn of(result: &'a str, reason: &str) -> GameEnding<'a> {
         let forfeit = matches!(result, "+-" | "-+" | "--");
         GameEnding {
@@ -273,7 +277,7 @@ impl<'a> GameEnding<'a> {
                 other => other,
             },
             reason: if forfeit {
-                format!("forfeit: {reason}")
+                format!("{}{reason}", GameEnding::FORFEIT)
             } else {
                 format!("set by the organiser: {reason}")
             },
@@ -304,6 +308,26 @@ pub struct FinishedGame {
     pub reason: Option<String>,
     pub white: PlayerId,
     pub black: PlayerId,
+}
+
+/// What became of a result set on a pairing ([`TournamentStore::set_pairing_result`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetResult {
+    Set,
+    NoPairing,
+    /// The result was no longer the one expected: this one, set meanwhile by someone else.
+    Changed(Option<String>),
+}
+
+/// A game's stored result in the tournament's notation: a forfeit as `+-`, `-+` or `--`.
+pub(crate) fn tournament_result(result: &str, reason: Option<&str>) -> String {
+    let forfeit = reason.is_some_and(|r| r.starts_with(GameEnding::FORFEIT));
+    match (result, forfeit) {
+        ("1-0", true) => "+-".into(),
+        ("0-1", true) => "-+".into(),
+        ("0-0", _) => "--".into(),
+        (other, _) => other.into(),
+    }
 }
 
 /// Why an entry was refused.
@@ -347,19 +371,23 @@ pub trait TournamentStore {
         after_round: u32,
         reason: &str,
         now: i64,
+        notices: &[NewNotice],
     ) -> Result<Option<Vec<(GameId, PlayerId)>>>;
-    /// Moves the status from one of `from` to `to`; false if it was in none of them.
+    /// Moves the status from one of `from` to `to`, storing `notices` with it; false if it was in
+    /// none of them.
     fn set_tournament_status(
         &self,
         t: TournamentId,
         from: &[TournamentStatus],
         to: TournamentStatus,
+        notices: &[NewNotice],
     ) -> Result<bool>;
     fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()>;
     /// Writes round `round`'s pairings and creates its games, in one transaction that also moves
     /// `current_round` from `round - 1` to `round`, the status from open to running, and fixes the
     /// `seeds` (the players' seed ratings, given at the start). Returns false, changing nothing,
-    /// if the round was already paired (by another process, say).
+    /// if the round was already paired (by another process, say). `notices` (the round's
+    /// announcement) are stored with it.
     fn pair_round(
         &self,
         t: TournamentId,
@@ -367,17 +395,24 @@ pub trait TournamentStore {
         seeds: &[(PlayerId, i64)],
         pairings: &[NewPairing],
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<bool>;
-    /// Knockout: adds a replay game to a match; `None` if that leg exists already.
+    /// Knockout: adds a replay game to a match; `None` if that leg exists already. A `{game}` in a
+    /// notice's text becomes the new game's number.
     fn add_leg(
         &self,
         t: TournamentId,
         round: u32,
         pairing: &NewPairing,
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<Option<GameId>>;
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>>;
-    /// Records the organiser's result for a pairing, and finishes its game if it is still running.
+    /// Sets the result of a pairing, with `notices`, in one transaction. A pairing with a game
+    /// keeps its result in the game alone (the game's record, the standings, the TRF and the
+    /// ratings all read it there): the game ends, or its result is corrected. With `expected`,
+    /// only if the result is still that one (in the tournament's notation, `None` for none yet):
+    /// of two racing settings, the second finds the first's result and changes nothing.
     fn set_pairing_result(
         &self,
         t: TournamentId,
@@ -385,7 +420,9 @@ pub trait TournamentStore {
         result: &str,
         reason: &str,
         now: i64,
-    ) -> Result<bool>;
+        expected: Option<Option<&str>>,
+        notices: &[NewNotice],
+    ) -> Result<SetResult>;
     /// The tournament's finished games, by one query: what standings are made of.
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>>;
     /// The tournament a game belongs to, with its round.
@@ -431,16 +468,18 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
         after_round: u32,
         reason: &str,
         now: i64,
+        notices: &[NewNotice],
     ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
-        (**self).withdraw_entrant(t, player, after_round, reason, now)
+        (**self).withdraw_entrant(t, player, after_round, reason, now, notices)
     }
     fn set_tournament_status(
         &self,
         t: TournamentId,
         from: &[TournamentStatus],
         to: TournamentStatus,
+        notices: &[NewNotice],
     ) -> Result<bool> {
-        (**self).set_tournament_status(t, from, to)
+        (**self).set_tournament_status(t, from, to, notices)
     }
     fn set_tournament_rounds(&self, t: TournamentId, rounds: u32) -> Result<()> {
         (**self).set_tournament_rounds(t, rounds)
@@ -452,8 +491,9 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
         seeds: &[(PlayerId, i64)],
         pairings: &[NewPairing],
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<bool> {
-        (**self).pair_round(t, round, seeds, pairings, game)
+        (**self).pair_round(t, round, seeds, pairings, game, notices)
     }
     fn add_leg(
         &self,
@@ -461,8 +501,9 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
         round: u32,
         pairing: &NewPairing,
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<Option<GameId>> {
-        (**self).add_leg(t, round, pairing, game)
+        (**self).add_leg(t, round, pairing, game, notices)
     }
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
         (**self).pairings(t)
@@ -474,8 +515,10 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
         result: &str,
         reason: &str,
         now: i64,
-    ) -> Result<bool> {
-        (**self).set_pairing_result(t, at, result, reason, now)
+        expected: Option<Option<&str>>,
+        notices: &[NewNotice],
+    ) -> Result<SetResult> {
+        (**self).set_pairing_result(t, at, result, reason, now, expected, notices)
     }
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
         (**self).finished_games(t)
@@ -539,8 +582,7 @@ fn insert_pairing(
     Ok(())
 }
 
-/// Records a result for a pairing and ends its game if it still runs, inside `tx`; false if there
-/// is no such pairing.
+/// Sets a pairing's result inside `tx` (see [`TournamentStore::set_pairing_result`]).
 fn record_result(
     tx: &rusqlite::Transaction,
     t: TournamentId,
@@ -548,33 +590,45 @@ fn record_result(
     result: &str,
     reason: &str,
     now: i64,
-) -> Result<bool> {
+    expected: Option<Option<&str>>,
+) -> Result<SetResult> {
     let PairingAt { round, board, leg } = at;
-    let game: Option<Option<GameId>> = tx
+    let found: Option<(Option<GameId>, Option<String>)> = tx
         .query_row(
-            "SELECT game_id FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
-             AND leg = ?4",
+            "SELECT game_id, result FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2
+             AND board = ?3 AND leg = ?4",
             params![t, round, board, leg],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
-    let Some(game) = game else { return Ok(false) };
-    tx.execute(
-        "UPDATE tournament_pairings SET result = ?5, result_reason = ?6
-         WHERE tournament_id = ?1 AND round = ?2 AND board = ?3 AND leg = ?4",
-        params![t, round, board, leg, result, reason],
-    )?;
-    if let Some(game) = game {
-        // The game itself ends too.
-        let end = GameEnding::of(result, reason);
-        tx.execute(
-            "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
-             finished_at = COALESCE(finished_at, ?4), rated = CASE WHEN ?5 THEN 0 ELSE rated END
-             WHERE id = ?1 AND result IS NULL",
-            params![game, end.result, end.reason, now, end.forfeit],
-        )?;
+    let Some((game, pairing_result)) = found else { return Ok(SetResult::NoPairing) };
+    let current = match game {
+        Some(game) => {
+            let (result, reason): (Option<String>, Option<String>) =
+                tx.query_row(sql::GAME_RESULT, [game], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            result.map(|r| tournament_result(&r, reason.as_deref()))
+        }
+        None => pairing_result,
+    };
+    if let Some(expected) = expected
+        && current.as_deref() != expected
+    {
+        return Ok(SetResult::Changed(current));
     }
-    Ok(true)
+    match game {
+        Some(game) => {
+            let end = GameEnding::of(result, reason);
+            tx.execute(sql::SET_GAME_RESULT, params![game, end.result, end.reason, now, end.forfeit, t])?;
+        }
+        None => {
+            tx.execute(
+                "UPDATE tournament_pairings SET result = ?5, result_reason = ?6
+                 WHERE tournament_id = ?1 AND round = ?2 AND board = ?3 AND leg = ?4",
+                params![t, round, board, leg, result, reason],
+            )?;
+        }
+    }
+    Ok(SetResult::Set)
 }
 
 impl TournamentStore for SqliteStore {
@@ -690,6 +744,7 @@ impl TournamentStore for SqliteStore {
         after_round: u32,
         reason: &str,
         now: i64,
+        notices: &[NewNotice],
     ) -> Result<Option<Vec<(GameId, PlayerId)>>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -708,9 +763,10 @@ impl TournamentStore for SqliteStore {
         let mut forfeits = Vec::new();
         for (board, leg, white, black, game) in running {
             let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
-            record_result(&tx, t, PairingAt { round: after_round, board, leg }, result, "withdrawal", now)?;
+            record_result(&tx, t, PairingAt { round: after_round, board, leg }, result, "withdrawal", now, None)?;
             forfeits.push((game, winner));
         }
+        insert_notices(&tx, notices, now)?;
         tx.commit()?;
         Ok(Some(forfeits))
     }
@@ -720,6 +776,7 @@ impl TournamentStore for SqliteStore {
         t: TournamentId,
         from: &[TournamentStatus],
         to: TournamentStatus,
+        notices: &[NewNotice],
     ) -> Result<bool> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -729,6 +786,7 @@ impl TournamentStore for SqliteStore {
             return Ok(false);
         }
         tx.execute(sql::SET_TOURNAMENT_STATUS, params![t, to.name()])?;
+        insert_notices(&tx, notices, crate::service::unix_now())?;
         tx.commit()?;
         Ok(true)
     }
@@ -745,6 +803,7 @@ impl TournamentStore for SqliteStore {
         seeds: &[(PlayerId, i64)],
         pairings: &[NewPairing],
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<bool> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -767,6 +826,7 @@ impl TournamentStore for SqliteStore {
             };
             insert_pairing(&tx, t, round, p, game_id)?;
         }
+        insert_notices(&tx, notices, game.now)?;
         tx.commit()?;
         Ok(true)
     }
@@ -777,6 +837,7 @@ impl TournamentStore for SqliteStore {
         round: u32,
         pairing: &NewPairing,
         game: &GameTemplate,
+        notices: &[NewNotice],
     ) -> Result<Option<GameId>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -785,6 +846,7 @@ impl TournamentStore for SqliteStore {
         let Some(black) = pairing.black.filter(|_| !exists) else { return Ok(None) };
         let id = insert_game(&tx, &game.game(pairing.white, black))?;
         insert_pairing(&tx, t, round, pairing, Some(id))?;
+        insert_notices_for(&tx, notices, game.now, Some(id))?;
         tx.commit()?;
         Ok(Some(id))
     }
@@ -816,14 +878,17 @@ impl TournamentStore for SqliteStore {
         result: &str,
         reason: &str,
         now: i64,
-    ) -> Result<bool> {
+        expected: Option<Option<&str>>,
+        notices: &[NewNotice],
+    ) -> Result<SetResult> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if !record_result(&tx, t, at, result, reason, now)? {
-            return Ok(false);
+        let outcome = record_result(&tx, t, at, result, reason, now, expected)?;
+        if outcome == SetResult::Set {
+            insert_notices(&tx, notices, now)?;
+            tx.commit()?;
         }
-        tx.commit()?;
-        Ok(true)
+        Ok(outcome)
     }
 
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {

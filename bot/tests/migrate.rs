@@ -25,8 +25,10 @@ use talk::{PLATFORM, T0};
 
 /// Every table of the schema but the migrations' and the leases', in the order the copy takes them
 /// (each after those it refers to).
-const TABLES: [&str; 10] = [
+const TABLES: [&str; 12] = [
     "channel_settings",
+    "handled_messages",
+    "outbox",
     "players",
     "challenges",
     "games",

@@ -13,13 +13,14 @@ mod talk;
 
 use std::sync::{Arc, Barrier};
 
+use tessera_bot::outbox::{CLAIM_MS, Claim, NewNotice};
 use tessera_bot::postgres_store::PgStore;
 use tessera_bot::service::Service;
 use tessera_bot::store::{
     AnyStore, Append, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store,
 };
 use tessera_bot::tournament_store::{
-    Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, TournamentId,
+    Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, SetResult, TournamentId,
     TournamentStatus,
 };
 
@@ -79,6 +80,7 @@ postgres::on_both_databases! {
     a_round_is_paired_once_with_its_games_and_seeds,
     a_knockout_leg_is_added_once,
     an_organisers_result_ends_the_game_and_a_forfeit_is_unrated,
+    a_notice_is_stored_with_its_change_claimed_once_and_sent_once,
     a_withdrawal_forfeits_the_running_game,
     rated_results_come_in_finishing_order,
     racing_moves_for_one_turn_exactly_one_commits,
@@ -381,7 +383,7 @@ fn a_move_clears_offers_and_the_reminder(db: &dyn Db) {
     let store = db.open();
     let (a, b) = two_players(&*store);
     let g = new_game(&*store, a, b);
-    assert!(store.mark_reminded(g, 100).unwrap());
+    assert!(store.mark_reminded(g, 100, &[]).unwrap());
     store.set_draw_offer(g, Some(b)).unwrap();
     store.set_takeback_offer(g, Some(b)).unwrap();
     let row = store.game(g).unwrap().unwrap();
@@ -445,7 +447,7 @@ fn tournament_with(store: &dyn Store, format: Format, n: usize) -> (TournamentId
 fn first_round_of_four(store: &dyn Store, format: Format) -> (TournamentId, Vec<PlayerId>, [GameId; 2]) {
     let (t, p) = tournament_with(store, format, 4);
     store
-        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE)
+        .pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])], &TEMPLATE, &[])
         .unwrap();
     let games = [0, 1].map(|i| store.pairings(t).unwrap()[i].game.unwrap());
     (t, p, games)
@@ -479,9 +481,9 @@ fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db
         rows.iter().map(|r| r.id).collect::<Vec<_>>()
     };
     assert_eq!(ids(store.channel_tournaments("l", "club").unwrap()), [t1, t2]);
-    assert!(store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running).unwrap());
+    assert!(store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running, &[]).unwrap());
     assert!(
-        !store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap()
+        !store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled, &[]).unwrap()
     );
     assert!(
         store
@@ -489,12 +491,12 @@ fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db
                 t1,
                 &[TournamentStatus::Running, TournamentStatus::Paused],
                 TournamentStatus::Paused
-            )
+            , &[])
             .unwrap()
     );
-    assert!(store.set_tournament_status(t2, &[TournamentStatus::Open], TournamentStatus::Cancelled).unwrap());
+    assert!(store.set_tournament_status(t2, &[TournamentStatus::Open], TournamentStatus::Cancelled, &[]).unwrap());
     assert!(
-        !store.set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running).unwrap(),
+        !store.set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running, &[]).unwrap(),
         "no such"
     );
     assert_eq!(ids(store.live_tournaments().unwrap()), [t1, t3], "paused and open are live");
@@ -526,7 +528,7 @@ fn entries_respect_the_status_and_the_limit(db: &dyn Db) {
     assert!(store.remove_entrant(t, ps[1]).unwrap());
     assert!(!store.remove_entrant(t, ps[1]).unwrap(), "not in any more");
     assert_eq!(store.add_entrant(t, ps[2], 1, 1500, &open, T0 + 5).unwrap(), Entry::Joined);
-    store.set_tournament_status(t, &open, TournamentStatus::Running).unwrap();
+    store.set_tournament_status(t, &open, TournamentStatus::Running, &[]).unwrap();
     assert_eq!(store.add_entrant(t, ps[3], 1, 1500, &open, T0 + 6).unwrap(), Entry::Closed);
     assert!(!store.remove_entrant(t, ps[2]).unwrap(), "started: no leaving this way");
     store.set_tournament_rounds(t, 5).unwrap();
@@ -545,9 +547,9 @@ fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
         game_pairing(2, p[4], p[1]),
         NewPairing { board: 3, leg: 0, white: p[2], black: None, kind: PairingKind::Bye, result: None },
     ];
-    assert!(!store.pair_round(t, 2, &seeds, &round1, &TEMPLATE).unwrap(), "round 1 first");
-    assert!(store.pair_round(t, 1, &seeds, &round1, &TEMPLATE).unwrap());
-    assert!(!store.pair_round(t, 1, &seeds, &round1, &TEMPLATE).unwrap(), "paired once");
+    assert!(!store.pair_round(t, 2, &seeds, &round1, &TEMPLATE, &[]).unwrap(), "round 1 first");
+    assert!(store.pair_round(t, 1, &seeds, &round1, &TEMPLATE, &[]).unwrap());
+    assert!(!store.pair_round(t, 1, &seeds, &round1, &TEMPLATE, &[]).unwrap(), "paired once");
     let row = store.tournament(t).unwrap().unwrap();
     assert_eq!((row.current_round, row.status), (1, TournamentStatus::Running));
     let entrants = store.entrants(t).unwrap();
@@ -576,7 +578,7 @@ fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
         },
         NewPairing { board: 3, leg: 0, white: p[4], black: None, kind: PairingKind::Absent, result: None },
     ];
-    assert!(store.pair_round(t, 2, &[], &round2, &TEMPLATE).unwrap());
+    assert!(store.pair_round(t, 2, &[], &round2, &TEMPLATE, &[]).unwrap());
     let pairings = store.pairings(t).unwrap();
     let forfeit = &pairings[4];
     assert_eq!(
@@ -590,17 +592,17 @@ fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
         (2, 2, None, Some("+-"), Some("withdrawal"))
     );
     assert_eq!(pairings[5].kind, PairingKind::Absent);
-    store.set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused).unwrap();
-    assert!(!store.pair_round(t, 3, &[], &round2, &TEMPLATE).unwrap(), "no round while paused");
+    store.set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused, &[]).unwrap();
+    assert!(!store.pair_round(t, 3, &[], &round2, &TEMPLATE, &[]).unwrap(), "no round while paused");
 }
 
 fn a_knockout_leg_is_added_once(db: &dyn Db) {
     let store = db.open();
     let (t, p) = tournament_with(&*store, Format::Knockout, 2);
-    assert!(store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1])], &TEMPLATE).unwrap());
+    assert!(store.pair_round(t, 1, &[], &[game_pairing(1, p[0], p[1])], &TEMPLATE, &[]).unwrap());
     let replay = NewPairing { leg: 1, ..game_pairing(1, p[1], p[0]) };
-    let g = store.add_leg(t, 1, &replay, &TEMPLATE).unwrap().expect("a new leg");
-    assert_eq!(store.add_leg(t, 1, &replay, &TEMPLATE).unwrap(), None, "added once");
+    let g = store.add_leg(t, 1, &replay, &TEMPLATE, &[]).unwrap().expect("a new leg");
+    assert_eq!(store.add_leg(t, 1, &replay, &TEMPLATE, &[]).unwrap(), None, "added once");
     let pairings = store.pairings(t).unwrap();
     assert_eq!(
         pairings.iter().map(|r| (r.leg, r.white, r.game.is_some())).collect::<Vec<_>>(),
@@ -614,9 +616,13 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     let store = db.open();
     let (t, p, [g1, g2]) = first_round_of_four(&*store, Format::RoundRobin);
     let at = |board| PairingAt { round: 1, board, leg: 0 };
-    assert!(store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10).unwrap());
-    assert!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20).unwrap());
-    assert!(!store.set_pairing_result(t, at(3), "1-0", "no such board", T0 + 30).unwrap());
+    let set = SetResult::Set;
+    assert_eq!(store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10, None, &[]).unwrap(), set);
+    assert_eq!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20, None, &[]).unwrap(), set);
+    assert_eq!(
+        store.set_pairing_result(t, at(3), "1-0", "no such board", T0 + 30, None, &[]).unwrap(),
+        SetResult::NoPairing
+    );
     let (one, two) = (store.game(g1).unwrap().unwrap(), store.game(g2).unwrap().unwrap());
     assert_eq!(
         (one.result.as_deref(), one.result_reason.as_deref(), one.rated),
@@ -626,26 +632,69 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
         (two.result.as_deref(), two.result_reason.as_deref(), two.rated),
         (Some("0-1"), Some("forfeit: no show"), false)
     );
-    let pairing = &store.pairings(t).unwrap()[1];
-    assert_eq!((pairing.result.as_deref(), pairing.result_reason.as_deref()), (Some("-+"), Some("no show")));
+    // One place of truth: the pairing of a game keeps no result of its own.
+    assert!(store.pairings(t).unwrap().iter().all(|p| p.result.is_none()));
     let mut finished: Vec<_> =
         store.finished_games(t).unwrap().into_iter().map(|f| (f.game, f.result, f.white, f.black)).collect();
     finished.sort();
     assert_eq!(finished, [(g1, "1/2-1/2".to_string(), p[0], p[1]), (g2, "0-1".to_string(), p[2], p[3])]);
-    // A result set again changes the pairing; the game keeps the result it ended with.
-    assert!(store.set_pairing_result(t, at(1), "1-0", "corrected", T0 + 40).unwrap());
-    assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1/2-1/2"));
-    assert_eq!(store.pairings(t).unwrap()[0].result.as_deref(), Some("1-0"));
+    // A correction changes the game itself, and a forfeit corrected to a played result is rated.
+    assert_eq!(store.set_pairing_result(t, at(1), "1-0", "corrected", T0 + 40, Some(Some("1/2-1/2")), &[]).unwrap(), set);
+    assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
+    assert_eq!(store.set_pairing_result(t, at(2), "1-0", "played after all", T0 + 40, Some(Some("-+")), &[]).unwrap(), set);
+    assert!(store.game(g2).unwrap().unwrap().rated);
+    // A setting that expected what is no longer there changes nothing and says what is.
+    assert_eq!(
+        store.set_pairing_result(t, at(1), "0-1", "late", T0 + 50, Some(None), &[]).unwrap(),
+        SetResult::Changed(Some("1-0".into()))
+    );
+    assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
+}
+
+fn a_notice_is_stored_with_its_change_claimed_once_and_sent_once(db: &dyn Db) {
+    let store = db.open();
+    let (t, _, [g1, _]) = first_round_of_four(&*store, Format::RoundRobin);
+    let at = PairingAt { round: 1, board: 1, leg: 0 };
+    let notice = |text: &str| NewNotice::text("discord", "c1", text, vec!["u1".into(), "u2".into()]);
+    // A change that does not happen stores no notice.
+    let lost = store.set_pairing_result(t, at, "1-0", "x", T0, Some(Some("0-1")), &[notice("never")]).unwrap();
+    assert_eq!(lost, SetResult::Changed(None));
+    assert!(store.outbox_claim(None, "a", 1_000, 10).unwrap().is_empty());
+    store.set_pairing_result(t, at, "1-0", "x", T0, Some(None), &[notice("first")]).unwrap();
+    assert!(store.time_out(g1, 0, "1-0", T0, &[notice("not timed out: already over")]).unwrap() == false);
+    // Two holders: the first takes it; the second finds nothing until the claim runs out.
+    let a = store.outbox_claim(Some("discord"), "a", 1_000, 10).unwrap();
+    assert_eq!(a.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["first"]);
+    assert_eq!(a[0].notify, ["u1", "u2"]);
+    assert!(store.outbox_claim(Some("discord"), "b", 1_000 + CLAIM_MS - 1, 10).unwrap().is_empty());
+    assert!(store.outbox_claim(Some("matrix"), "c", 1_000 + CLAIM_MS + 1, 10).unwrap().is_empty());
+    let b = store.outbox_claim(Some("discord"), "b", 1_000 + CLAIM_MS + 1, 10).unwrap();
+    assert_eq!(b.iter().map(|n| n.id).collect::<Vec<_>>(), [a[0].id]);
+    assert!(store.outbox_sent(a[0].id, T0).unwrap());
+    assert!(!store.outbox_sent(a[0].id, T0).unwrap(), "marked once");
+    assert!(store.outbox_claim(None, "d", i64::MAX / 2, 10).unwrap().is_empty(), "sent is never posted again");
+    // A claimed notice is held by its writer; a release frees it for anyone.
+    let held = NewNotice { claim: Some(Claim { holder: "w".into(), until_ms: i64::MAX / 2 }), ..notice("held") };
+    assert!(store.set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused, &[held]).unwrap());
+    assert!(store.outbox_claim(None, "e", 2_000, 10).unwrap().is_empty());
+    assert_eq!(store.outbox_held("w").unwrap().len(), 1);
+    assert_eq!(store.outbox_release("discord").unwrap(), 1);
+    assert_eq!(store.outbox_claim(None, "e", 2_000, 10).unwrap().len(), 1);
+    // Messages answered once.
+    assert!(!store.was_handled("matrix", "$e1").unwrap());
+    assert!(store.mark_handled("matrix", "$e1", T0).unwrap());
+    assert!(!store.mark_handled("matrix", "$e1", T0).unwrap());
+    assert!(store.was_handled("matrix", "$e1").unwrap());
 }
 
 fn a_withdrawal_forfeits_the_running_game(db: &dyn Db) {
     let store = db.open();
     let (t, p, [g1, g2]) = first_round_of_four(&*store, Format::Swiss);
     store.finish(g2, "1-0", "checkmate", T0 + 5).unwrap();
-    let forfeits = store.withdraw_entrant(t, p[0], 1, "moving house", T0 + 10).unwrap();
+    let forfeits = store.withdraw_entrant(t, p[0], 1, "moving house", T0 + 10, &[]).unwrap();
     assert_eq!(forfeits, Some(vec![(g1, p[1])]), "the running game is lost, to its opponent");
-    assert_eq!(store.withdraw_entrant(t, p[0], 1, "again", T0 + 11).unwrap(), None, "withdrawn once");
-    let forfeits = store.withdraw_entrant(t, p[3], 1, "tired", T0 + 12).unwrap();
+    assert_eq!(store.withdraw_entrant(t, p[0], 1, "again", T0 + 11, &[]).unwrap(), None, "withdrawn once");
+    let forfeits = store.withdraw_entrant(t, p[3], 1, "tired", T0 + 12, &[]).unwrap();
     assert_eq!(forfeits, Some(vec![]), "a finished game stays as it ended");
     let game = store.game(g1).unwrap().unwrap();
     assert_eq!(
@@ -654,8 +703,9 @@ fn a_withdrawal_forfeits_the_running_game(db: &dyn Db) {
     );
     let e = &store.entrants(t).unwrap()[0];
     assert_eq!((e.withdrawn_after, e.withdraw_reason.as_deref()), (Some(1), Some("moving house")));
-    assert_eq!(store.pairings(t).unwrap()[0].result.as_deref(), Some("-+"));
-    assert_eq!(store.withdraw_entrant(t, p[0] + 100, 1, "never in", T0).unwrap(), None);
+    // The forfeit is the game's result alone; the tournament reads it there.
+    assert_eq!(store.pairings(t).unwrap()[0].result, None);
+    assert_eq!(store.withdraw_entrant(t, p[0] + 100, 1, "never in", T0, &[]).unwrap(), None);
 }
 
 fn rated_results_come_in_finishing_order(db: &dyn Db) {
@@ -762,7 +812,7 @@ fn racing_accepts_and_pairings_exactly_one_wins(db: &dyn Db) {
                     }
                     barrier.wait();
                     let round = [game_pairing(1, p[0], p[3]), game_pairing(2, p[1], p[2])];
-                    let paired = store.pair_round(t, 1, &[], &round, &TEMPLATE).unwrap();
+                    let paired = store.pair_round(t, 1, &[], &round, &TEMPLATE, &[]).unwrap();
                     (accepted, usize::from(paired))
                 })
             })
@@ -834,18 +884,18 @@ fn a_reminder_and_a_loss_on_time_happen_once_and_not_after_a_move(db: &dyn Db) {
     let store = db.open();
     let (a, b) = two_players(&*store);
     let g = new_game(&*store, a, b);
-    assert!(!store.mark_reminded(g, 99).unwrap(), "a clock read before another move reminds nobody");
-    assert!(store.mark_reminded(g, 100).unwrap());
-    assert!(!store.mark_reminded(g, 100).unwrap(), "reminded once");
+    assert!(!store.mark_reminded(g, 99, &[]).unwrap(), "a clock read before another move reminds nobody");
+    assert!(store.mark_reminded(g, 100, &[]).unwrap());
+    assert!(!store.mark_reminded(g, 100, &[]).unwrap(), "reminded once");
     store.append_move(g, 1, "e2-e4", None, 250).unwrap();
-    assert!(!store.time_out(g, 100, "1-0", 400).unwrap(), "White moved: that clock no longer runs");
+    assert!(!store.time_out(g, 100, "1-0", 400, &[]).unwrap(), "White moved: that clock no longer runs");
     assert_eq!(store.game(g).unwrap().unwrap().result, None);
-    assert!(store.mark_reminded(g, 250).unwrap(), "the new clock reminds again");
-    assert!(store.time_out(g, 250, "1-0", 400).unwrap());
-    assert!(!store.time_out(g, 250, "1-0", 401).unwrap(), "lost on time once");
+    assert!(store.mark_reminded(g, 250, &[]).unwrap(), "the new clock reminds again");
+    assert!(store.time_out(g, 250, "1-0", 400, &[]).unwrap());
+    assert!(!store.time_out(g, 250, "1-0", 401, &[]).unwrap(), "lost on time once");
     let row = store.game(g).unwrap().unwrap();
     assert_eq!((row.result.as_deref(), row.result_reason.as_deref()), (Some("1-0"), Some("time")));
-    assert!(!store.mark_reminded(g, 250).unwrap(), "a finished game is not reminded");
+    assert!(!store.mark_reminded(g, 250, &[]).unwrap(), "a finished game is not reminded");
     assert_eq!(store.append_move(g, 2, "e7-e5", None, 402).unwrap(), Append::Conflict);
 }
 

@@ -134,6 +134,16 @@ pub const UNFINISHED_PAIRINGS_OF: &str =
          WHERE p.tournament_id = ?1 AND p.round = ?2 AND (p.white = ?3 OR p.black = ?3)
          AND p.result IS NULL AND g.result IS NULL";
 
+/// `(game)`: its result and why.
+pub const GAME_RESULT: &str = "SELECT result, result_reason FROM games WHERE id = ?1";
+
+/// `(game, result, reason, now, forfeit, tournament)`: ends a tournament game or corrects its
+/// result; a forfeit is not rated, a played result is as its tournament is.
+pub const SET_GAME_RESULT: &str = "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL,
+         takeback_offer = NULL, finished_at = COALESCE(finished_at, ?4),
+         rated = CASE WHEN ?5 THEN FALSE ELSE (SELECT rated FROM tournaments WHERE id = ?6) END
+         WHERE id = ?1";
+
 /// `(tournament, status)`.
 pub const SET_TOURNAMENT_STATUS: &str = "UPDATE tournaments SET status = ?2 WHERE id = ?1";
 
@@ -162,3 +172,28 @@ pub const FINISHED_GAMES: &str =
 /// `(game)`.
 pub const TOURNAMENT_OF_GAME: &str =
     "SELECT tournament_id, round FROM tournament_pairings WHERE game_id = ?1";
+
+// The outbox ([`crate::outbox`]).
+
+/// `(platform, channel, kind, subject, round, body, notify, created_at, claimed_by, claimed_until)`.
+pub const INSERT_NOTICE: &str = "INSERT INTO outbox (platform, channel, kind, subject, round, body, notify,
+         created_at, claimed_by, claimed_until) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+/// `(holder)`: the unsent notices it holds, oldest first.
+pub const HELD_NOTICES: &str = "SELECT id, platform, channel, kind, subject, round, body, notify, created_at,
+         claimed_until FROM outbox WHERE claimed_by = ?1 AND sent_at IS NULL ORDER BY id";
+
+/// `(notice, now)`: once.
+pub const NOTICE_SENT: &str = "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL";
+
+/// `(platform)`: claims given up (the local mode's restart: one terminal, one process).
+pub const RELEASE_NOTICES: &str =
+    "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = ?1 AND sent_at IS NULL";
+
+/// `(platform, message)`.
+pub const MARK_HANDLED: &str = "INSERT INTO handled_messages (platform, message_id, handled_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (platform, message_id) DO NOTHING";
+
+/// `(platform, message)`.
+pub const WAS_HANDLED: &str =
+    "SELECT COUNT(*) > 0 FROM handled_messages WHERE platform = ?1 AND message_id = ?2";
