@@ -495,6 +495,7 @@ fn read_result(w: &str) -> Option<&'static str> {
     })
 }
 
+const CORRECTION: Kind = Kind::Flag { on: &["correct", "correction", "fix"], off: &[] };
 const TOURNAMENT_PAGE: OptionSpec =
     opt("page", Kind::Number { min: 1, max: Some(10_000) }, "Which page of the list", "page");
 const RATED: Kind = Kind::Flag { on: &["rated"], off: &["casual", "unrated"] };
@@ -1049,7 +1050,9 @@ pub static COMMANDS: &[CommandSpec] = &[
         moderated: true,
         section: Section::Tournaments,
         example: "t3 bob",
-        build: |a| tournament_cmd(TournamentCommand::Withdraw(tournament(a), a.word("name").map(str::to_string))),
+        build: |a| {
+            tournament_cmd(TournamentCommand::Withdraw(tournament(a), a.word("name").map(str::to_string)))
+        },
     },
     CommandSpec {
         name: "result",
@@ -1065,6 +1068,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 "1-0|0-1|1/2|+-|-+|--",
             )
             .required(),
+            opt("correct", CORRECTION, "Change a result already set", "correct"),
             opt("reason", Kind::Text { max: 200 }, "Why (kept with the result)", "reason"),
             TOURNAMENT_NUMBER,
         ],
@@ -1072,13 +1076,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         slash: true,
         moderated: true,
         section: Section::Tournaments,
-        example: "t3 #12 +- no show",
+        example: "t3 #12 +- correct no show",
         build: |a| {
             tournament_cmd(TournamentCommand::Result {
                 tournament: tournament(a),
                 game: game(a).unwrap_or_default(),
                 result: a.word("result").unwrap_or_default().to_string(),
                 reason: a.word("reason").unwrap_or("set by the organiser").to_string(),
+                correct: a.flag("correct").unwrap_or(false),
             })
         },
     },
@@ -1470,7 +1475,8 @@ mod tests {
                 tournament: Some(4),
                 game: 9,
                 result: "1/2-1/2".into(),
-                reason: "agreed after the clock failed".into()
+                reason: "agreed after the clock failed".into(),
+                correct: false,
             })
         );
         assert_eq!(read("!t draw accept no"), Command::Draw(Offer::Accept, None));

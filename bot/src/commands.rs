@@ -89,6 +89,9 @@ pub enum TournamentCommand {
         game: i64,
         result: String,
         reason: String,
+        /// A result already set is changed only when the organiser says `correct`: of two
+        /// settings at once, the second is refused rather than taken for a correction.
+        correct: bool,
     },
     Pause(TournamentRef),
     Resume(TournamentRef),

@@ -91,7 +91,12 @@ impl Session {
         }
     }
 
-    fn answer_marking<S: Store>(&mut self, service: &Service<S>, line: &str, posted: &mut Vec<i64>) -> Option<String> {
+    fn answer_marking<S: Store>(
+        &mut self,
+        service: &Service<S>,
+        line: &str,
+        posted: &mut Vec<i64>,
+    ) -> Option<String> {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix('/') {
             let mut words = rest.split_whitespace();
@@ -107,7 +112,8 @@ impl Session {
                 (Some("admin"), Some(name)) => {
                     let store = service.store();
                     let id = name.to_lowercase();
-                    let mut admins: Vec<String> = match store.channel_setting(PLATFORM, &self.channel, ADMINS) {
+                    let mut admins: Vec<String> = match store.channel_setting(PLATFORM, &self.channel, ADMINS)
+                    {
                         Ok(Some(a)) => a.lines().map(str::to_string).collect(),
                         _ => vec![self.user.id.clone()],
                     };

@@ -118,7 +118,5 @@ pub(crate) fn notify_list(column: &str) -> Vec<String> {
 
 /// The milliseconds since the epoch, for claims (real time, not a local session's skipped hours).
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }

@@ -32,8 +32,8 @@ use crate::store::{
 };
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
-    PairingKind, PairingRow, RatedResult, SetResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow, TournamentStatus,
-    TournamentStore, tournament_result,
+    PairingKind, PairingRow, RatedResult, SetResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow,
+    TournamentStatus, TournamentStore, tournament_result,
 };
 
 /// PostgreSQL's SQL for each migration number of [`MIGRATIONS`].
@@ -610,7 +610,13 @@ impl Store for PgStore {
         })
     }
 
-    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+    fn outbox_claim(
+        &self,
+        platform: Option<&str>,
+        holder: &str,
+        now_ms: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>> {
         let until = now_ms + crate::outbox::CLAIM_MS;
         let limit = limit as i64;
         self.run(async |c| {
@@ -791,7 +797,8 @@ async fn record_result(
     let game: Option<GameId> = found.try_get(0)?;
     let current = match game {
         Some(game) => {
-            let r = one(tx, "SELECT result, result_reason FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?;
+            let r =
+                one(tx, "SELECT result, result_reason FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?;
             let (result, reason): (Option<String>, Option<String>) = (r.try_get(0)?, r.try_get(1)?);
             result.map(|r| tournament_result(&r, reason.as_deref()))
         }
@@ -805,7 +812,8 @@ async fn record_result(
     match game {
         Some(game) => {
             let end = GameEnding::of(result, reason);
-            execute(tx, sql::SET_GAME_RESULT, &[&game, &end.result, &end.reason, &now, &end.forfeit, &t]).await?;
+            execute(tx, sql::SET_GAME_RESULT, &[&game, &end.result, &end.reason, &now, &end.forfeit, &t])
+                .await?;
         }
         None => {
             execute(
@@ -838,7 +846,18 @@ async fn insert_notices(
         execute(
             c,
             sql::INSERT_NOTICE,
-            &[&n.platform, &n.channel, &n.kind.name(), &n.subject, &round, &text, &n.notify_column(), &now, &holder, &until],
+            &[
+                &n.platform,
+                &n.channel,
+                &n.kind.name(),
+                &n.subject,
+                &round,
+                &text,
+                &n.notify_column(),
+                &now,
+                &holder,
+                &until,
+            ],
         )
         .await?;
     }

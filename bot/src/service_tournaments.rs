@@ -11,13 +11,13 @@ use std::collections::HashMap;
 
 use super::*;
 use crate::commands::{TournamentCommand, TournamentRef, TournamentSettings};
+use crate::outbox::{Claim, NewNotice, NoticeKind};
 use crate::ratings::Ratings;
 use crate::store::{GameId, PlayerId};
 use crate::tournament::{Entry, Snapshot, points_text};
-use crate::outbox::{Claim, NewNotice, NoticeKind};
 use crate::tournament_store::{
-    Entry as EntryOutcome, Format, GameTemplate, NewTournament, PairingKind, PairingRow, SetResult, TournamentRow,
-    TournamentStatus, tournament_result,
+    Entry as EntryOutcome, Format, GameTemplate, NewTournament, PairingKind, PairingRow, SetResult,
+    TournamentRow, TournamentStatus, tournament_result,
 };
 
 /// The most players a format takes: a round robin's crosstable stays readable, a Swiss or a
@@ -112,8 +112,8 @@ impl<S: Store> Service<S> {
             TournamentCommand::Standings(t) => self.standings(msg, t),
             TournamentCommand::Pairings(t, round) => self.pairings(msg, t, round),
             TournamentCommand::Withdraw(t, name) => self.withdraw(msg, t, name.as_deref()),
-            TournamentCommand::Result { tournament, game, result, reason } => {
-                self.set_result(msg, tournament, game, &result, &reason)
+            TournamentCommand::Result { tournament, game, result, reason, correct } => {
+                self.set_result(msg, tournament, game, &result, &reason, correct)
             }
             TournamentCommand::Pause(t) => self.pause_or_resume(msg, t, true),
             TournamentCommand::Resume(t) => self.pause_or_resume(msg, t, false),
@@ -376,7 +376,11 @@ impl<S: Store> Service<S> {
             EntryOutcome::Joined => {}
             EntryOutcome::AlreadyIn => return Err(format!("you are already in t{}", t.id)),
             EntryOutcome::Full => {
-                return Err(format!("t{} is full: it takes at most {} players", t.id, t.max_players.unwrap_or(0)));
+                return Err(format!(
+                    "t{} is full: it takes at most {} players",
+                    t.id,
+                    t.max_players.unwrap_or(0)
+                ));
             }
             EntryOutcome::Closed => return Err(format!("t{} takes no more entries", t.id)),
         }
@@ -504,8 +508,10 @@ impl<S: Store> Service<S> {
         let served = |p: &str| platforms.contains(&p);
         if self.pair_on_worker {
             let live = self.store.live_tournaments()?;
-            let running: Vec<&TournamentRow> =
-                live.iter().filter(|t| served(&t.platform) && t.status == TournamentStatus::Running).collect();
+            let running: Vec<&TournamentRow> = live
+                .iter()
+                .filter(|t| served(&t.platform) && t.status == TournamentStatus::Running)
+                .collect();
             for t in &running {
                 self.tournaments.push(t.id);
             }
@@ -572,14 +578,21 @@ impl<S: Store> Service<S> {
                     let player = self.names(&[p])?.remove(0);
                     let text = format!("{} is withdrawn from t{}: {reason}.", player.name, t.id);
                     let notice = Announcement::text(text, vec![player.user_id]).notice(&t, claim);
-                    self.store.withdraw_entrant(t.id, p, t.current_round, reason, now, &[notice]).map_err(internal)?;
+                    self.store
+                        .withdraw_entrant(t.id, p, t.current_round, reason, now, &[notice])
+                        .map_err(internal)?;
                 }
                 continue;
             }
             if snapshot.finished() {
                 let notice = self.final_announcement(&snapshot).notice(&t, claim);
                 self.store
-                    .set_tournament_status(t.id, &[TournamentStatus::Running], TournamentStatus::Finished, &[notice])
+                    .set_tournament_status(
+                        t.id,
+                        &[TournamentStatus::Running],
+                        TournamentStatus::Finished,
+                        &[notice],
+                    )
                     .map_err(internal)?;
                 break;
             }
@@ -593,7 +606,12 @@ impl<S: Store> Service<S> {
                     );
                     let notice = Announcement::text(text, Vec::new()).notice(&t, claim);
                     self.store
-                        .set_tournament_status(t.id, &[TournamentStatus::Running], TournamentStatus::Paused, &[notice])
+                        .set_tournament_status(
+                            t.id,
+                            &[TournamentStatus::Running],
+                            TournamentStatus::Paused,
+                            &[notice],
+                        )
                         .map_err(internal)?;
                     break;
                 }
@@ -618,7 +636,11 @@ impl<S: Store> Service<S> {
                 ..NewNotice::text(&t.platform, &t.channel, "", Vec::new())
             }
             .claimed(claim);
-            if !self.store.pair_round(t.id, round, &seeds, &pairings, &template, &[notice]).map_err(internal)? {
+            if !self
+                .store
+                .pair_round(t.id, round, &seeds, &pairings, &template, &[notice])
+                .map_err(internal)?
+            {
                 break;
             }
         }
@@ -1041,7 +1063,13 @@ impl<S: Store> Service<S> {
 
     /// Whom `withdraw` is about: a mention, a name (`@name` or plain) that must be an entrant's,
     /// `me`, or with nothing said, the author.
-    fn withdraw_target(&self, msg: &Incoming, t: &TournamentRow, me: &Player, name: Option<&str>) -> Result<Player, String> {
+    fn withdraw_target(
+        &self,
+        msg: &Incoming,
+        t: &TournamentRow,
+        me: &Player,
+        name: Option<&str>,
+    ) -> Result<Player, String> {
         if let Some(user) = msg.mentions.first() {
             return self.store.player(msg.platform, &user.id, &user.name).map_err(internal);
         }
@@ -1053,7 +1081,11 @@ impl<S: Store> Service<S> {
         let entrants = self.store.entrants(t.id).map_err(internal)?;
         let matching: Vec<_> = entrants.iter().filter(|e| e.name.to_lowercase() == wanted).collect();
         if let [one] = matching.as_slice() {
-            return self.store.player_by_id(one.player).map_err(internal)?.ok_or_else(|| "that player has vanished".into());
+            return self
+                .store
+                .player_by_id(one.player)
+                .map_err(internal)?
+                .ok_or_else(|| "that player has vanished".into());
         }
         let shown: String = name.chars().take(40).collect();
         if matching.len() > 1 {
@@ -1068,16 +1100,14 @@ impl<S: Store> Service<S> {
             .iter()
             .filter(|e| {
                 let n = e.name.to_lowercase();
-                !wanted.is_empty() && (n.contains(&wanted) || wanted.contains(&n))
+                !wanted.is_empty()
+                    && (n.contains(&wanted) || wanted.contains(&n) || edit_distance(&n, &wanted) <= 2)
             })
             .map(|e| e.name.as_str())
             .take(NEAR_NAMES)
             .collect();
-        let hint = if near.is_empty() {
-            String::new()
-        } else {
-            format!(" Did you mean {}?", near.join(", "))
-        };
+        let hint =
+            if near.is_empty() { String::new() } else { format!(" Did you mean {}?", near.join(", ")) };
         Err(format!(
             "nobody in t{} is called \"{shown}\", so nobody was withdrawn.{hint} Name an entrant (`!t tournament withdraw @name`), or say `!t tournament withdraw me` to withdraw yourself",
             t.id
@@ -1089,7 +1119,9 @@ impl<S: Store> Service<S> {
         let t = self.pick_tournament(msg, id, true, true)?;
         let target = self.withdraw_target(msg, &t, &me, name)?;
         if target.id != me.id && !self.may_administer(msg, &me, &t) {
-            return Err("only the organiser or a moderator of this channel can withdraw another player".into());
+            return Err(
+                "only the organiser or a moderator of this channel can withdraw another player".into()
+            );
         }
         if t.status == TournamentStatus::Open {
             if !self.store.remove_entrant(t.id, target.id).map_err(internal)? {
@@ -1146,6 +1178,7 @@ impl<S: Store> Service<S> {
         game: i64,
         result: &str,
         reason: &str,
+        correct: bool,
     ) -> Replies {
         let t = match id {
             Some(_) => self.pick_tournament(msg, id, false, true)?,
@@ -1173,6 +1206,11 @@ impl<S: Store> Service<S> {
         if before.as_deref() == Some(result) {
             return Err(format!("game #{game} is already {result}; nothing changed"));
         }
+        if let (Some(set), false) = (&before, correct) {
+            return Err(format!(
+                "game #{game} already has a result, {set}; nothing changed. To change it, say `!t tournament result #{game} {result} correct`"
+            ));
+        }
         let players = self.names(&[pairing.white, pairing.black.unwrap_or(pairing.white)])?;
         let verb = if before.is_some() { "corrected" } else { "set" };
         let text = format!(
@@ -1185,7 +1223,15 @@ impl<S: Store> Service<S> {
         // Set only if it is still what was read: of two organisers at once, one wins.
         match self
             .store
-            .set_pairing_result(t.id, pairing.at(), result, reason, msg.now, Some(before.as_deref()), &[notice])
+            .set_pairing_result(
+                t.id,
+                pairing.at(),
+                result,
+                reason,
+                msg.now,
+                Some(before.as_deref()),
+                &[notice],
+            )
             .map_err(internal)?
         {
             SetResult::Set => {}
@@ -1235,7 +1281,11 @@ impl<S: Store> Service<S> {
             t.id, t.name
         );
         let notice = Announcement::text(text, Vec::new()).notice(&t, Some(&claim));
-        if !self.store.set_tournament_status(t.id, &live, TournamentStatus::Cancelled, &[notice]).map_err(internal)? {
+        if !self
+            .store
+            .set_tournament_status(t.id, &live, TournamentStatus::Cancelled, &[notice])
+            .map_err(internal)?
+        {
             return Err(format!("t{} is already over", t.id));
         }
         Ok(self.held_replies(&claim))
@@ -1426,6 +1476,23 @@ fn bracket_text(s: &Snapshot) -> String {
         }
     }
     out
+}
+
+/// Levenshtein distance in characters, for names that could be meant (short names only: a
+/// name is cut long before this costs anything).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().take(64).collect(), b.chars().take(64).collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 fn duration_text(seconds: i64) -> String {

@@ -12,8 +12,8 @@ use std::sync::Mutex;
 use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::tournament_store::TournamentStore;
 use crate::outbox::{NewNotice, NoticeKind, OutboxRow};
+use crate::tournament_store::TournamentStore;
 
 pub type PlayerId = i64;
 pub type GameId = i64;
@@ -235,7 +235,13 @@ pub trait Store: Send + Sync + TournamentStore {
     /// Claims for `holder` (until `now_ms` + [`crate::outbox::CLAIM_MS`]) up to `limit` unsent
     /// notices of `platform` (of any with `None`) that nobody holds or whose claim ran out, and returns every unsent
     /// notice `holder` holds, oldest first. Of processes claiming at once, each notice goes to one.
-    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>>;
+    fn outbox_claim(
+        &self,
+        platform: Option<&str>,
+        holder: &str,
+        now_ms: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>>;
     /// The unsent notices `holder` holds (claimed when they were written), oldest first.
     fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>>;
     /// Marks a notice sent: true the first time.
@@ -395,7 +401,13 @@ impl<T: Store + ?Sized> Store for Box<T> {
     ) -> Result<bool> {
         (**self).time_out(game, last_move_at, result, now, notices)
     }
-    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+    fn outbox_claim(
+        &self,
+        platform: Option<&str>,
+        holder: &str,
+        now_ms: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>> {
         (**self).outbox_claim(platform, holder, now_ms, limit)
     }
     fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>> {
@@ -576,7 +588,12 @@ pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
 
 /// Stores `notices` inside the caller's transaction (see [`crate::outbox`]). A `{game}` in a
 /// notice's text becomes `game`, where the change created one.
-pub(crate) fn insert_notices_for(conn: &Connection, notices: &[NewNotice], now: i64, game: Option<GameId>) -> Result<()> {
+pub(crate) fn insert_notices_for(
+    conn: &Connection,
+    notices: &[NewNotice],
+    now: i64,
+    game: Option<GameId>,
+) -> Result<()> {
     for n in notices {
         let text = match game {
             Some(g) => n.text.replace("{game}", &g.to_string()),
@@ -944,7 +961,13 @@ impl Store for SqliteStore {
         Ok(true)
     }
 
-    fn outbox_claim(&self, platform: Option<&str>, holder: &str, now_ms: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+    fn outbox_claim(
+        &self,
+        platform: Option<&str>,
+        holder: &str,
+        now_ms: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute(

@@ -9,7 +9,9 @@ use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 
 use crate::outbox::NewNotice;
-use crate::store::{GameId, NewGame, PlayerId, SqliteStore, insert_game, insert_notices, insert_notices_for, sql};
+use crate::store::{
+    GameId, NewGame, PlayerId, SqliteStore, insert_game, insert_notices, insert_notices_for, sql,
+};
 
 pub type TournamentId = i64;
 
@@ -763,7 +765,15 @@ impl TournamentStore for SqliteStore {
         let mut forfeits = Vec::new();
         for (board, leg, white, black, game) in running {
             let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
-            record_result(&tx, t, PairingAt { round: after_round, board, leg }, result, "withdrawal", now, None)?;
+            record_result(
+                &tx,
+                t,
+                PairingAt { round: after_round, board, leg },
+                result,
+                "withdrawal",
+                now,
+                None,
+            )?;
             forfeits.push((game, winner));
         }
         insert_notices(&tx, notices, now)?;

@@ -481,22 +481,31 @@ fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db
         rows.iter().map(|r| r.id).collect::<Vec<_>>()
     };
     assert_eq!(ids(store.channel_tournaments("l", "club").unwrap()), [t1, t2]);
-    assert!(store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running, &[]).unwrap());
     assert!(
-        !store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled, &[]).unwrap()
+        store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running, &[]).unwrap()
+    );
+    assert!(
+        !store
+            .set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Cancelled, &[])
+            .unwrap()
     );
     assert!(
         store
             .set_tournament_status(
                 t1,
                 &[TournamentStatus::Running, TournamentStatus::Paused],
-                TournamentStatus::Paused
-            , &[])
+                TournamentStatus::Paused,
+                &[]
+            )
             .unwrap()
     );
-    assert!(store.set_tournament_status(t2, &[TournamentStatus::Open], TournamentStatus::Cancelled, &[]).unwrap());
     assert!(
-        !store.set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running, &[]).unwrap(),
+        store.set_tournament_status(t2, &[TournamentStatus::Open], TournamentStatus::Cancelled, &[]).unwrap()
+    );
+    assert!(
+        !store
+            .set_tournament_status(t3 + 10, &[TournamentStatus::Open], TournamentStatus::Running, &[])
+            .unwrap(),
         "no such"
     );
     assert_eq!(ids(store.live_tournaments().unwrap()), [t1, t3], "paused and open are live");
@@ -617,7 +626,10 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     let (t, p, [g1, g2]) = first_round_of_four(&*store, Format::RoundRobin);
     let at = |board| PairingAt { round: 1, board, leg: 0 };
     let set = SetResult::Set;
-    assert_eq!(store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10, None, &[]).unwrap(), set);
+    assert_eq!(
+        store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10, None, &[]).unwrap(),
+        set
+    );
     assert_eq!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20, None, &[]).unwrap(), set);
     assert_eq!(
         store.set_pairing_result(t, at(3), "1-0", "no such board", T0 + 30, None, &[]).unwrap(),
@@ -639,9 +651,17 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     finished.sort();
     assert_eq!(finished, [(g1, "1/2-1/2".to_string(), p[0], p[1]), (g2, "0-1".to_string(), p[2], p[3])]);
     // A correction changes the game itself, and a forfeit corrected to a played result is rated.
-    assert_eq!(store.set_pairing_result(t, at(1), "1-0", "corrected", T0 + 40, Some(Some("1/2-1/2")), &[]).unwrap(), set);
+    assert_eq!(
+        store.set_pairing_result(t, at(1), "1-0", "corrected", T0 + 40, Some(Some("1/2-1/2")), &[]).unwrap(),
+        set
+    );
     assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
-    assert_eq!(store.set_pairing_result(t, at(2), "1-0", "played after all", T0 + 40, Some(Some("-+")), &[]).unwrap(), set);
+    assert_eq!(
+        store
+            .set_pairing_result(t, at(2), "1-0", "played after all", T0 + 40, Some(Some("-+")), &[])
+            .unwrap(),
+        set
+    );
     assert!(store.game(g2).unwrap().unwrap().rated);
     // A setting that expected what is no longer there changes nothing and says what is.
     assert_eq!(
@@ -657,7 +677,8 @@ fn a_notice_is_stored_with_its_change_claimed_once_and_sent_once(db: &dyn Db) {
     let at = PairingAt { round: 1, board: 1, leg: 0 };
     let notice = |text: &str| NewNotice::text("discord", "c1", text, vec!["u1".into(), "u2".into()]);
     // A change that does not happen stores no notice.
-    let lost = store.set_pairing_result(t, at, "1-0", "x", T0, Some(Some("0-1")), &[notice("never")]).unwrap();
+    let lost =
+        store.set_pairing_result(t, at, "1-0", "x", T0, Some(Some("0-1")), &[notice("never")]).unwrap();
     assert_eq!(lost, SetResult::Changed(None));
     assert!(store.outbox_claim(None, "a", 1_000, 10).unwrap().is_empty());
     store.set_pairing_result(t, at, "1-0", "x", T0, Some(None), &[notice("first")]).unwrap();
@@ -672,10 +693,18 @@ fn a_notice_is_stored_with_its_change_claimed_once_and_sent_once(db: &dyn Db) {
     assert_eq!(b.iter().map(|n| n.id).collect::<Vec<_>>(), [a[0].id]);
     assert!(store.outbox_sent(a[0].id, T0).unwrap());
     assert!(!store.outbox_sent(a[0].id, T0).unwrap(), "marked once");
-    assert!(store.outbox_claim(None, "d", i64::MAX / 2, 10).unwrap().is_empty(), "sent is never posted again");
+    assert!(
+        store.outbox_claim(None, "d", i64::MAX / 2, 10).unwrap().is_empty(),
+        "sent is never posted again"
+    );
     // A claimed notice is held by its writer; a release frees it for anyone.
-    let held = NewNotice { claim: Some(Claim { holder: "w".into(), until_ms: i64::MAX / 2 }), ..notice("held") };
-    assert!(store.set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused, &[held]).unwrap());
+    let held =
+        NewNotice { claim: Some(Claim { holder: "w".into(), until_ms: i64::MAX / 2 }), ..notice("held") };
+    assert!(
+        store
+            .set_tournament_status(t, &[TournamentStatus::Running], TournamentStatus::Paused, &[held])
+            .unwrap()
+    );
     assert!(store.outbox_claim(None, "e", 2_000, 10).unwrap().is_empty());
     assert_eq!(store.outbox_held("w").unwrap().len(), 1);
     assert_eq!(store.outbox_release("discord").unwrap(), 1);

@@ -191,7 +191,8 @@ pub const RELEASE_NOTICES: &str =
     "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = ?1 AND sent_at IS NULL";
 
 /// `(platform, message)`.
-pub const MARK_HANDLED: &str = "INSERT INTO handled_messages (platform, message_id, handled_at) VALUES (?1, ?2, ?3)
+pub const MARK_HANDLED: &str =
+    "INSERT INTO handled_messages (platform, message_id, handled_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (platform, message_id) DO NOTHING";
 
 /// `(platform, message)`.
