@@ -100,7 +100,10 @@ fn unescape_html(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
-async fn login(cfg: &MatrixConfig) -> Result<Client> {
+/// Logs in, or restores the saved session. With `position` (ours, see [`run`]), matrix-sdk's
+/// own saved position is set back to it first: the session loads it, and a sync answered from
+/// there would otherwise be taken for one already seen and dropped.
+async fn login(cfg: &MatrixConfig, position: Option<&str>) -> Result<Client> {
     // The session and the end-to-end keys: readable by the bot's user alone.
     crate::private_files::private_dir(&cfg.store_dir)?;
     let client = Client::builder()
@@ -109,6 +112,14 @@ async fn login(cfg: &MatrixConfig) -> Result<Client> {
         .build()
         .await
         .context("connecting to the Matrix homeserver")?;
+    if let Some(position) = position {
+        use matrix_sdk::store::{StateStoreDataKey, StateStoreDataValue};
+        client
+            .state_store()
+            .set_kv_data(StateStoreDataKey::SyncToken, StateStoreDataValue::SyncToken(position.to_string()))
+            .await
+            .context("setting the sync position back")?;
+    }
     let session_file = cfg.store_dir.join("session.json");
     if let Ok(saved) = std::fs::read_to_string(&session_file) {
         let session: MatrixSession =
@@ -150,18 +161,34 @@ pub fn account_lease(cfg: &MatrixConfig) -> String {
 /// Runs the bot on Matrix until the process ends.
 /// The process's clock hands it this platform's notices through `notices`.
 pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbox) -> Result<()> {
-    let client = login(&cfg).await?;
-    // matrix-sdk keeps the position of the last sync in its store. With one, this is a restart:
-    // what arrived while the bot was down (within a day) is answered, oldest first, each in its
-    // room. Without one, the room histories the first sync brings are not the bot's business.
-    let resumed = {
+    // Our own position: the sync whose messages were all answered. matrix-sdk saves its own
+    // position when a sync arrives, before the handlers answer it, so a process killed in between
+    // would never see those messages again; from ours, they come back and are answered (a message
+    // answered already is recognised by its event id and skipped).
+    let account = account_lease(&cfg);
+    let ours = {
+        let (service, account) = (Arc::clone(&service), account.clone());
+        tokio::task::spawn_blocking(move || {
+            service.store().channel_setting(PLATFORM, &account, SYNC_POSITION)
+        })
+        .await
+        .context("reading the sync position")??
+    };
+    let client = login(&cfg, ours.as_deref()).await?;
+    // With a position this is a restart: what arrived while the bot was down (within a day) is
+    // answered, oldest first, each in its room. Without one, the room histories the first sync
+    // brings are not the bot's business.
+    let resumed = ours.is_some() || {
         use matrix_sdk::store::{StateStoreDataKey, StateStoreDataValue};
         let saved = client.state_store().get_kv_data(StateStoreDataKey::SyncToken).await;
         matches!(saved, Ok(Some(StateStoreDataValue::SyncToken(_))))
     };
     let answer_from = if resumed { now_ms().saturating_sub(CATCH_UP.as_millis() as u64) } else { now_ms() };
+    tracing::info!(position = ?ours, resumed, "catching up");
     let mut catch_up = SyncSettings::default();
-    if !resumed {
+    if let Some(position) = ours {
+        catch_up = catch_up.token(position);
+    } else if !resumed {
         let first = client.sync_once(catch_up).await.context("first sync with the homeserver")?;
         catch_up = SyncSettings::default().token(first.next_batch);
     }
@@ -174,6 +201,7 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbo
         .sync_once(catch_up.filter(catch_up_filter()))
         .await
         .context("catching up with the homeserver")?;
+    save_position(&service, &account, caught_up.next_batch.clone()).await;
     if let Some(me) = client.user_id() {
         service.set_bot_account(PLATFORM, me.as_str());
     }
@@ -183,11 +211,43 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbo
         resumed,
         "Tessera is on Matrix"
     );
+    // Each sync's handlers have all run when its callback comes: its messages are answered.
     client
-        .sync(SyncSettings::default().token(caught_up.next_batch))
+        .sync_with_callback(SyncSettings::default().token(caught_up.next_batch), |response| {
+            let (service, account) = (Arc::clone(&service), account.clone());
+            async move {
+                save_position(&service, &account, response.next_batch).await;
+                matrix_sdk::LoopCtrl::Continue
+            }
+        })
         .await
         .context("syncing with the homeserver")?;
     Ok(())
+}
+
+/// The channel setting (platform `matrix`, the account's lease name as the channel) that keeps the
+/// position of the last sync whose messages were all answered.
+const SYNC_POSITION: &str = "sync-position";
+
+async fn save_position(service: &Shared, account: &str, position: String) {
+    let (service, account) = (Arc::clone(service), account.to_string());
+    let saved = tokio::task::spawn_blocking(move || {
+        service.store().set_channel_setting(PLATFORM, &account, SYNC_POSITION, &position)
+    })
+    .await;
+    if !matches!(saved, Ok(Ok(()))) {
+        tracing::error!("could not save the sync position: the next start answers a little more again");
+    }
+}
+
+/// Fault injection for the end-to-end test of the catch-up window: with
+/// `TESSERA_FAULT=matrix-before-answer` the process ends the moment it is about to answer a
+/// message, after the sync that brought the message was saved by matrix-sdk.
+fn fault(point: &str) {
+    if std::env::var("TESSERA_FAULT").is_ok_and(|f| f == point) {
+        tracing::warn!(point, "ending the process here, as TESSERA_FAULT asks");
+        std::process::exit(86);
+    }
 }
 
 /// A sync filter that brings up to [`CATCH_UP_EVENTS`] timeline events per room.
@@ -232,6 +292,17 @@ async fn on_message(
         return;
     }
     let MessageType::Text(text) = event.content.msgtype else { return };
+    // A message answered before a restart comes again with the sync from our own position.
+    let event_id = event.event_id.to_string();
+    let seen = {
+        let (service, event_id) = (Arc::clone(&service), event_id.clone());
+        tokio::task::spawn_blocking(move || service.store().was_handled(PLATFORM, &event_id)).await
+    };
+    if matches!(seen, Ok(Ok(true))) {
+        tracing::debug!(event = %event_id, "answered before a restart");
+        return;
+    }
+    tracing::debug!(event = %event_id, "a message to answer");
     let sender = event.sender.to_string();
     let (name, is_admin) = match room.get_member(&event.sender).await {
         Ok(Some(m)) => (
@@ -247,6 +318,7 @@ async fn on_message(
     let body = with_pills_resolved(&text.body, html.as_deref());
     let me = client.user_id().map(|id| id.to_string()).unwrap_or_default();
     let body = addressed_by_mention(&body, &me);
+    fault("matrix-before-answer");
     // The service talks to its database synchronously: keep it off the async workers.
     let replies = tokio::task::spawn_blocking(move || {
         let author = User::new(sender, name);
@@ -265,10 +337,21 @@ async fn on_message(
     })
     .await
     .unwrap_or_default();
+    let answered = !replies.is_empty();
     for reply in replies {
         match send(&room, &reply).await {
             Ok(()) => mark_posted(&service_for_marks, reply.outbox).await,
             Err(e) => tracing::warn!(room = %room.room_id(), "could not answer: {e}"),
+        }
+    }
+    if answered {
+        let service = Arc::clone(&service_for_marks);
+        let marked = tokio::task::spawn_blocking(move || {
+            service.store().mark_handled(PLATFORM, &event_id, unix_now())
+        })
+        .await;
+        if !matches!(marked, Ok(Ok(_))) {
+            tracing::error!("could not record an answered message: a restart may answer it again");
         }
     }
 }

@@ -35,11 +35,26 @@ def fail(msg):
     sys.exit(1)
 
 
-def start_bot():
-    """The bot as its own process, so the test can restart it (BOT_BIN, BOT_DATA, TESSERA_MATRIX_*)."""
+def start_bot(fault=None):
+    """The bot as its own process, so the test can restart it (BOT_BIN, BOT_DATA, TESSERA_MATRIX_*).
+    With `fault`, the bot ends itself at that point (TESSERA_FAULT)."""
     global BOT
     log = open(os.environ["BOT_LOG"], "a")
-    BOT = subprocess.Popen([os.environ["BOT_BIN"], "--data-dir", os.environ["BOT_DATA"]], stdout=log, stderr=log)
+    env = dict(os.environ, TESSERA_FAULT=fault) if fault else None
+    BOT = subprocess.Popen([os.environ["BOT_BIN"], "--data-dir", os.environ["BOT_DATA"]], stdout=log, stderr=log, env=env)
+
+
+def run_to_fault(fault):
+    """Starts the bot with `fault` and waits for it to end itself there."""
+    global BOT
+    start_bot(fault)
+    try:
+        code = BOT.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        fail(f"the bot never reached the fault {fault}")
+    BOT = None
+    if code != 86:
+        fail(f"the bot ended with {code} before reaching the fault {fault}")
 
 
 def expected_board(moves, flip):
@@ -177,6 +192,15 @@ async def play_game(alice, bob, encrypted):
     await watch_a.wait_for("begins", images=1)
     moves = [(alice, watch_b, "f3"), (bob, watch_a, "e5"), (alice, watch_b, "g4"), (bob, watch_a, "Qh4#")]
     for i, (who, watcher, move) in enumerate(moves):
+        if i == 1 and not encrypted:
+            # The catch-up window: the bot is killed after matrix-sdk saved the sync that brought
+            # the move and before the move was answered. Restarted, it still answers it.
+            stop_bot()
+            await say(who, room_id, move, encrypted)
+            run_to_fault("matrix-before-answer")
+            start_bot()
+            await watcher.wait_for(f"played {move}", images=2 + i)
+            continue
         if i == 2 and encrypted:
             # The bot goes down mid-game and the move is sent while it is away: restarted, it keeps
             # its session and keys and answers the move (and a question asked earlier) in order.

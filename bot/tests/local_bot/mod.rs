@@ -32,6 +32,9 @@ pub struct LocalBot {
     /// Prompts found so far; `answers[k]` is line k's answer.
     found: usize,
     pub answers: Vec<String>,
+    /// What the process printed before its first prompt: the help, and what an earlier run left
+    /// to show (the bot's turns, stored notices).
+    pub preamble: String,
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -96,6 +99,7 @@ impl LocalBot {
             prompts: vec!["alice@#main> ".into()],
             found: 0,
             answers: Vec::new(),
+            preamble: String::new(),
         }
     }
 
@@ -135,6 +139,8 @@ impl LocalBot {
             let Some(at) = find(&o.bytes, prompt) else { break };
             if self.found > 0 {
                 self.answers.push(String::from_utf8_lossy(&o.bytes[..at]).into_owned());
+            } else {
+                self.preamble = String::from_utf8_lossy(&o.bytes[..at]).into_owned();
             }
             o.bytes.drain(..at + prompt.len());
             self.found += 1;
