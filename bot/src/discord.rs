@@ -441,7 +441,8 @@ fn chunks(text: &str) -> Vec<String> {
 }
 
 /// The text of a reply, in Discord-sized pieces, and whom it may ping: the players it concerns
-/// (named in front of the first piece), and nobody else whatever the text says.
+/// (named in front of the first piece), and nobody else whatever the text says. The text is
+/// escaped ([`escape_markdown`]): names and echoed words show as typed.
 fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
     let users: Vec<UserId> = if reply.private {
         Vec::new()
@@ -449,7 +450,89 @@ fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
         reply.notify.iter().filter_map(|id| id.parse::<u64>().ok()).map(UserId::new).collect()
     };
     let pings: String = users.iter().map(|u| format!("<@{u}> ")).collect();
-    (chunks(&format!("{pings}{}", reply.text)), CreateAllowedMentions::new().users(users))
+    (chunks(&format!("{pings}{}", escape_markdown(&reply.text))), CreateAllowedMentions::new().users(users))
+}
+
+/// The bot's text as Discord shows it literally. The bot's own markup is kept: inline code and
+/// ` ``` ` blocks (commands, standings, TRF), which show their contents as they are, and channel
+/// links `<#id>`. Everywhere else, whatever Discord would read as Markdown is escaped with a
+/// backslash: `\ * _ ~ | [ ] < >` and backticks that open no code, and at a line's start a
+/// heading's `#` and a list's `-` or `+`. Web addresses are left whole (an escape inside one
+/// would change it). So a player named `**x** [y](http://e) ||z||` is shown by that name, not in
+/// bold, as a link or as a spoiler. Names hold no backtick ([`crate::names::clean`]), so none
+/// can end a code block.
+fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut at_line_start = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        // Code, as Discord reads it: a run of backticks up to the next run as long.
+        if c == '`' {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            match closing_backticks(&rest[run..], run) {
+                Some(end) => {
+                    let code = run + end + run;
+                    out.push_str(&rest[..code]);
+                    rest = &rest[code..];
+                }
+                None => {
+                    out.push_str(&"\\`".repeat(run));
+                    rest = &rest[run..];
+                }
+            }
+            at_line_start = false;
+            continue;
+        }
+        if let Some(len) = web_address(rest).or_else(|| channel_link(rest)) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            at_line_start = false;
+            continue;
+        }
+        if at_line_start && c != ' ' && c != '\n' {
+            let after = rest.trim_start_matches('#');
+            let heading = c == '#' && after.starts_with(' ') && rest.len() - after.len() <= 3;
+            let list = matches!(c, '-' | '+') && rest[1..].starts_with([' ', '#']);
+            if heading || list {
+                out.push('\\');
+            }
+        }
+        if matches!(c, '\\' | '*' | '_' | '~' | '|' | '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+        at_line_start = c == '\n' || (at_line_start && c == ' ');
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Where a run of exactly `run` backticks starts in `text`, closing a code span.
+fn closing_backticks(text: &str, run: usize) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find('`').map(|i| i + from) {
+        let len = text[i..].len() - text[i..].trim_start_matches('`').len();
+        if len == run {
+            return Some(i);
+        }
+        from = i + len;
+    }
+    None
+}
+
+/// The length of the web address `text` starts with, if it does.
+fn web_address(text: &str) -> Option<usize> {
+    if !(text.starts_with("https://") || text.starts_with("http://")) {
+        return None;
+    }
+    Some(text.find(char::is_whitespace).unwrap_or(text.len()))
+}
+
+/// The length of the channel link (`<#123>`) `text` starts with, if it does.
+fn channel_link(text: &str) -> Option<usize> {
+    let digits = text.strip_prefix("<#")?;
+    let n = digits.len() - digits.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    (n > 0 && digits[n..].starts_with('>')).then_some(2 + n + 1)
 }
 
 /// Posts a reply in a channel: text in pieces, the board and buttons with the last piece.
@@ -527,7 +610,8 @@ async fn send_direct(http: &Http, reply: &Reply) {
                 continue;
             }
         };
-        if let Err(e) = channel.id.send_message(http, CreateMessage::new().content(text.clone())).await {
+        let message = CreateMessage::new().content(escape_markdown(text));
+        if let Err(e) = channel.id.send_message(http, message).await {
             tracing::warn!(user = %id, "could not send a direct message: {e}");
         }
     }
@@ -662,7 +746,8 @@ fn slash_to_command(
                     .is_some_and(|spec| matches!(spec.kind, Kind::User { person: true }));
                 // Other bots cannot play; this one can (a practice game).
                 if person && u.bot && Some(u.id) != bot {
-                    return Err(format!("{} is a bot and cannot play; challenge a person, or me", u.name));
+                    let name = crate::names::clean(&u.name);
+                    return Err(format!("{name} is a bot and cannot play; challenge a person, or me"));
                 }
                 users.push(user_of(u));
                 Raw::User
@@ -746,6 +831,52 @@ mod tests {
         let unbroken = "é".repeat(4500);
         let pieces = chunks(&unbroken);
         assert_eq!(pieces.iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [2000, 2000, 500]);
+    }
+
+    #[test]
+    fn markdown_in_prose_is_escaped_and_the_bots_own_markup_kept() {
+        let name = "**x** [y](http://e) ||z|| <b>h</b> ~~s~~ __u__ \\";
+        assert_eq!(
+            escape_markdown(name),
+            r"\*\*x\*\* \[y\](http://e) \|\|z\|\| \<b\>h\</b\> \~\~s\~\~ \_\_u\_\_ \\"
+        );
+        // Code spans and blocks are shown as they are: nothing in them is escaped.
+        let text = "alice: `!t accept` or `!t decline`\n```\n  1  **bob** |x|\n```after *x*";
+        assert_eq!(
+            escape_markdown(text),
+            "alice: `!t accept` or `!t decline`\n```\n  1  **bob** |x|\n```after \\*x\\*"
+        );
+        assert_eq!(escape_markdown("``a`b``"), "``a`b``", "a longer run closes only a run as long");
+        // A backtick that opens no code is shown as one.
+        assert_eq!(escape_markdown("a ` b"), r"a \` b");
+        assert_eq!(escape_markdown("```x"), r"\`\`\`x");
+        // Headings, subtext, lists and quotes at a line's start; not a game's number.
+        assert_eq!(
+            escape_markdown("# big\n## b\n-# small\n- item\n+ item\n> quote"),
+            "\\# big\n\\## b\n\\-# small\n\\- item\n\\+ item\n\\> quote"
+        );
+        assert_eq!(
+            escape_markdown("#12 chess vs bob\n  # x\na - b #1"),
+            "#12 chess vs bob\n  \\# x\na - b #1"
+        );
+        // Channel links and web addresses stay whole.
+        assert_eq!(
+            escape_markdown("in <#500> see https://matrix.to/#/!a_b:x"),
+            "in <#500> see https://matrix.to/#/!a_b:x"
+        );
+        assert_eq!(escape_markdown("<#x> <@1>"), r"\<#x\> \<@1\>");
+        // Plain text and PGN are left alone but for what would be markup.
+        assert_eq!(escape_markdown("1. f3 e5 2. g4 Qh4# 0-1"), "1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!(escape_markdown("[White \"bob\"]"), r#"\[White "bob"\]"#);
+        assert_eq!(escape_markdown(""), "");
+        assert_eq!(escape_markdown("é ✓ 李"), "é ✓ 李");
+    }
+
+    #[test]
+    fn a_reply_is_escaped_after_its_pings() {
+        let reply = Reply { text: "*bob* to move".into(), notify: vec!["2".into()], ..Reply::default() };
+        let (pieces, _) = pieces(&reply);
+        assert_eq!(pieces, [r"<@2> \*bob\* to move"]);
     }
 
     #[test]
