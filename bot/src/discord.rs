@@ -422,20 +422,49 @@ fn buttons(actions: Option<Actions>) -> Vec<CreateActionRow> {
     vec![CreateActionRow::Buttons(row)]
 }
 
-/// Splits text into pieces Discord accepts, at line ends where it can, else at spaces.
+/// Splits text into pieces Discord accepts, at line ends where it can, else at spaces. A code
+/// block cut in two is closed at the end of its first piece and opened again in the next, so each
+/// piece shows it as a block (a big Swiss's standings are longer than one message).
 fn chunks(text: &str) -> Vec<String> {
+    const FENCE: &str = "```";
     let mut out = Vec::new();
     let mut rest = text;
-    while rest.chars().count() > MAX_CONTENT {
-        let limit = rest.char_indices().nth(MAX_CONTENT).map_or(rest.len(), |(i, _)| i);
-        let head = &rest[..limit];
-        let cut = head.rfind('\n').or_else(|| head.rfind(' ')).filter(|&i| i > 0).unwrap_or(limit);
-        out.push(rest[..cut].to_string());
-        rest = rest[cut..].trim_start_matches(['\n', ' ']);
+    // Whether a block is open where the last piece ended.
+    let mut open = false;
+    // What the last piece needs besides its text: the block reopened, the block closed.
+    let extra = |open: bool, rest: &str| {
+        4 * usize::from(open) + 4 * ((usize::from(open) + rest.matches(FENCE).count()) % 2)
+    };
+    while rest.trim_end_matches(['\n', ' ']).chars().count() + extra(open, rest) > MAX_CONTENT {
+        let head = if open { "```\n" } else { "" };
+        let cut_at = |room: usize| {
+            let limit = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            let part = &rest[..limit];
+            part.rfind('\n').or_else(|| part.rfind(' ')).filter(|&i| i > 0).unwrap_or(limit)
+        };
+        let leaves_open = |cut: usize| (usize::from(open) + rest[..cut].matches(FENCE).count()) % 2 == 1;
+        let mut cut = cut_at(MAX_CONTENT - head.len());
+        if leaves_open(cut) {
+            // Room for the "\n```" that closes it.
+            cut = cut_at(MAX_CONTENT - head.len() - 4);
+        }
+        let closes = leaves_open(cut);
+        out.push(format!("{head}{}{}", &rest[..cut], if closes { "\n```" } else { "" }));
+        // The line end or space cut at goes; a line's leading spaces stay (a table's columns).
+        let after = &rest[cut..];
+        rest = if after.starts_with('\n') {
+            after.trim_start_matches('\n')
+        } else {
+            after.strip_prefix(' ').unwrap_or(after)
+        };
+        open = closes;
     }
+    let closing = extra(open, rest) - 4 * usize::from(open) > 0;
     let rest = rest.trim_end_matches(['\n', ' ']);
     if !rest.is_empty() || out.is_empty() {
-        out.push(rest.to_string());
+        // A block the text leaves open (cut short) is closed too.
+        let (head, tail) = (if open { "```\n" } else { "" }, if closing { "\n```" } else { "" });
+        out.push(format!("{head}{rest}{tail}"));
     }
     out
 }
@@ -455,7 +484,7 @@ fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
 
 /// The bot's text as Discord shows it literally. The bot's own markup is kept: inline code and
 /// ` ``` ` blocks (commands, standings, TRF), which show their contents as they are, and channel
-/// links `<#id>`. Everywhere else, whatever Discord would read as Markdown is escaped with a
+/// links `<#id>`; a block left open runs to the end. Everywhere else, whatever Discord would read as Markdown is escaped with a
 /// backslash: `\ * _ ~ | [ ] < >` and backticks that open no code, and at a line's start a
 /// heading's `#` and a list's `-` or `+`. Web addresses are left whole (an escape inside one
 /// would change it). So a player named `**x** [y](http://e) ||z||` is shown by that name, not in
@@ -474,6 +503,12 @@ fn escape_markdown(text: &str) -> String {
                     let code = run + end + run;
                     out.push_str(&rest[..code]);
                     rest = &rest[code..];
+                }
+                // A block the text leaves open (a long reply cut short) runs to the end; the
+                // message closes it ([`chunks`]).
+                None if run >= 3 => {
+                    out.push_str(rest);
+                    rest = "";
                 }
                 None => {
                     out.push_str(&"\\`".repeat(run));
@@ -849,7 +884,8 @@ mod tests {
         assert_eq!(escape_markdown("``a`b``"), "``a`b``", "a longer run closes only a run as long");
         // A backtick that opens no code is shown as one.
         assert_eq!(escape_markdown("a ` b"), r"a \` b");
-        assert_eq!(escape_markdown("```x"), r"\`\`\`x");
+        assert_eq!(escape_markdown("``x"), r"\`\`x");
+        assert_eq!(escape_markdown("*a* ```\n*b*"), "\\*a\\* ```\n*b*", "an open block runs to the end");
         // Headings, subtext, lists and quotes at a line's start; not a game's number.
         assert_eq!(
             escape_markdown("# big\n## b\n-# small\n- item\n+ item\n> quote"),
@@ -875,8 +911,44 @@ mod tests {
     #[test]
     fn a_reply_is_escaped_after_its_pings() {
         let reply = Reply { text: "*bob* to move".into(), notify: vec!["2".into()], ..Reply::default() };
-        let (pieces, _) = pieces(&reply);
-        assert_eq!(pieces, [r"<@2> \*bob\* to move"]);
+        let (sent, _) = pieces(&reply);
+        assert_eq!(sent, [r"<@2> \*bob\* to move"]);
+        // A reply cut short inside its block (a long TRF) still shows as a closed block.
+        let cut = Reply {
+            text: "t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here".into(),
+            ..Reply::default()
+        };
+        assert_eq!(pieces(&cut).0, ["t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here\n```"]);
+    }
+
+    #[test]
+    fn a_code_block_cut_between_pieces_stays_a_block_in_each() {
+        let rows: Vec<String> =
+            (1..=150).map(|i| format!("{i:>3}  {:<20} 1500     3  **x** |y|", "W".repeat(20))).collect();
+        let text = format!("t1 Big Swiss, after round 3 of 5\n```\n{}\n```\nask for more", rows.join("\n"));
+        let pieces = chunks(&text);
+        assert!(pieces.len() > 2, "{}", pieces.len());
+        for p in &pieces {
+            assert!(p.chars().count() <= MAX_CONTENT, "{}", p.chars().count());
+            assert_eq!(p.matches("```").count() % 2, 0, "{p}");
+        }
+        assert!(pieces[1].starts_with("```\n") && pieces[0].ends_with("\n```"));
+        // Every row is in one piece, inside a block, whole.
+        let shown: Vec<&str> = pieces.iter().flat_map(|p| p.lines()).filter(|l| l.ends_with("|y|")).collect();
+        assert_eq!(shown, rows.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(pieces.last().unwrap().ends_with("```\nask for more"));
+        // A block the text leaves open (a reply cut short) is closed at its end.
+        let unclosed = format!("```\n{}", "x\n".repeat(1500));
+        let pieces = chunks(&unclosed);
+        assert_eq!(pieces.len(), 2);
+        assert!(pieces.iter().all(|p| p.chars().count() <= MAX_CONTENT));
+        assert!(pieces.iter().all(|p| p.starts_with("```\n") && p.ends_with("x\n```")), "{pieces:?}");
+        assert_eq!(chunks("see ```x"), ["see ```x\n```"]);
+        // Text that just fits is one piece, whether or not it must close a block.
+        let full = format!("```\n{}```", "y".repeat(MAX_CONTENT - 7));
+        assert_eq!(chunks(&full), vec![full.clone()]);
+        let open = format!("```\n{}", "y".repeat(MAX_CONTENT - 8));
+        assert_eq!(chunks(&open), [format!("{open}\n```")]);
     }
 
     #[test]
