@@ -951,6 +951,36 @@ mod tests {
         assert_eq!(chunks(&open), [format!("{open}\n```")]);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn any_text_is_sent_in_whole_blocks_within_the_limit(
+            parts in proptest::collection::vec(("[ -~\n]{0,300}", "[^`]{0,60}", 0u8..4), 0..40),
+        ) {
+            // Prose, names and code blocks in any order and length, as replies mix them.
+            let mut text = String::new();
+            for (prose, name, kind) in &parts {
+                match kind {
+                    0 => text.push_str(prose),
+                    1 => text.push_str(&format!("\n```\n{prose}\n```\n")),
+                    2 => text.push_str(&format!(" `{}` ", prose.replace('`', "'"))),
+                    _ => text.push_str(name),
+                }
+            }
+            let escaped = escape_markdown(&text);
+            let pieces = chunks(&escaped);
+            proptest::prop_assert!(!pieces.is_empty());
+            for p in &pieces {
+                proptest::prop_assert!(p.chars().count() <= MAX_CONTENT, "{} characters", p.chars().count());
+            }
+            if !escaped.contains("````") {
+                for p in &pieces {
+                    proptest::prop_assert_eq!(p.matches("```").count() % 2, 0, "{:?}", p);
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_leading_mention_of_the_bot_addresses_it() {
         let bot = Some(UserId::new(1000));

@@ -397,6 +397,35 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+        #[test]
+        fn any_name_cleans_to_a_safe_short_one(raw in ".{0,80}", ascii in "[ -~]{0,40}") {
+            for raw in [raw.as_str(), ascii.as_str(), &format!("{raw}{ascii}")] {
+                let name = clean(raw);
+                let (body, mark) = match name.strip_suffix(')').and_then(|n| n.rsplit_once(" (")) {
+                    Some((body, mark)) if look_alike(body).as_deref() == Some(mark) => (body, Some(mark)),
+                    _ => (name.as_str(), None),
+                };
+                proptest::prop_assert!(!body.is_empty() && body.chars().count() <= MAX_NAME, "{:?}", name);
+                proptest::prop_assert!(mark.is_none_or(|m| m.len() < 40));
+                proptest::prop_assert!(!name.contains('`'));
+                proptest::prop_assert!(!name.starts_with(' ') && !name.ends_with(' ') && !name.contains("  "));
+                for c in name.chars() {
+                    let category = c.general_category();
+                    proptest::prop_assert!(
+                        c == ' ' || !(c.is_whitespace() || matches!(category, GeneralCategory::Control | GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator)),
+                        "{:?} in {:?}", c, name
+                    );
+                    proptest::prop_assert!(category != GeneralCategory::Format || c == '\u{200d}', "{:?} in {:?}", c, name);
+                }
+                proptest::prop_assert_eq!(clean(&name), name.clone());
+                let fitted = fit(raw, 20);
+                proptest::prop_assert!(fitted.chars().count() <= 20 && !fitted.contains('\n'));
+            }
+        }
+    }
+
     #[test]
     fn fitting_cuts_to_a_column() {
         assert_eq!(fit("alice", 20), "alice");
