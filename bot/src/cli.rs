@@ -131,7 +131,8 @@ enum Command {
     },
     /// Pair the next round of a Swiss given as FIDE TRF-16, by the FIDE Dutch system: the number
     /// of pairs, then `WHITE BLACK` per board (`ID 0` for the bye), as endorsed programs print it.
-    /// Exits 1 with "no valid pairing" when none exists.
+    /// Exits 1 with "no valid pairing" when none exists. Files over 8 MiB or with more than 4,000
+    /// players are refused.
     Pair {
         #[arg(long)]
         json: bool,
@@ -507,13 +508,17 @@ impl StopSignals {
 }
 
 fn run_pair(file: &std::path::Path, json: bool) -> Result<ExitCode> {
-    let bytes = if file.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf)?;
-        buf
+    // At most one byte past the cap is read: `read_trf` refuses what is over it, so an endless
+    // input (`/dev/zero`, a pipe that never ends) costs 8 MiB and stops there.
+    let limit = tessera_pairing::MAX_TRF_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin().take(limit).read_to_end(&mut bytes).context("reading standard input")?;
     } else {
-        std::fs::read(file).with_context(|| format!("reading {}", file.display()))?
-    };
+        std::fs::File::open(file)
+            .and_then(|f| f.take(limit).read_to_end(&mut bytes))
+            .with_context(|| format!("reading {}", file.display()))?;
+    }
     let tournament =
         tessera_pairing::read_trf(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     match tessera_pairing::pair_next_round(&tournament) {

@@ -447,26 +447,56 @@ fn buttons(actions: Option<Actions>) -> Vec<CreateActionRow> {
     vec![CreateActionRow::Buttons(row)]
 }
 
-/// Splits text into pieces Discord accepts, at line ends where it can, else at spaces.
+/// Splits text into pieces Discord accepts, at line ends where it can, else at spaces. A code
+/// block cut in two is closed at the end of its first piece and opened again in the next, so each
+/// piece shows it as a block (a big Swiss's standings are longer than one message).
 fn chunks(text: &str) -> Vec<String> {
+    const FENCE: &str = "```";
     let mut out = Vec::new();
     let mut rest = text;
-    while rest.chars().count() > MAX_CONTENT {
-        let limit = rest.char_indices().nth(MAX_CONTENT).map_or(rest.len(), |(i, _)| i);
-        let head = &rest[..limit];
-        let cut = head.rfind('\n').or_else(|| head.rfind(' ')).filter(|&i| i > 0).unwrap_or(limit);
-        out.push(rest[..cut].to_string());
-        rest = rest[cut..].trim_start_matches(['\n', ' ']);
+    // Whether a block is open where the last piece ended.
+    let mut open = false;
+    // What the last piece needs besides its text: the block reopened, the block closed.
+    let extra = |open: bool, rest: &str| {
+        4 * usize::from(open) + 4 * ((usize::from(open) + rest.matches(FENCE).count()) % 2)
+    };
+    while rest.trim_end_matches(['\n', ' ']).chars().count() + extra(open, rest) > MAX_CONTENT {
+        let head = if open { "```\n" } else { "" };
+        let cut_at = |room: usize| {
+            let limit = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            let part = &rest[..limit];
+            part.rfind('\n').or_else(|| part.rfind(' ')).filter(|&i| i > 0).unwrap_or(limit)
+        };
+        let leaves_open = |cut: usize| (usize::from(open) + rest[..cut].matches(FENCE).count()) % 2 == 1;
+        let mut cut = cut_at(MAX_CONTENT - head.len());
+        if leaves_open(cut) {
+            // Room for the "\n```" that closes it.
+            cut = cut_at(MAX_CONTENT - head.len() - 4);
+        }
+        let closes = leaves_open(cut);
+        out.push(format!("{head}{}{}", &rest[..cut], if closes { "\n```" } else { "" }));
+        // The line end or space cut at goes; a line's leading spaces stay (a table's columns).
+        let after = &rest[cut..];
+        rest = if after.starts_with('\n') {
+            after.trim_start_matches('\n')
+        } else {
+            after.strip_prefix(' ').unwrap_or(after)
+        };
+        open = closes;
     }
+    let closing = extra(open, rest) - 4 * usize::from(open) > 0;
     let rest = rest.trim_end_matches(['\n', ' ']);
     if !rest.is_empty() || out.is_empty() {
-        out.push(rest.to_string());
+        // A block the text leaves open (cut short) is closed too.
+        let (head, tail) = (if open { "```\n" } else { "" }, if closing { "\n```" } else { "" });
+        out.push(format!("{head}{rest}{tail}"));
     }
     out
 }
 
 /// The text of a reply, in Discord-sized pieces, and whom it may ping: the players it concerns
-/// (named in front of the first piece), and nobody else whatever the text says.
+/// (named in front of the first piece), and nobody else whatever the text says. The text is
+/// escaped ([`escape_markdown`]): names and echoed words show as typed.
 fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
     let users: Vec<UserId> = if reply.private {
         Vec::new()
@@ -474,7 +504,95 @@ fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
         reply.notify.iter().filter_map(|id| id.parse::<u64>().ok()).map(UserId::new).collect()
     };
     let pings: String = users.iter().map(|u| format!("<@{u}> ")).collect();
-    (chunks(&format!("{pings}{}", reply.text)), CreateAllowedMentions::new().users(users))
+    (chunks(&format!("{pings}{}", escape_markdown(&reply.text))), CreateAllowedMentions::new().users(users))
+}
+
+/// The bot's text as Discord shows it literally. The bot's own markup is kept: inline code and
+/// ` ``` ` blocks (commands, standings, TRF), which show their contents as they are, and channel
+/// links `<#id>`; a block left open runs to the end. Everywhere else, whatever Discord would read as Markdown is escaped with a
+/// backslash: `\ * _ ~ | [ ] < >` and backticks that open no code, and at a line's start a
+/// heading's `#` and a list's `-` or `+`. Web addresses are left whole (an escape inside one
+/// would change it). So a player named `**x** [y](http://e) ||z||` is shown by that name, not in
+/// bold, as a link or as a spoiler. Names hold no backtick ([`crate::names::clean`]), so none
+/// can end a code block.
+fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut at_line_start = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        // Code, as Discord reads it: a run of backticks up to the next run as long.
+        if c == '`' {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            match closing_backticks(&rest[run..], run) {
+                Some(end) => {
+                    let code = run + end + run;
+                    out.push_str(&rest[..code]);
+                    rest = &rest[code..];
+                }
+                // A block the text leaves open (a long reply cut short) runs to the end; the
+                // message closes it ([`chunks`]).
+                None if run >= 3 => {
+                    out.push_str(rest);
+                    rest = "";
+                }
+                None => {
+                    out.push_str(&"\\`".repeat(run));
+                    rest = &rest[run..];
+                }
+            }
+            at_line_start = false;
+            continue;
+        }
+        if let Some(len) = web_address(rest).or_else(|| channel_link(rest)) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            at_line_start = false;
+            continue;
+        }
+        if at_line_start && c != ' ' && c != '\n' {
+            let after = rest.trim_start_matches('#');
+            let heading = c == '#' && after.starts_with(' ') && rest.len() - after.len() <= 3;
+            let list = matches!(c, '-' | '+') && rest[1..].starts_with([' ', '#']);
+            if heading || list {
+                out.push('\\');
+            }
+        }
+        if matches!(c, '\\' | '*' | '_' | '~' | '|' | '[' | ']' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+        at_line_start = c == '\n' || (at_line_start && c == ' ');
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Where a run of exactly `run` backticks starts in `text`, closing a code span.
+fn closing_backticks(text: &str, run: usize) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find('`').map(|i| i + from) {
+        let len = text[i..].len() - text[i..].trim_start_matches('`').len();
+        if len == run {
+            return Some(i);
+        }
+        from = i + len;
+    }
+    None
+}
+
+/// The length of the web address `text` starts with, if it does.
+fn web_address(text: &str) -> Option<usize> {
+    if !(text.starts_with("https://") || text.starts_with("http://")) {
+        return None;
+    }
+    Some(text.find(char::is_whitespace).unwrap_or(text.len()))
+}
+
+/// The length of the channel link (`<#123>`) `text` starts with, if it does.
+fn channel_link(text: &str) -> Option<usize> {
+    let digits = text.strip_prefix("<#")?;
+    let n = digits.len() - digits.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    (n > 0 && digits[n..].starts_with('>')).then_some(2 + n + 1)
 }
 
 /// Posts a reply in a channel: text in pieces, the board and buttons with the last piece.
@@ -552,7 +670,8 @@ async fn send_direct(http: &Http, reply: &Reply) {
                 continue;
             }
         };
-        if let Err(e) = channel.id.send_message(http, CreateMessage::new().content(text.clone())).await {
+        let message = CreateMessage::new().content(escape_markdown(text));
+        if let Err(e) = channel.id.send_message(http, message).await {
             tracing::warn!(user = %id, "could not send a direct message: {e}");
         }
     }
@@ -687,7 +806,8 @@ fn slash_to_command(
                     .is_some_and(|spec| matches!(spec.kind, Kind::User { person: true }));
                 // Other bots cannot play; this one can (a practice game).
                 if person && u.bot && Some(u.id) != bot {
-                    return Err(format!("{} is a bot and cannot play; challenge a person, or me", u.name));
+                    let name = crate::names::clean(&u.name);
+                    return Err(format!("{name} is a bot and cannot play; challenge a person, or me"));
                 }
                 users.push(user_of(u));
                 Raw::User
@@ -778,6 +898,119 @@ mod tests {
         let unbroken = "é".repeat(4500);
         let pieces = chunks(&unbroken);
         assert_eq!(pieces.iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [2000, 2000, 500]);
+    }
+
+    #[test]
+    fn markdown_in_prose_is_escaped_and_the_bots_own_markup_kept() {
+        let name = "**x** [y](http://e) ||z|| <b>h</b> ~~s~~ __u__ \\";
+        assert_eq!(
+            escape_markdown(name),
+            r"\*\*x\*\* \[y\](http://e) \|\|z\|\| \<b\>h\</b\> \~\~s\~\~ \_\_u\_\_ \\"
+        );
+        // Code spans and blocks are shown as they are: nothing in them is escaped.
+        let text = "alice: `!t accept` or `!t decline`\n```\n  1  **bob** |x|\n```after *x*";
+        assert_eq!(
+            escape_markdown(text),
+            "alice: `!t accept` or `!t decline`\n```\n  1  **bob** |x|\n```after \\*x\\*"
+        );
+        assert_eq!(escape_markdown("``a`b``"), "``a`b``", "a longer run closes only a run as long");
+        // A backtick that opens no code is shown as one.
+        assert_eq!(escape_markdown("a ` b"), r"a \` b");
+        assert_eq!(escape_markdown("``x"), r"\`\`x");
+        assert_eq!(escape_markdown("*a* ```\n*b*"), "\\*a\\* ```\n*b*", "an open block runs to the end");
+        // Headings, subtext, lists and quotes at a line's start; not a game's number.
+        assert_eq!(
+            escape_markdown("# big\n## b\n-# small\n- item\n+ item\n> quote"),
+            "\\# big\n\\## b\n\\-# small\n\\- item\n\\+ item\n\\> quote"
+        );
+        assert_eq!(
+            escape_markdown("#12 chess vs bob\n  # x\na - b #1"),
+            "#12 chess vs bob\n  \\# x\na - b #1"
+        );
+        // Channel links and web addresses stay whole.
+        assert_eq!(
+            escape_markdown("in <#500> see https://matrix.to/#/!a_b:x"),
+            "in <#500> see https://matrix.to/#/!a_b:x"
+        );
+        assert_eq!(escape_markdown("<#x> <@1>"), r"\<#x\> \<@1\>");
+        // Plain text and PGN are left alone but for what would be markup.
+        assert_eq!(escape_markdown("1. f3 e5 2. g4 Qh4# 0-1"), "1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!(escape_markdown("[White \"bob\"]"), r#"\[White "bob"\]"#);
+        assert_eq!(escape_markdown(""), "");
+        assert_eq!(escape_markdown("é ✓ 李"), "é ✓ 李");
+    }
+
+    #[test]
+    fn a_reply_is_escaped_after_its_pings() {
+        let reply = Reply { text: "*bob* to move".into(), notify: vec!["2".into()], ..Reply::default() };
+        let (sent, _) = pieces(&reply);
+        assert_eq!(sent, [r"<@2> \*bob\* to move"]);
+        // A reply cut short inside its block (a long TRF) still shows as a closed block.
+        let cut = Reply {
+            text: "t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here".into(),
+            ..Reply::default()
+        };
+        assert_eq!(pieces(&cut).0, ["t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here\n```"]);
+    }
+
+    #[test]
+    fn a_code_block_cut_between_pieces_stays_a_block_in_each() {
+        let rows: Vec<String> =
+            (1..=150).map(|i| format!("{i:>3}  {:<20} 1500     3  **x** |y|", "W".repeat(20))).collect();
+        let text = format!("t1 Big Swiss, after round 3 of 5\n```\n{}\n```\nask for more", rows.join("\n"));
+        let pieces = chunks(&text);
+        assert!(pieces.len() > 2, "{}", pieces.len());
+        for p in &pieces {
+            assert!(p.chars().count() <= MAX_CONTENT, "{}", p.chars().count());
+            assert_eq!(p.matches("```").count() % 2, 0, "{p}");
+        }
+        assert!(pieces[1].starts_with("```\n") && pieces[0].ends_with("\n```"));
+        // Every row is in one piece, inside a block, whole.
+        let shown: Vec<&str> = pieces.iter().flat_map(|p| p.lines()).filter(|l| l.ends_with("|y|")).collect();
+        assert_eq!(shown, rows.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(pieces.last().unwrap().ends_with("```\nask for more"));
+        // A block the text leaves open (a reply cut short) is closed at its end.
+        let unclosed = format!("```\n{}", "x\n".repeat(1500));
+        let pieces = chunks(&unclosed);
+        assert_eq!(pieces.len(), 2);
+        assert!(pieces.iter().all(|p| p.chars().count() <= MAX_CONTENT));
+        assert!(pieces.iter().all(|p| p.starts_with("```\n") && p.ends_with("x\n```")), "{pieces:?}");
+        assert_eq!(chunks("see ```x"), ["see ```x\n```"]);
+        // Text that just fits is one piece, whether or not it must close a block.
+        let full = format!("```\n{}```", "y".repeat(MAX_CONTENT - 7));
+        assert_eq!(chunks(&full), vec![full.clone()]);
+        let open = format!("```\n{}", "y".repeat(MAX_CONTENT - 8));
+        assert_eq!(chunks(&open), [format!("{open}\n```")]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn any_text_is_sent_in_whole_blocks_within_the_limit(
+            parts in proptest::collection::vec(("[ -~\n]{0,300}", "[^`]{0,60}", 0u8..4), 0..40),
+        ) {
+            // Prose, names and code blocks in any order and length, as replies mix them.
+            let mut text = String::new();
+            for (prose, name, kind) in &parts {
+                match kind {
+                    0 => text.push_str(prose),
+                    1 => text.push_str(&format!("\n```\n{prose}\n```\n")),
+                    2 => text.push_str(&format!(" `{}` ", prose.replace('`', "'"))),
+                    _ => text.push_str(name),
+                }
+            }
+            let escaped = escape_markdown(&text);
+            let pieces = chunks(&escaped);
+            proptest::prop_assert!(!pieces.is_empty());
+            for p in &pieces {
+                proptest::prop_assert!(p.chars().count() <= MAX_CONTENT, "{} characters", p.chars().count());
+            }
+            if !escaped.contains("````") {
+                for p in &pieces {
+                    proptest::prop_assert_eq!(p.matches("```").count() % 2, 0, "{:?}", p);
+                }
+            }
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod local;
 pub mod logging;
 pub mod matrix;
 pub mod migrate;
+pub mod names;
 pub mod outbox;
 pub mod postgres_store;
 pub mod practice;

@@ -398,14 +398,19 @@ fn png_info(png: &[u8]) -> BaseImageInfo {
     }
 }
 
-async fn send(room: &Room, reply: &Reply) -> Result<()> {
-    // Errors go out as notices: Matrix has no message only one member sees.
-    let content = if reply.private {
+/// A reply's text as a Matrix message: plain text only, with no `formatted_body`, so nothing in
+/// it (a player named `<b>x</b>` or `<a href=…>`) can become HTML; clients show it as written.
+/// Errors go out as notices: Matrix has no message only one member sees.
+fn content(reply: &Reply) -> RoomMessageEventContent {
+    if reply.private {
         RoomMessageEventContent::notice_plain(&reply.text)
     } else {
         mentioning(RoomMessageEventContent::text_plain(&reply.text), &reply.notify)
-    };
-    room.send(content).await?;
+    }
+}
+
+async fn send(room: &Room, reply: &Reply) -> Result<()> {
+    room.send(content(reply)).await?;
     if let Some(png) = &reply.image {
         let config = AttachmentConfig::new().info(AttachmentInfo::Image(png_info(png)));
         room.send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config).await?;
@@ -460,6 +465,19 @@ mod tests {
         assert_eq!(info.height, Some(decoded.height.into()));
         assert_eq!(info.size, Some((png.len() as u32).into()));
         assert_eq!(png_info(b"not a picture").width, None);
+    }
+
+    #[test]
+    fn names_cannot_inject_html() {
+        let text = "<b>h</b> <a href=\"https://e\">x</a> **x** [y](http://e) ||z|| &amp; ```";
+        for private in [false, true] {
+            let reply =
+                Reply { text: text.into(), private, notify: vec!["@bob:x.org".into()], ..Reply::default() };
+            let json = serde_json::to_value(content(&reply)).unwrap();
+            assert_eq!(json["body"], text, "the text as written");
+            assert_eq!(json["msgtype"], if private { "m.notice" } else { "m.text" });
+            assert!(json.get("format").is_none() && json.get("formatted_body").is_none(), "{json}");
+        }
     }
 
     #[test]

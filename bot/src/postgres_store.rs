@@ -306,6 +306,7 @@ const CHALLENGE_COLUMNS: &str =
 
 impl Store for PgStore {
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
+        let name = &crate::names::clean_or(name, user_id);
         let r = self.one(
             "INSERT INTO players (platform, user_id, name) VALUES ($1, $2, $3)
              ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name RETURNING id",
@@ -322,12 +323,10 @@ impl Store for PgStore {
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
         self.row(sql::PLAYER_BY_ID, &[&id])?
             .map(|r| {
-                Ok(Player {
-                    id: r.try_get(0)?,
-                    platform: r.try_get(1)?,
-                    user_id: r.try_get(2)?,
-                    name: r.try_get(3)?,
-                })
+                let (user_id, name): (String, String) = (r.try_get(2)?, r.try_get(3)?);
+                // A name stored before names were cleaned is shown cleaned.
+                let name = crate::names::clean_or(&name, &user_id);
+                Ok(Player { id: r.try_get(0)?, platform: r.try_get(1)?, user_id, name })
             })
             .transpose()
     }

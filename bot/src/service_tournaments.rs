@@ -236,7 +236,11 @@ impl<S: Store> Service<S> {
 
     fn create_tournament(&self, msg: &Incoming, s: TournamentSettings) -> Replies {
         let me = self.me(msg)?;
-        let name = s.name.clone().unwrap_or_else(|| format!("{} {}", s.variant, s.format.name()));
+        let name = s
+            .name
+            .as_deref()
+            .and_then(crate::names::title)
+            .unwrap_or_else(|| format!("{} {}", s.variant, s.format.name()));
         let rounds = s.rounds.unwrap_or(0);
         let most = most_players(s.format);
         if s.max_players.is_some_and(|m| m as usize > most) {

@@ -123,7 +123,8 @@ pub struct NewGame<'a> {
 }
 
 pub trait Store: Send + Sync + TournamentStore {
-    /// The player for a platform user, created on first sight; the display name is kept current.
+    /// The player for a platform user, created on first sight; the display name is kept current,
+    /// cleaned by [`crate::names::clean_or`] (the name the player is shown by everywhere).
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player>;
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>>;
 
@@ -678,6 +679,7 @@ fn games(conn: &Connection, filter: &str, args: &[&dyn rusqlite::ToSql]) -> Resu
 
 impl Store for SqliteStore {
     fn player(&self, platform: &str, user_id: &str, name: &str) -> Result<Player> {
+        let name = &crate::names::clean_or(name, user_id);
         let conn = self.conn();
         conn.execute(
             "INSERT INTO players (platform, user_id, name) VALUES (?1, ?2, ?3)
@@ -696,7 +698,10 @@ impl Store for SqliteStore {
         let conn = self.conn();
         Ok(conn
             .query_row(sql::PLAYER_BY_ID, [id], |r| {
-                Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id: r.get(2)?, name: r.get(3)? })
+                let (user_id, name): (String, String) = (r.get(2)?, r.get(3)?);
+                // A name stored before names were cleaned is shown cleaned.
+                let name = crate::names::clean_or(&name, &user_id);
+                Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id, name })
             })
             .optional()?)
     }

@@ -948,7 +948,7 @@ impl Standings {
             self.tie_breaks.iter().map(|t| format!("{:>6}", t.short())).collect::<Vec<_>>().join("")
         );
         for line in self.lines.iter().take(limit) {
-            let name: String = line.name.chars().take(20).collect();
+            let name = crate::names::fit(&line.name, 20);
             let tbs: String = self
                 .tie_breaks
                 .iter()

@@ -437,6 +437,54 @@ fn pair_reads_trf_and_prints_the_dutch_pairings() {
     assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
 }
 
+/// `tessera pair` with input that must be refused: it exits with an error status and one line
+/// saying why, at once.
+fn refused_pair(args: &[&str], stdin: Option<&str>) -> String {
+    let started = std::time::Instant::now();
+    let out = tessera(args, stdin);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(took < std::time::Duration::from_secs(20), "{args:?} took {took:?}");
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn pair_refuses_endless_oversize_binary_and_crowded_input() {
+    // An endless file: read to the cap and refused (before, it grew without limit).
+    let zero = refused_pair(&["pair", "/dev/zero"], None);
+    assert_eq!(zero, "error: /dev/zero: larger than 8 MiB, the most a TRF file may be");
+    // A file one byte over the cap, by path and on standard input.
+    let dir = std::env::temp_dir().join(format!("tessera-cli-pair-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.trf");
+    let mut text = String::from("012 Big\nXXR 3\n");
+    text.push_str(&" ".repeat(tessera_pairing::MAX_TRF_BYTES + 1 - text.len()));
+    std::fs::write(&big, &text).unwrap();
+    let by_path = refused_pair(&["pair", big.to_str().unwrap()], None);
+    assert!(by_path.ends_with("big.trf: larger than 8 MiB, the most a TRF file may be"), "{by_path}");
+    let piped = refused_pair(&["pair", "-"], Some(&text));
+    assert_eq!(piped, "error: -: larger than 8 MiB, the most a TRF file may be");
+    // 4,001 players: refused, naming the limit.
+    let line = |id: usize| format!("001 {id:>4}    {:<33} 1500\n", format!("Player {id}"));
+    let crowded: String = (1..=4001).map(line).chain(["XXR 5\n".to_string()]).collect();
+    let many = refused_pair(&["pair", "-"], Some(&crowded));
+    assert_eq!(many, "error: -: line 4001: more than 4000 players, the most a tournament may have");
+    // Binary and non-UTF-8 input.
+    let binary = refused_pair(&["pair", "-"], Some("\0\u{1}\u{2}PNG"));
+    assert_eq!(binary, "error: -: line 1: binary data (a NUL byte), not a TRF text file");
+    let latin1 = dir.join("latin1.trf");
+    std::fs::write(&latin1, b"012 Test\n001    1    Dvo\xf8\xe1k\n").unwrap();
+    let not_text = refused_pair(&["pair", latin1.to_str().unwrap()], None);
+    assert!(not_text.ends_with("latin1.trf: line 2: not UTF-8 text; a TRF file is text"), "{not_text}");
+    // Missing file.
+    let missing = refused_pair(&["pair", dir.join("none.trf").to_str().unwrap()], None);
+    assert!(missing.contains("none.trf") && missing.contains("No such file"), "{missing}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn tournament_export_writes_trf_from_the_database() {
     use tessera_bot::service::{Incoming, Service, User};

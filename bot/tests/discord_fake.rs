@@ -816,3 +816,110 @@ fn a_practice_game_through_a_fake_discord() {
     worker.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A channel message's text as the bot sent it.
+fn content(p: &Posted) -> String {
+    p.json()["content"].as_str().unwrap_or_default().to_string()
+}
+
+/// The text as Discord shows it, for text checked by [`assert_no_markup`]: backslash escapes
+/// taken off.
+fn unescaped(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek() {
+            Some(n) if c == '\\' && n.is_ascii_punctuation() => out.push(chars.next().unwrap()),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The prose of `content` (outside ``` blocks and `code`), checked: every character Discord reads
+/// as Markdown is escaped, so everything shows as written. Returns the prose as shown.
+fn assert_no_markup(content: &str) -> String {
+    let body = content
+        .trim_start_matches(|c: char| c == '<' || c == '@' || c.is_ascii_digit() || c == '>' || c == ' ');
+    let parts: Vec<&str> = body.split("```").collect();
+    assert!(parts.len() % 2 == 1, "every ``` block is closed: {content}");
+    let mut shown = String::new();
+    for prose in parts.iter().step_by(2) {
+        let spans: Vec<&str> = prose.split('`').collect();
+        assert!(spans.len() % 2 == 1, "every code span is closed: {content}");
+        for text in spans.iter().step_by(2) {
+            let chars: Vec<char> = text.chars().collect();
+            for (i, &c) in chars.iter().enumerate() {
+                let escaped = i > 0 && chars[i - 1] == '\\' && (i < 2 || chars[i - 2] != '\\');
+                if "*_~|[]<>".contains(c) {
+                    assert!(escaped, "{c:?} at {i} is markup in {text:?}");
+                }
+            }
+            shown.push_str(&unescaped(text));
+        }
+    }
+    shown
+}
+
+#[test]
+fn hostile_names_show_as_written_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-names-{}", std::process::id()));
+    let (fake, _) = bot_on_fake(&dir, false);
+    let markdown = "**x** [y](http://e) ||z|| <b>h</b>";
+    // As shown: cut to 32 characters.
+    let shown_name = "**x** [y](http://e) ||z|| <b>h<…";
+    let alice = user("1", markdown, false);
+    let bob = user("2", "```end\u{202e}evil", false);
+    let carol = user("3", "t\u{435}ssera", false);
+    let dave = user("4", &format!("{}\u{200b}", "W".repeat(10_000)), false);
+    let mut id = 9700;
+    let mut say = |who: &Value, text: &str, mentions: Vec<Value>| {
+        id += 1;
+        fake.to_gateway.send(("MESSAGE_CREATE", message(id, who.clone(), text, mentions))).unwrap();
+    };
+    let from_channel = |needle: &str| {
+        let channel = format!("/channels/{CHANNEL}/messages");
+        content(&fake.wait_until(needle, |p| p.path.ends_with(&channel) && content(p).contains(needle)))
+    };
+
+    // Markdown in a name is shown, not obeyed: no bold, link, spoiler or tag.
+    say(&alice, "!t challenge <@2> chess", vec![bob.clone()]);
+    let challenge = from_channel("challenges");
+    assert!(challenge.starts_with("<@2> "), "bob is pinged: {challenge}");
+    assert!(challenge.contains(r"\*\*x\*\* \[y\](http://e) \|\|z\|\| \<b\>h\<… challenges"), "{challenge}");
+    let shown = assert_no_markup(&challenge);
+    assert!(shown.contains(&format!("{shown_name} challenges ˋˋˋendevil to chess")), "{shown}");
+
+    // The standings' code block stays one block whatever the names hold.
+    say(&alice, "!t tournament create swiss chess rounds 3 name Hostile Open", vec![]);
+    from_channel("Tournament t1, Hostile Open");
+    for who in [&alice, &bob, &carol, &dave] {
+        say(who, "!t tournament join t1", vec![]);
+    }
+    from_channel("4 players now");
+    say(&carol, "!t tournament standings t1", vec![]);
+    let entered = from_channel("4 entered");
+    let shown = assert_no_markup(&entered);
+    let long = format!("{}…", "W".repeat(31));
+    for name in [shown_name, "ˋˋˋendevil", "t\u{435}ssera (Latin+Cyrillic)", &long] {
+        assert!(shown.contains(name), "{name} in {shown}");
+    }
+    assert!(
+        !entered.contains('\u{202e}')
+            && !entered.contains('\u{200b}')
+            && !entered.contains("WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW")
+    );
+    say(&alice, "!t tournament start t1", vec![]);
+    let paired = from_channel("round 1 of 3 is paired");
+    assert_no_markup(&paired);
+    say(&carol, "!t tournament standings t1", vec![]);
+    let standings = from_channel("round 1 of 3 in play");
+    assert_eq!(standings.matches("```").count(), 2, "one block: {standings}");
+    let block = standings.split("```").nth(1).unwrap();
+    assert_eq!(block.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).count(), 4, "{block}");
+    // Inside the block nothing is escaped: code shows as it is.
+    assert!(block.contains("**x** [y](http://e)"), "{block}");
+    assert!(block.contains("ˋˋˋendevil") && block.contains("tеssera (Latin+Cyri…"), "{block}");
+    assert_no_markup(&standings);
+    std::fs::remove_dir_all(&dir).ok();
+}

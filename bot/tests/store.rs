@@ -176,6 +176,14 @@ fn players_are_created_once_and_renamed(db: &dyn Db) {
     assert_eq!(store.player_by_id(other.id + 1000).unwrap(), None);
     let found = store.player_by_id(other.id).unwrap().unwrap();
     assert_eq!((found.platform.as_str(), found.user_id.as_str()), ("matrix", "42"));
+    // Names are stored as they are shown: cleaned, cut, look-alikes marked, an empty one replaced.
+    let hostile = store.player("discord", "43", &format!("\u{202e}```{}", "W".repeat(10_000))).unwrap();
+    let shown = format!("ˋˋˋ{}…", "W".repeat(28));
+    assert_eq!(hostile.name, shown);
+    assert_eq!(store.player_by_id(hostile.id).unwrap().unwrap().name, shown);
+    assert_eq!(store.player("matrix", "@zed:x.org", "\u{200b}\u{3164}").unwrap().name, "zed");
+    let look_alike = store.player("discord", "44", "t\u{435}ssera").unwrap();
+    assert_eq!(store.player_by_id(look_alike.id).unwrap().unwrap().name, "t\u{435}ssera (Latin+Cyrillic)");
 }
 
 fn settings_are_kept_per_player_and_per_channel(db: &dyn Db) {

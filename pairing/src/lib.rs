@@ -45,7 +45,7 @@ use std::fmt;
 pub use tournament::{
     Colour, InvalidTournament, Player, PointSystem, Points, ResultCode, RoundEntry, Tournament,
 };
-pub use trf::{TrfError, TrfErrorKind, read_trf, write_trf};
+pub use trf::{MAX_PLAYERS, MAX_TRF_BYTES, TrfError, TrfErrorKind, read_trf, write_trf};
 
 /// One round's pairings.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]

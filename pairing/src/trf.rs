@@ -2,11 +2,17 @@
 //!
 //! Columns are counted in Unicode characters (a name like `Dvořák` is six), lines end in CR, LF or CRLF,
 //! record codes we do not use are ignored, and any bytes at all give either a [`Tournament`] or a
-//! [`TrfError`] naming the line: the reader never panics.
+//! [`TrfError`] naming the line: the reader never panics. Its work is bounded: at most
+//! [`MAX_TRF_BYTES`] of input and [`MAX_PLAYERS`] players.
 
 use std::fmt;
 
 use crate::tournament::{Colour, Player, PointSystem, ResultCode, RoundEntry, Tournament};
+
+/// The largest TRF file read: 8 MiB. A 4,000-player Swiss of 30 rounds writes about 2 MB.
+pub const MAX_TRF_BYTES: usize = 8 << 20;
+/// Most players a TRF file may hold: the bot's own Swiss takes at most this many.
+pub const MAX_PLAYERS: usize = 4000;
 
 /// Why a TRF file could not be read; `line` counts from 1 (0 when the problem is the whole file).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +25,12 @@ pub struct TrfError {
 pub enum TrfErrorKind {
     /// The line is not UTF-8.
     NotUtf8,
+    /// The line holds a NUL byte: binary data, not a text file.
+    Binary,
+    /// The file is larger than `limit` bytes ([`MAX_TRF_BYTES`]).
+    TooLarge { limit: usize },
+    /// The file names more than `limit` players ([`MAX_PLAYERS`]); `line` is the first too many.
+    TooManyPlayers { limit: usize },
     /// A `001` field that should be a number is not (`field` names it).
     BadNumber { field: &'static str },
     /// A round column is malformed (bad colour or result code, or an impossible combination).
@@ -45,7 +57,14 @@ impl fmt::Display for TrfError {
             write!(f, "line {}: ", self.line)?;
         }
         match &self.kind {
-            TrfErrorKind::NotUtf8 => write!(f, "not UTF-8"),
+            TrfErrorKind::NotUtf8 => write!(f, "not UTF-8 text; a TRF file is text"),
+            TrfErrorKind::Binary => write!(f, "binary data (a NUL byte), not a TRF text file"),
+            TrfErrorKind::TooLarge { limit } => {
+                write!(f, "larger than {} MiB, the most a TRF file may be", limit >> 20)
+            }
+            TrfErrorKind::TooManyPlayers { limit } => {
+                write!(f, "more than {limit} players, the most a tournament may have")
+            }
             TrfErrorKind::BadNumber { field } => write!(f, "the {field} is not a number"),
             TrfErrorKind::BadRoundEntry { round } => write!(f, "round {round}: malformed entry"),
             TrfErrorKind::TrailingText => write!(f, "text after the last round column"),
@@ -71,27 +90,23 @@ fn err(line: usize, kind: TrfErrorKind) -> TrfError {
     TrfError { line, kind }
 }
 
-/// Splits on CR, LF or CRLF, numbering lines from 1.
-fn lines(bytes: &[u8]) -> Vec<(usize, &[u8])> {
-    let mut out = Vec::new();
+/// Splits on CR, LF or CRLF, numbering lines from 1, one line at a time (a file of line ends
+/// alone is no list of millions).
+fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     let mut start = 0;
-    let mut number = 1;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\r' || bytes[i] == b'\n' {
-            out.push((number, &bytes[start..i]));
-            number += 1;
-            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            start = i + 1;
+    let mut number = 0;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() {
+            return None;
         }
-        i += 1;
-    }
-    if start < bytes.len() {
-        out.push((number, &bytes[start..]));
-    }
-    out
+        let rest = &bytes[start..];
+        let end = rest.iter().position(|&b| b == b'\r' || b == b'\n').unwrap_or(rest.len());
+        let line = &rest[..end];
+        let skip = if rest[end..].starts_with(b"\r\n") { 2 } else { usize::from(end < rest.len()) };
+        start += end + skip;
+        number += 1;
+        Some((number, line))
+    })
 }
 
 fn field(chars: &[char], from: usize, to: usize) -> String {
@@ -197,13 +212,20 @@ fn parse_player(chars: &[char], line: usize) -> Result<Player, TrfError> {
 /// are ignored.
 ///
 /// # Errors
-/// A [`TrfError`] with the line of the first problem.
+/// A [`TrfError`] with the line of the first problem; input over [`MAX_TRF_BYTES`] or with more
+/// than [`MAX_PLAYERS`] players is refused before it is read further.
 pub fn read_trf(bytes: &[u8]) -> Result<Tournament, TrfError> {
+    if bytes.len() > MAX_TRF_BYTES {
+        return Err(err(0, TrfErrorKind::TooLarge { limit: MAX_TRF_BYTES }));
+    }
     let mut tournament = Tournament::default();
     let mut players: Vec<(usize, Player)> = Vec::new();
     let mut total_rounds = None;
     let mut pairing_bye_given = false;
     for (number, raw) in lines(bytes) {
+        if raw.contains(&0) {
+            return Err(err(number, TrfErrorKind::Binary));
+        }
         let text = std::str::from_utf8(raw).map_err(|_| err(number, TrfErrorKind::NotUtf8))?;
         let chars: Vec<char> = text.chars().collect();
         if chars.len() < 3 {
@@ -213,6 +235,9 @@ pub fn read_trf(bytes: &[u8]) -> Result<Tournament, TrfError> {
         let rest = || chars[3..].iter().collect::<String>();
         let points = || parse_points(&rest()).ok_or(err(number, TrfErrorKind::BadPoints));
         match code.as_str() {
+            "001" if players.len() == MAX_PLAYERS => {
+                return Err(err(number, TrfErrorKind::TooManyPlayers { limit: MAX_PLAYERS }));
+            }
             "001" => players.push((number, parse_player(&chars, number)?)),
             "012" => tournament.name = Some(rest().trim().to_string()).filter(|n| !n.is_empty()),
             "XXR" | "142" => {
@@ -279,8 +304,15 @@ pub fn read_trf(bytes: &[u8]) -> Result<Tournament, TrfError> {
     Ok(tournament)
 }
 
+/// A text field as its columns hold it, counted in characters whatever they are: line breaks and
+/// other control characters (which would end the record or shift what follows) become spaces,
+/// then at most `width` characters are kept.
 fn cut(text: &str, width: usize) -> String {
-    text.trim().chars().take(width).collect()
+    let plain: String = text
+        .chars()
+        .map(|c| if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') { ' ' } else { c })
+        .collect();
+    plain.trim().chars().take(width).collect()
 }
 
 fn format_points(points: u32) -> String {
@@ -289,12 +321,13 @@ fn format_points(points: u32) -> String {
 
 /// Writes a tournament as TRF-16 (LF line ends). [`read_trf`] reads it back equal, provided the text
 /// fields fit their columns (name 33 characters, title 3, federation 3, FIDE id 11, birth date 10) and
-/// have no spaces at either end.
+/// have no spaces at either end nor control characters. Whatever the fields hold, every column stays
+/// in place: fields are cut to their width in characters, and line breaks in them become spaces.
 #[must_use]
 pub fn write_trf(tournament: &Tournament) -> String {
     let mut out = String::new();
     if let Some(name) = &tournament.name {
-        out.push_str(&format!("012 {}\n", name.trim()));
+        out.push_str(&format!("012 {}\n", cut(name, usize::MAX)));
     }
     let scores: Vec<u32> = tournament
         .players

@@ -3,7 +3,10 @@
 mod common;
 
 use proptest::prelude::*;
-use tessera_pairing::{Colour, ResultCode, RoundEntry, TrfErrorKind, pair_next_round, read_trf, write_trf};
+use tessera_pairing::{
+    Colour, MAX_PLAYERS, MAX_TRF_BYTES, Player, ResultCode, RoundEntry, Tournament, TrfErrorKind,
+    pair_next_round, read_trf, write_trf,
+};
 
 /// A `001` line with the fixed columns, then round entries.
 fn line(id: u32, name: &str, rating: u16, entries: &[&str]) -> String {
@@ -85,6 +88,110 @@ fn forfeits_are_not_games_and_the_two_may_meet_again() {
     let t = read_trf(text.as_bytes()).unwrap();
     let p = pair_next_round(&t).unwrap();
     assert_eq!(p.boards.len(), 1);
+}
+
+#[test]
+fn input_is_capped_in_size_and_players() {
+    // Over the size cap: refused before anything is parsed, whatever it holds.
+    let huge = vec![b'\n'; MAX_TRF_BYTES + 1];
+    let error = read_trf(&huge).unwrap_err();
+    assert_eq!((error.line, &error.kind), (0, &TrfErrorKind::TooLarge { limit: MAX_TRF_BYTES }));
+    assert_eq!(error.to_string(), "larger than 8 MiB, the most a TRF file may be");
+    // Exactly at the cap is read (and here fails for want of players and rounds, not size).
+    let full = vec![b'\n'; MAX_TRF_BYTES];
+    assert_eq!(read_trf(&full).unwrap_err().kind, TrfErrorKind::MissingTotalRounds);
+    // One player more than the cap: refused at that player's line.
+    let mut text: String = (1..=MAX_PLAYERS as u32 + 1).map(|id| line(id, "P", 0, &[]) + "\n").collect();
+    text.push_str("XXR 3\n");
+    let error = read_trf(text.as_bytes()).unwrap_err();
+    assert_eq!((error.line, &error.kind), (MAX_PLAYERS + 1, &TrfErrorKind::TooManyPlayers { limit: 4000 }));
+    assert_eq!(error.to_string(), "line 4001: more than 4000 players, the most a tournament may have");
+    // The cap itself is accepted.
+    let text: String =
+        (1..=MAX_PLAYERS as u32).map(|id| line(id, "P", 0, &[]) + "\n").chain(["XXR 3".into()]).collect();
+    assert_eq!(read_trf(text.as_bytes()).unwrap().players.len(), MAX_PLAYERS);
+    // Binary data says so.
+    let error = read_trf(b"012 x\n\0\0\0\0").unwrap_err();
+    assert_eq!((error.line, &error.kind), (2, &TrfErrorKind::Binary));
+    assert_eq!(error.to_string(), "line 2: binary data (a NUL byte), not a TRF text file");
+}
+
+#[test]
+fn hostile_names_keep_every_column_in_place() {
+    let names = [
+        "李".repeat(60),
+        "Dvor\u{30c}a\u{301}k ".repeat(12),
+        "😀👨\u{200d}👩\u{200d}👧".repeat(20),
+        "x\n001 9999      forged".to_string(),
+        "tab\there\rcr\u{2028}ls\u{85}nel".to_string(),
+        "\u{202e}evil\u{202c} ```**x**".to_string(),
+        "ｗｉｄｅ".repeat(10),
+        "W".repeat(10_000),
+    ];
+    let players: Vec<Player> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Player {
+            id: i as u32 + 1,
+            name: name.clone(),
+            rating: 1500 + i as u16,
+            title: "GMXX".into(),
+            federation: "Ω\nÅÅÅ".into(),
+            ..Player::default()
+        })
+        .collect();
+    let mut t = Tournament {
+        name: Some("Open\n001    1 forged\rXXR 1".into()),
+        total_rounds: 3,
+        players,
+        ..Tournament::default()
+    };
+    for round in 1..=2 {
+        let p = pair_next_round(&t).unwrap();
+        let results = vec![ResultCode::Win; p.boards.len()];
+        common::record(&mut t, round, &p, &results);
+    }
+    let text = write_trf(&t);
+    let lines: Vec<&str> = text.lines().collect();
+    // One line per player, the name line, XXR: nothing a name held started a record.
+    assert_eq!(lines.len(), names.len() + 2, "{text}");
+    assert_eq!(lines[0], "012 Open 001    1 forged XXR 1");
+    let records: Vec<&str> = lines.iter().map(|l| &l[..3]).collect();
+    assert_eq!(records.iter().filter(|r| **r == "001").count(), names.len());
+    for (i, line) in lines[1..=names.len()].iter().enumerate() {
+        // TRF-16's columns (1-based): 1-3 code, 5-8 start number, 10 sex, 11-13 title, 15-47 name,
+        // 49-52 rating, 54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank,
+        // then per round 92-95 opponent, 97 colour, 99 result, every 10 columns.
+        let chars: Vec<char> = line.chars().collect();
+        let col = |from: usize, to: usize| chars[from - 1..to].iter().collect::<String>();
+        assert_eq!(col(1, 3), "001");
+        assert_eq!(col(5, 8), format!("{:>4}", i + 1), "{line}");
+        assert_eq!(col(11, 13), "GMX");
+        let shown: String =
+            names[i].chars().map(|c| if c.is_control() || c == '\u{2028}' { ' ' } else { c }).collect();
+        let shown: String = shown.trim().chars().take(33).collect();
+        assert_eq!(col(15, 47), format!("{shown:<33}"), "{line}");
+        assert_eq!([col(14, 14), col(48, 48), col(53, 53)], [" ", " ", " "], "{line}");
+        assert_eq!(col(49, 52), (1500 + i).to_string());
+        assert_eq!(col(54, 56), "Ω Å");
+        assert!(col(81, 84).trim().parse::<f64>().is_ok(), "{line}");
+        assert!(col(86, 89).trim().parse::<u32>().is_ok(), "{line}");
+        for round in 0..2 {
+            let at = 92 + 10 * round;
+            assert!(col(at, at + 3).trim().parse::<u32>().is_ok(), "{line}");
+            assert!(matches!(col(at + 5, at + 5).as_str(), "w" | "b" | "-"), "{line}");
+        }
+        assert_eq!(chars.len(), 91 + 10 + 8, "{line}");
+    }
+    // It reads back: the same games, the names as cut.
+    let back = read_trf(text.as_bytes()).unwrap();
+    assert_eq!(back.players.len(), names.len());
+    for (a, b) in back.players.iter().zip(&t.players) {
+        assert_eq!(a.rounds, b.rounds);
+        assert_eq!(a.rating, b.rating);
+        assert!(a.name.chars().count() <= 33);
+    }
+    assert_eq!(pair_next_round(&back), pair_next_round(&t));
 }
 
 proptest! {

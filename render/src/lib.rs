@@ -751,6 +751,47 @@ mod tests {
     }
 
     #[test]
+    fn long_and_hostile_names_are_cut_to_their_strip() {
+        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let clocks = ["2d 4h", "1d"];
+        let with = |names: [String; 2]| {
+            let caption = Caption { names, clocks: clocks.map(|c| Some(c.to_string())), result: None };
+            let opts = RenderOptions { caption: Some(caption), ..RenderOptions::default() };
+            (render(&view, &opts).unwrap(), Layout::new(&view, &opts))
+        };
+        let (empty, layout) = with([String::new(), String::new()]);
+        let (h, right) = (layout.strip, layout.x0 + layout.board_width());
+        let started = std::time::Instant::now();
+        let long = "W".repeat(10_000);
+        for names in [
+            [long.clone(), long.clone()],
+            ["\u{202e}evil\u{200b}```**x**\n\t".repeat(500), "李".repeat(5000)],
+            ["😀".repeat(3000), "e\u{301}".repeat(5000)],
+        ] {
+            let (pm, _) = with(names);
+            assert_eq!((pm.width(), pm.height()), (empty.width(), empty.height()));
+            assert_ne!(pm.data(), empty.data(), "the names are written");
+            // White (bold, to move) at the bottom, Black above: past the room for each name (its
+            // clock, the margin) the picture is as with no names at all.
+            for (color, y0) in [(Color::White, pm.height() as f32 - h), (Color::Black, 0.0)] {
+                let style = if color == Color::White {
+                    font::Style::bold(h * 0.5)
+                } else {
+                    font::Style::regular(h * 0.5)
+                };
+                let clock_w = font::Font::get().width(clocks[color.index()], style);
+                let from = (right - h * 0.25 - clock_w - h * 0.125) as u32;
+                for y in y0 as u32..(y0 + h) as u32 {
+                    for x in from..pm.width() {
+                        assert_eq!(pm.pixel(x, y), empty.pixel(x, y), "{color:?} at ({x}, {y})");
+                    }
+                }
+            }
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    }
+
+    #[test]
     fn a_finished_game_has_a_banner_and_no_mover() {
         let view = BoardView::new(&Position::start(Variant::Chess), None);
         let theme = ThemeName::default().theme();
