@@ -32,8 +32,8 @@ use crate::store::{
 };
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
-    PairingKind, PairingRow, RatedResult, SetResult, TOURNAMENT_COLUMNS, TournamentId, TournamentRow,
-    TournamentStatus, TournamentStore, tournament_result,
+    PairingKind, PairingRow, RatedResult, ResultSetting, SetResult, TOURNAMENT_COLUMNS, TournamentId,
+    TournamentRow, TournamentStatus, TournamentStore, tournament_result,
 };
 
 /// PostgreSQL's SQL for each migration number of [`MIGRATIONS`].
@@ -1146,14 +1146,12 @@ impl TournamentStore for PgStore {
         &self,
         t: TournamentId,
         at: PairingAt,
-        result: &str,
-        reason: &str,
-        now: i64,
-        expected: Option<Option<&str>>,
+        setting: &ResultSetting,
         notices: &[NewNotice],
     ) -> Result<SetResult> {
         self.run(async |c| {
             let tx = c.transaction().await?;
+            let ResultSetting { result, reason, now, expected } = *setting;
             let outcome = record_result(&tx, t, at, result, reason, now, expected).await?;
             if outcome == SetResult::Set {
                 insert_notices(&tx, notices, now, None).await?;

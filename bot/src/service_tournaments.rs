@@ -16,8 +16,8 @@ use crate::ratings::Ratings;
 use crate::store::{GameId, PlayerId};
 use crate::tournament::{Entry, Snapshot, points_text};
 use crate::tournament_store::{
-    Entry as EntryOutcome, Format, GameTemplate, NewTournament, PairingKind, PairingRow, SetResult,
-    TournamentRow, TournamentStatus, tournament_result,
+    Entry as EntryOutcome, Format, GameTemplate, NewTournament, PairingKind, PairingRow, ResultSetting,
+    SetResult, TournamentRow, TournamentStatus, tournament_result,
 };
 
 /// The most players a format takes: a round robin's crosstable stays readable, a Swiss or a
@@ -1230,10 +1230,7 @@ impl<S: Store> Service<S> {
             .set_pairing_result(
                 t.id,
                 pairing.at(),
-                result,
-                reason,
-                msg.now,
-                Some(before.as_deref()),
+                &ResultSetting { result, reason, now: msg.now, expected: Some(before.as_deref()) },
                 &[notice],
             )
             .map_err(internal)?

@@ -312,6 +312,17 @@ pub struct FinishedGame {
     pub black: PlayerId,
 }
 
+/// A result to set on a pairing ([`TournamentStore::set_pairing_result`]).
+#[derive(Copy, Clone, Debug)]
+pub struct ResultSetting<'a> {
+    /// In the tournament's notation: `1-0`, `0-1`, `1/2-1/2`, forfeits `+-`, `-+`, `--`.
+    pub result: &'a str,
+    pub reason: &'a str,
+    pub now: i64,
+    /// Set only if the result is still this one (`Some(None)`: none yet); `None` sets it anyway.
+    pub expected: Option<Option<&'a str>>,
+}
+
 /// What became of a result set on a pairing ([`TournamentStore::set_pairing_result`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetResult {
@@ -419,10 +430,7 @@ pub trait TournamentStore {
         &self,
         t: TournamentId,
         at: PairingAt,
-        result: &str,
-        reason: &str,
-        now: i64,
-        expected: Option<Option<&str>>,
+        setting: &ResultSetting,
         notices: &[NewNotice],
     ) -> Result<SetResult>;
     /// The tournament's finished games, by one query: what standings are made of.
@@ -514,13 +522,10 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
         &self,
         t: TournamentId,
         at: PairingAt,
-        result: &str,
-        reason: &str,
-        now: i64,
-        expected: Option<Option<&str>>,
+        setting: &ResultSetting,
         notices: &[NewNotice],
     ) -> Result<SetResult> {
-        (**self).set_pairing_result(t, at, result, reason, now, expected, notices)
+        (**self).set_pairing_result(t, at, setting, notices)
     }
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
         (**self).finished_games(t)
@@ -885,14 +890,12 @@ impl TournamentStore for SqliteStore {
         &self,
         t: TournamentId,
         at: PairingAt,
-        result: &str,
-        reason: &str,
-        now: i64,
-        expected: Option<Option<&str>>,
+        setting: &ResultSetting,
         notices: &[NewNotice],
     ) -> Result<SetResult> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let ResultSetting { result, reason, now, expected } = *setting;
         let outcome = record_result(&tx, t, at, result, reason, now, expected)?;
         if outcome == SetResult::Set {
             insert_notices(&tx, notices, now)?;

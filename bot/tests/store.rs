@@ -20,8 +20,8 @@ use tessera_bot::store::{
     AnyStore, Append, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store,
 };
 use tessera_bot::tournament_store::{
-    Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, SetResult, TournamentId,
-    TournamentStatus,
+    Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, ResultSetting, SetResult,
+    TournamentId, TournamentStatus,
 };
 
 /// A case's database.
@@ -635,12 +635,36 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     let at = |board| PairingAt { round: 1, board, leg: 0 };
     let set = SetResult::Set;
     assert_eq!(
-        store.set_pairing_result(t, at(1), "1/2-1/2", "agreed by phone", T0 + 10, None, &[]).unwrap(),
+        store
+            .set_pairing_result(
+                t,
+                at(1),
+                &ResultSetting { result: "1/2-1/2", reason: "agreed by phone", now: T0 + 10, expected: None },
+                &[]
+            )
+            .unwrap(),
         set
     );
-    assert_eq!(store.set_pairing_result(t, at(2), "-+", "no show", T0 + 20, None, &[]).unwrap(), set);
     assert_eq!(
-        store.set_pairing_result(t, at(3), "1-0", "no such board", T0 + 30, None, &[]).unwrap(),
+        store
+            .set_pairing_result(
+                t,
+                at(2),
+                &ResultSetting { result: "-+", reason: "no show", now: T0 + 20, expected: None },
+                &[]
+            )
+            .unwrap(),
+        set
+    );
+    assert_eq!(
+        store
+            .set_pairing_result(
+                t,
+                at(3),
+                &ResultSetting { result: "1-0", reason: "no such board", now: T0 + 30, expected: None },
+                &[]
+            )
+            .unwrap(),
         SetResult::NoPairing
     );
     let (one, two) = (store.game(g1).unwrap().unwrap(), store.game(g2).unwrap().unwrap());
@@ -660,20 +684,49 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     assert_eq!(finished, [(g1, "1/2-1/2".to_string(), p[0], p[1]), (g2, "0-1".to_string(), p[2], p[3])]);
     // A correction changes the game itself, and a forfeit corrected to a played result is rated.
     assert_eq!(
-        store.set_pairing_result(t, at(1), "1-0", "corrected", T0 + 40, Some(Some("1/2-1/2")), &[]).unwrap(),
+        store
+            .set_pairing_result(
+                t,
+                at(1),
+                &ResultSetting {
+                    result: "1-0",
+                    reason: "corrected",
+                    now: T0 + 40,
+                    expected: Some(Some("1/2-1/2"))
+                },
+                &[]
+            )
+            .unwrap(),
         set
     );
     assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
     assert_eq!(
         store
-            .set_pairing_result(t, at(2), "1-0", "played after all", T0 + 40, Some(Some("-+")), &[])
+            .set_pairing_result(
+                t,
+                at(2),
+                &ResultSetting {
+                    result: "1-0",
+                    reason: "played after all",
+                    now: T0 + 40,
+                    expected: Some(Some("-+"))
+                },
+                &[]
+            )
             .unwrap(),
         set
     );
     assert!(store.game(g2).unwrap().unwrap().rated);
     // A setting that expected what is no longer there changes nothing and says what is.
     assert_eq!(
-        store.set_pairing_result(t, at(1), "0-1", "late", T0 + 50, Some(None), &[]).unwrap(),
+        store
+            .set_pairing_result(
+                t,
+                at(1),
+                &ResultSetting { result: "0-1", reason: "late", now: T0 + 50, expected: Some(None) },
+                &[]
+            )
+            .unwrap(),
         SetResult::Changed(Some("1-0".into()))
     );
     assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
@@ -685,12 +738,25 @@ fn a_notice_is_stored_with_its_change_claimed_once_and_sent_once(db: &dyn Db) {
     let at = PairingAt { round: 1, board: 1, leg: 0 };
     let notice = |text: &str| NewNotice::text("discord", "c1", text, vec!["u1".into(), "u2".into()]);
     // A change that does not happen stores no notice.
-    let lost =
-        store.set_pairing_result(t, at, "1-0", "x", T0, Some(Some("0-1")), &[notice("never")]).unwrap();
+    let lost = store
+        .set_pairing_result(
+            t,
+            at,
+            &ResultSetting { result: "1-0", reason: "x", now: T0, expected: Some(Some("0-1")) },
+            &[notice("never")],
+        )
+        .unwrap();
     assert_eq!(lost, SetResult::Changed(None));
     assert!(store.outbox_claim(None, "a", 1_000, 10).unwrap().is_empty());
-    store.set_pairing_result(t, at, "1-0", "x", T0, Some(None), &[notice("first")]).unwrap();
-    assert!(store.time_out(g1, 0, "1-0", T0, &[notice("not timed out: already over")]).unwrap() == false);
+    store
+        .set_pairing_result(
+            t,
+            at,
+            &ResultSetting { result: "1-0", reason: "x", now: T0, expected: Some(None) },
+            &[notice("first")],
+        )
+        .unwrap();
+    assert!(!store.time_out(g1, 0, "1-0", T0, &[notice("not timed out: already over")]).unwrap());
     // Two holders: the first takes it; the second finds nothing until the claim runs out.
     let a = store.outbox_claim(Some("discord"), "a", 1_000, 10).unwrap();
     assert_eq!(a.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["first"]);

@@ -15,7 +15,7 @@ use std::sync::{Arc, Barrier};
 use tessera_bot::config::Database;
 use tessera_bot::service::{Reply, Service};
 use tessera_bot::store::{AnyStore, Store};
-use tessera_bot::tournament_store::{PairingAt, PairingRow, SetResult, TournamentStore};
+use tessera_bot::tournament_store::{PairingAt, PairingRow, ResultSetting, SetResult, TournamentStore};
 
 use talk::{PLATFORM, T0};
 
@@ -227,7 +227,14 @@ fn a_complete_round_left_unpaired_is_paired_at_start_up_and_announced_once(db: &
     for p in running(s.store(), t) {
         let at = PairingAt { round: p.round, board: p.board, leg: p.leg };
         assert_eq!(
-            s.store().set_pairing_result(t, at, "1-0", "test", T0, None, &[]).unwrap(),
+            s.store()
+                .set_pairing_result(
+                    t,
+                    at,
+                    &ResultSetting { result: "1-0", reason: "test", now: T0, expected: None },
+                    &[]
+                )
+                .unwrap(),
             SetResult::Set
         );
     }
