@@ -1111,7 +1111,7 @@ mod tests {
                 "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",
                 "tournament list(page) tournament join(tournament) tournament leave(tournament) ",
                 "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
-                "tournament withdraw(tournament,player,name) tournament result(game,result,reason,tournament) ",
+                "tournament withdraw(tournament,player,name) tournament result(game,result,correct,reason,tournament) ",
                 "tournament pause(tournament) tournament resume(tournament) tournament cancel(tournament) ",
                 "tournament export(tournament)"
             )

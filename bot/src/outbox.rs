@@ -7,9 +7,10 @@
 //! it is written; the others are claimed by whichever process looks first. A claim lasts
 //! [`CLAIM_MS`]; one that ran out (its process died) is taken up by the next look, after a restart
 //! or in another process. A notice is posted twice only when its process dies (or loses the
-//! database) between the platform taking it and the mark: the mark is one short write right after
-//! the post, and a post is abandoned, not retried, once its claim is within [`POST_MARGIN_MS`] of
-//! running out, so no other process can take up a notice that is still being posted.
+//! database) between the platform taking it and the mark, one short write right after the post; or
+//! when a post outlives its claim: a command's answer is posted at once, well within [`CLAIM_MS`],
+//! and the delivery loop does not start a post with less than [`POST_MARGIN_MS`] of its claim left
+//! (it leaves the notice to whoever claims it next).
 
 /// How long a claim on a notice lasts (milliseconds).
 pub const CLAIM_MS: i64 = 60_000;

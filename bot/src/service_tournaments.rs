@@ -1042,6 +1042,14 @@ impl<S: Store> Service<S> {
             ));
         }
         let snapshot = self.snapshot(&t)?;
+        // Each game's result as the tournament states it (a forfeit as one), kept in the game.
+        let stated: HashMap<GameId, String> = self
+            .store
+            .finished_games(t.id)
+            .map_err(internal)?
+            .into_iter()
+            .map(|g| (g.game, tournament_result(&g.result, g.reason.as_deref())))
+            .collect();
         let mut lines = vec![format!("t{} {}, round {round} of {}:", t.id, t.name, t.rounds)];
         for p in self.store.pairings(t.id).map_err(internal)?.iter().filter(|p| p.round == round) {
             let name = |id: PlayerId| snapshot.entry(id).map_or("?".to_string(), |e| e.name.clone());
@@ -1049,7 +1057,10 @@ impl<S: Store> Service<S> {
             // the replay of a drawn knockout game.
             let state = match snapshot.pairing_outcome(p) {
                 Some(crate::tournament::Outcome::Pending) => "playing".to_string(),
-                Some(o) => outcome_text(o, p.result.as_deref()),
+                Some(o) => outcome_text(
+                    o,
+                    p.result.as_deref().or_else(|| p.game.and_then(|g| stated.get(&g)).map(String::as_str)),
+                ),
                 None => String::new(),
             };
             lines.push(match (p.kind, p.black) {
