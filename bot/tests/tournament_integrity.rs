@@ -315,6 +315,9 @@ fn tournaments_are_capped_and_listed_a_page_at_a_time(db: &Database) {
     }
     let r = say(&s, "club", "e16", false, &format!("!t tournament join t{rr}"));
     assert!(r[0].private && r[0].text.contains("at most 16"), "{r:?}");
+    // A Swiss keeps its 4,000 with it, so the 4,001st entry is refused in the entry's transaction.
+    let swiss = tournament_id(&says(&s, "sw", "!t tournament create swiss chess rounds 3"));
+    assert_eq!(s.store().tournament(swiss).unwrap().unwrap().max_players, Some(4000));
     let r = say(&s, "club", "big", false, "!t tournament create swiss chess rounds 3 players 5000");
     assert!(r[0].private && r[0].text.contains("4000"), "{r:?}");
 }
