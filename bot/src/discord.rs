@@ -825,17 +825,23 @@ fn slash_to_command(
 async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::clock::Inbox) {
     while let Some(notice) = notices.recv().await {
         let Ok(id) = notice.channel.parse::<u64>() else { continue };
-        // A claim about to run out is left to run out: the notice is posted by whoever claims
-        // it next, never by two at once.
-        if !service.may_post(&notice) {
+        // Posted only under a claim still held, renewed for the post, and within its time: never
+        // by two at once (see [`crate::outbox`]).
+        if !crate::practice::holds_for_post(&service, &notice).await {
             continue;
         }
         let reply = notice.into_reply();
-        match send(&http, ChannelId::new(id), &reply, None).await {
-            Ok(()) => mark_posted(&service, reply.outbox).await,
-            Err(e) => tracing::warn!(channel = id, "a notice could not be posted: {e}"),
+        match tokio::time::timeout(crate::outbox::POST_TIMEOUT, send(&http, ChannelId::new(id), &reply, None))
+            .await
+        {
+            Ok(Ok(())) => {
+                mark_posted(&service, reply.outbox).await;
+                // The players' own words go with a notice the channel got, once.
+                send_direct(&http, &reply).await;
+            }
+            Ok(Err(e)) => tracing::warn!(channel = id, "a notice could not be posted: {e}"),
+            Err(_) => tracing::warn!(channel = id, "a notice was not taken in time; it is tried again later"),
         }
-        send_direct(&http, &reply).await;
     }
 }
 

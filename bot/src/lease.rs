@@ -64,7 +64,7 @@ pub fn new_holder() -> String {
 /// process after a restart). Only Linux's `/proc` is asked. A process hidden from us (`/proc`
 /// mounted `hidepid`) looks gone too, which is why a lease is only taken from a dead holder once
 /// it has also stopped being renewed ([`take`]).
-fn dead_here(holder: &str) -> bool {
+pub(crate) fn dead_here(holder: &str) -> bool {
     let mut parts = holder.rsplitn(4, ':');
     let (_, start, pid, on) = (parts.next(), parts.next(), parts.next(), parts.next());
     let (Some(start), Some(pid), Some(on)) = (start, pid, on) else { return false };

@@ -219,12 +219,12 @@ impl Session {
 
 /// Makes `@tessera` the bot in the terminal, queues its turns an earlier run left, and moves on
 /// the tournaments an earlier run left mid-change (a round whose last result was stored but
-/// which was not paired). One terminal is one process: the notices an earlier run claimed but
-/// never showed are free to show now.
+/// which was not paired). The notices a killed earlier run claimed but never showed are free to
+/// show now; a live process's are left to it.
 pub fn serve<S: Store>(service: &Service<S>) -> Result<()> {
     service.set_bot_account(PLATFORM, BOT);
     service.practice_resume(Some(&[PLATFORM]), None)?;
-    service.store().outbox_release(PLATFORM)?;
+    service.release_dead_claims(PLATFORM)?;
     service.resume_tournaments(&[PLATFORM])?;
     Ok(())
 }

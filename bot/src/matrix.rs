@@ -436,14 +436,18 @@ async fn deliver(service: Shared, client: Client, mut notices: crate::clock::Inb
             tracing::warn!(room = %room_id, "a notice for a room the bot is not in");
             continue;
         };
-        // A claim about to run out is left to run out (see [`crate::outbox`]).
-        if !service.may_post(&notice) {
+        // Posted only under a claim still held, renewed for the post, and within its time: never
+        // by two at once (see [`crate::outbox`]).
+        if !crate::practice::holds_for_post(&service, &notice).await {
             continue;
         }
         let reply = notice.into_reply();
-        match send(&room, &reply).await {
-            Ok(()) => mark_posted(&service, reply.outbox).await,
-            Err(e) => tracing::warn!(room = %room_id, "a notice could not be posted: {e}"),
+        match tokio::time::timeout(crate::outbox::POST_TIMEOUT, send(&room, &reply)).await {
+            Ok(Ok(())) => mark_posted(&service, reply.outbox).await,
+            Ok(Err(e)) => tracing::warn!(room = %room_id, "a notice could not be posted: {e}"),
+            Err(_) => {
+                tracing::warn!(room = %room_id, "a notice was not taken in time; it is tried again later")
+            }
         }
     }
 }

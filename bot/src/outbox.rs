@@ -9,15 +9,15 @@
 //! or in another process. A notice is posted twice only when its process dies (or loses the
 //! database) between the platform taking it and the mark, one short write right after the post; or
 //! when a post outlives its claim: a command's answer is posted at once, well within [`CLAIM_MS`],
-//! and the delivery loop does not start a post with less than [`POST_MARGIN_MS`] of its claim left
-//! (it leaves the notice to whoever claims it next).
+//! and the delivery loop renews the claim just before each post, gives the post [`POST_TIMEOUT`]
+//! (half the claim), and posts nothing whose claim it no longer holds.
 
 /// How long a claim on a notice lasts (milliseconds).
 pub const CLAIM_MS: i64 = 60_000;
 
-/// A claim this close to running out (milliseconds) is not used for a post: an adapter's post
-/// times out well within it.
-pub const POST_MARGIN_MS: i64 = 20_000;
+/// How long an adapter waits for the platform to take a notice; its claim is renewed for
+/// [`CLAIM_MS`] just before, so the post ends (or is given up) well within the claim.
+pub const POST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// What a notice is, and so what is added to its text when it is posted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -33,7 +33,7 @@ use crate::store::{
 use crate::tournament_store::{
     Entrant, Entry, FinishedGame, Format, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
     PairingKind, PairingRow, RatedResult, ResultSetting, SetResult, TOURNAMENT_COLUMNS, TournamentId,
-    TournamentRow, TournamentStatus, TournamentStore, tournament_result,
+    TournamentRow, TournamentStatus, TournamentStore, tournament_result, with_forfeits,
 };
 
 /// PostgreSQL's SQL for each migration number of [`MIGRATIONS`].
@@ -640,8 +640,16 @@ impl Store for PgStore {
         Ok(self.execute(sql::NOTICE_SENT, &[&notice, &now])? == 1)
     }
 
-    fn outbox_release(&self, platform: &str) -> Result<u64> {
-        self.execute(sql::RELEASE_NOTICES, &[&platform])
+    fn outbox_renew(&self, notice: i64, holder: &str, until_ms: i64) -> Result<bool> {
+        Ok(self.execute(sql::RENEW_NOTICE, &[&notice, &holder, &until_ms])? == 1)
+    }
+
+    fn outbox_holders(&self, platform: &str) -> Result<Vec<String>> {
+        self.rows(sql::NOTICE_HOLDERS, &[&platform])?.iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
+    fn outbox_release(&self, holder: &str) -> Result<u64> {
+        self.execute(sql::RELEASE_NOTICES, &[&holder])
     }
 
     fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool> {
@@ -1014,10 +1022,17 @@ impl TournamentStore for PgStore {
                     (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
                 let at = PairingAt { round: after_round, board: small(r, 0)?, leg: small(r, 1)? };
                 let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
-                record_result(&tx, t, at, result, "withdrawal", now, None).await?;
-                forfeits.push((game, winner));
+                // Only a game still without a result: one that ended meanwhile keeps its ending.
+                if record_result(&tx, t, at, result, "withdrawal", now, Some(None)).await? == SetResult::Set {
+                    forfeits.push((game, winner));
+                }
             }
-            insert_notices(&tx, notices, now, None).await?;
+            let mut told = Vec::new();
+            for &(game, winner) in &forfeits {
+                let r = one(&tx, "SELECT name, user_id FROM players WHERE id = $1", &[&winner]).await?;
+                told.push((game, r.try_get(0)?, r.try_get(1)?));
+            }
+            insert_notices(&tx, &with_forfeits(notices, &told), now, None).await?;
             tx.commit().await?;
             Ok(Some(forfeits))
         })
@@ -1075,6 +1090,15 @@ impl TournamentStore for PgStore {
             .await?;
             if moved != 1 {
                 return Ok(false);
+            }
+            // A player withdrawn while the round was being worked out is not paired: the caller
+            // works it out again.
+            for p in pairings.iter().filter(|p| p.kind == PairingKind::Game && p.result.is_none()) {
+                for player in [Some(p.white), p.black].into_iter().flatten() {
+                    if one(&tx, sql::IS_WITHDRAWN, &[&t, &player]).await?.try_get::<_, bool>(0)? {
+                        return Ok(false);
+                    }
+                }
             }
             for (player, rating) in seeds {
                 execute(&tx, sql::SET_SEED_RATING, &[&t, player, rating]).await?;

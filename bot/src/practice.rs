@@ -13,7 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::clock::Router;
-use crate::service::{Service, unix_now};
+use crate::service::{Notice, Service, unix_now};
 use crate::store::{GameId, Store};
 
 /// The level a challenge to the bot gets when it names none: in the middle, a fair first game.
@@ -190,6 +190,21 @@ impl<S: Store + 'static> Drop for PairingWorker<S> {
     fn drop(&mut self) {
         self.halt();
     }
+}
+
+/// Whether a notice may be posted now ([`Service::may_post`]), asked off the async workers.
+pub async fn holds_for_post<S: Store + Send + Sync + 'static>(
+    service: &Arc<Service<S>>,
+    notice: &Notice,
+) -> bool {
+    if notice.outbox.is_none() {
+        return true;
+    }
+    // Only what the check reads: a notice may carry pictures.
+    let claim =
+        Notice { outbox: notice.outbox, claim_holder: notice.claim_holder.clone(), ..Notice::default() };
+    let service = Arc::clone(service);
+    tokio::task::spawn_blocking(move || service.may_post(&claim)).await.unwrap_or(false)
 }
 
 /// How often the outbox is looked at when nothing wakes it: notices another process wrote, or

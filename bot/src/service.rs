@@ -174,8 +174,10 @@ pub struct Notice {
     pub direct: Vec<(String, String)>,
     /// The stored notice it is ([`crate::outbox`]): marked sent once posted.
     pub outbox: Option<i64>,
-    /// Until when this process holds it (database milliseconds).
+    /// Until when its claim ran when it was read (database milliseconds).
     pub claimed_until: Option<i64>,
+    /// The claim it is posted under ([`Service::may_post`]).
+    pub claim_holder: Option<String>,
 }
 
 impl Notice {
@@ -194,6 +196,7 @@ impl Notice {
             direct,
             outbox,
             claimed_until: None,
+            claim_holder: None,
         }
     }
 

@@ -7,6 +7,9 @@ use crate::outbox::{CLAIM_MS, Claim, NoticeKind, OutboxRow};
 /// Notices claimed at once by one look.
 const CLAIM_BATCH: usize = 50;
 
+/// At most this many players are pinged by one message (Discord takes 100 named mentions).
+const MAX_PINGS: usize = 50;
+
 impl<S: Store> Service<S> {
     /// A fresh claim for notices this call writes and posts itself as part of its answer.
     pub(crate) fn new_claim(&self) -> Claim {
@@ -22,7 +25,7 @@ impl<S: Store> Service<S> {
     /// The notices `claim` holds, as replies that mark them sent once posted.
     pub(crate) fn held_replies(&self, claim: &Claim) -> Vec<Reply> {
         match self.store.outbox_held(&claim.holder) {
-            Ok(rows) => rows.iter().map(|r| self.compose(r).into_reply()).collect(),
+            Ok(rows) => rows.iter().filter_map(|r| self.compose(r)).map(Notice::into_reply).collect(),
             Err(e) => {
                 tracing::error!("could not read the notices just written: {e:#}");
                 Vec::new()
@@ -48,7 +51,10 @@ impl<S: Store> Service<S> {
         }
         rows.sort_by_key(|r| r.id);
         rows.dedup_by_key(|r| r.id);
-        rows.iter().map(|r| self.compose(r)).collect()
+        rows.iter()
+            .filter_map(|r| self.compose(r))
+            .map(|n| Notice { claim_holder: Some(holder.clone()), ..n })
+            .collect()
     }
 
     /// Marks a posted notice sent. A failure is logged: the notice may then be posted again when
@@ -59,13 +65,38 @@ impl<S: Store> Service<S> {
         }
     }
 
-    /// Whether a claim still leaves time to post (see [`crate::outbox::POST_MARGIN_MS`]).
+    /// Whether the notice may be posted now: one not from the outbox always; a stored one only
+    /// while this process still holds its claim, which is renewed for the post (an adapter gives
+    /// a post [`crate::outbox::POST_TIMEOUT`], well within it). False leaves it to whoever
+    /// claims it next.
     pub fn may_post(&self, notice: &Notice) -> bool {
-        notice.claimed_until.is_none_or(|until| self.db_ms() + crate::outbox::POST_MARGIN_MS < until)
+        let (Some(id), Some(holder)) = (notice.outbox, &notice.claim_holder) else { return true };
+        match self.store.outbox_renew(id, holder, self.db_ms() + CLAIM_MS) {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::error!(notice = id, "could not renew a notice's claim: {e:#}");
+                false
+            }
+        }
     }
 
-    /// A stored notice as it is posted.
-    fn compose(&self, row: &OutboxRow) -> Notice {
+    /// Frees the claims of this machine's processes that died holding them (the local mode's
+    /// start-up: what a killed terminal claimed but never showed is shown now). A live
+    /// process's claims are left alone.
+    pub fn release_dead_claims(&self, platform: &str) -> Result<u64> {
+        let mut freed = 0;
+        for holder in self.store.outbox_holders(platform)? {
+            let process = holder.rsplit_once('/').map_or(holder.as_str(), |(p, _)| p);
+            if crate::lease::dead_here(process) {
+                freed += self.store.outbox_release(&holder)?;
+            }
+        }
+        Ok(freed)
+    }
+
+    /// A stored notice as it is posted, cut to what a platform takes in one go; `None` when what
+    /// it announces cannot be read now (it stays unsent, to be tried again).
+    fn compose(&self, row: &OutboxRow) -> Option<Notice> {
         let mut notice = Notice {
             platform: row.platform.clone(),
             channel: row.channel.clone(),
@@ -77,25 +108,25 @@ impl<S: Store> Service<S> {
         };
         match (row.kind, row.subject) {
             (NoticeKind::Round, Some(t)) => {
-                if let Some(r) = self.round_reply(t, row.round.unwrap_or(0)) {
-                    notice.text = r.text;
-                    notice.notify = r.notify;
-                    notice.image = r.image;
-                    notice.direct = r.direct;
+                let r = self.round_reply(t, row.round.unwrap_or(0))?.capped();
+                notice.text = r.text;
+                notice.notify = r.notify;
+                notice.image = r.image;
+                notice.direct = r.direct;
+                // A crowd is not pinged in the channel: each player has their own word privately.
+                if notice.notify.len() > MAX_PINGS {
+                    notice.notify.clear();
                 }
             }
             (NoticeKind::GameOver, Some(game)) => {
-                if let Ok(Some(g)) = self.store.game(game)
-                    && let Ok(loaded) = self.load(g)
-                {
-                    let board = self.board_reply(&loaded, None, false, row.created_at);
-                    notice.image = board.image;
-                    notice.diagram = board.diagram;
-                    notice.animation = self.game_gif(game);
-                }
+                let loaded = self.load(self.store.game(game).ok()??).ok()?;
+                let board = self.board_reply(&loaded, None, false, row.created_at);
+                notice.image = board.image;
+                notice.diagram = board.diagram;
+                notice.animation = self.game_gif(game);
             }
             _ => {}
         }
-        notice
+        Some(notice)
     }
 }

@@ -510,17 +510,6 @@ impl<S: Store> Service<S> {
     /// fell due meanwhile are made. Returns how many tournaments were looked at.
     pub fn resume_tournaments(&self, platforms: &[&str]) -> Result<usize> {
         let served = |p: &str| platforms.contains(&p);
-        if self.pair_on_worker {
-            let live = self.store.live_tournaments()?;
-            let running: Vec<&TournamentRow> = live
-                .iter()
-                .filter(|t| served(&t.platform) && t.status == TournamentStatus::Running)
-                .collect();
-            for t in &running {
-                self.tournaments.push(t.id);
-            }
-            return Ok(running.len());
-        }
         self.tournament_tick(unix_now(), &served)
     }
 
@@ -842,7 +831,10 @@ impl<S: Store> Service<S> {
                     continue;
                 }
             }
-            if let Err(e) = self.advance(t.id, now, None) {
+            // On the pairing worker where there is one: a large round holds up no clock.
+            if self.pair_on_worker {
+                self.tournaments.push(t.id);
+            } else if let Err(e) = self.advance(t.id, now, None) {
                 tracing::error!(tournament = t.id, "the tournament could not move on: {e:#}");
             }
         }
@@ -1145,21 +1137,10 @@ impl<S: Store> Service<S> {
             return Ok(vec![Reply::text(format!("{} leaves t{} ({}).", target.name, t.id, t.name))]);
         }
         let by = if target.id == me.id { "withdrew" } else { "withdrawn by the organiser" };
-        // The forfeits the withdrawal makes: their games of this round still being played.
-        let mut text = format!("{} is withdrawn from t{} and will not be paired again.", target.name, t.id);
-        let mut notify = Vec::new();
-        let (snapshot, _) = self.snapshot_with_games(&t)?;
-        for p in self.store.pairings(t.id).map_err(internal)?.iter().filter(|p| {
-            p.round == t.current_round
-                && (p.white == target.id || p.black == Some(target.id))
-                && p.game.is_some()
-                && matches!(snapshot.pairing_outcome(p), Some(crate::tournament::Outcome::Pending))
-        }) {
-            let winner = if p.white == target.id { p.black.unwrap_or(p.white) } else { p.white };
-            let opponent = self.names(&[winner])?.remove(0);
-            text.push_str(&format!(" {} wins game #{} by forfeit.", opponent.name, p.game.unwrap_or(0)));
-            notify.push(opponent.user_id);
-        }
+        // `{forfeits}`: the games it forfeits, said by the store from what it recorded.
+        let text =
+            format!("{} is withdrawn from t{} and will not be paired again.{{forfeits}}", target.name, t.id);
+        let notify = Vec::new();
         // Withdrawn, a game in progress lost by forfeit, and the notice, in one transaction.
         let claim = self.new_claim();
         let notice = Announcement::text(text, notify).notice(&t, Some(&claim));

@@ -247,8 +247,12 @@ pub trait Store: Send + Sync + TournamentStore {
     fn outbox_held(&self, holder: &str) -> Result<Vec<OutboxRow>>;
     /// Marks a notice sent: true the first time.
     fn outbox_sent(&self, notice: i64, now: i64) -> Result<bool>;
-    /// Lets go of every claim on `platform`'s unsent notices (the local mode's restart).
-    fn outbox_release(&self, platform: &str) -> Result<u64>;
+    /// Renews `holder`'s claim on an unsent notice until `until_ms`: false if it holds it no more.
+    fn outbox_renew(&self, notice: i64, holder: &str, until_ms: i64) -> Result<bool>;
+    /// The holders of claims on `platform`'s unsent notices.
+    fn outbox_holders(&self, platform: &str) -> Result<Vec<String>>;
+    /// Lets go of `holder`'s claims on unsent notices (a process known to be dead).
+    fn outbox_release(&self, holder: &str) -> Result<u64>;
     /// Records that the platform's message was answered; true the first time.
     fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool>;
     fn was_handled(&self, platform: &str, message: &str) -> Result<bool>;
@@ -417,8 +421,14 @@ impl<T: Store + ?Sized> Store for Box<T> {
     fn outbox_sent(&self, notice: i64, now: i64) -> Result<bool> {
         (**self).outbox_sent(notice, now)
     }
-    fn outbox_release(&self, platform: &str) -> Result<u64> {
-        (**self).outbox_release(platform)
+    fn outbox_renew(&self, notice: i64, holder: &str, until_ms: i64) -> Result<bool> {
+        (**self).outbox_renew(notice, holder, until_ms)
+    }
+    fn outbox_holders(&self, platform: &str) -> Result<Vec<String>> {
+        (**self).outbox_holders(platform)
+    }
+    fn outbox_release(&self, holder: &str) -> Result<u64> {
+        (**self).outbox_release(holder)
     }
     fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool> {
         (**self).mark_handled(platform, message, now)
@@ -994,8 +1004,19 @@ impl Store for SqliteStore {
         Ok(self.conn().execute(sql::NOTICE_SENT, params![notice, now])? == 1)
     }
 
-    fn outbox_release(&self, platform: &str) -> Result<u64> {
-        Ok(self.conn().execute(sql::RELEASE_NOTICES, [platform])? as u64)
+    fn outbox_renew(&self, notice: i64, holder: &str, until_ms: i64) -> Result<bool> {
+        Ok(self.conn().execute(sql::RENEW_NOTICE, params![notice, holder, until_ms])? == 1)
+    }
+
+    fn outbox_holders(&self, platform: &str) -> Result<Vec<String>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(sql::NOTICE_HOLDERS)?;
+        let rows = stmt.query_map([platform], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<String>>>()?)
+    }
+
+    fn outbox_release(&self, holder: &str) -> Result<u64> {
+        Ok(self.conn().execute(sql::RELEASE_NOTICES, [holder])? as u64)
     }
 
     fn mark_handled(&self, platform: &str, message: &str, now: i64) -> Result<bool> {

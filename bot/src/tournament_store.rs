@@ -332,6 +332,25 @@ pub enum SetResult {
     Changed(Option<String>),
 }
 
+/// `notices` with their `{forfeits}` said: each game the withdrawal forfeited, `(game, winner's
+/// name, winner's user id)`, as recorded in the withdrawal's own transaction; the winners are
+/// named to notify.
+pub(crate) fn with_forfeits(notices: &[NewNotice], forfeits: &[(GameId, String, String)]) -> Vec<NewNotice> {
+    let said: String =
+        forfeits.iter().map(|(game, name, _)| format!(" {name} wins game #{game} by forfeit.")).collect();
+    notices
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            if n.text.contains("{forfeits}") {
+                n.text = n.text.replace("{forfeits}", &said);
+                n.notify.extend(forfeits.iter().map(|(_, _, user)| user.clone()));
+            }
+            n
+        })
+        .collect()
+}
+
 /// A game's stored result in the tournament's notation: a forfeit as `+-`, `-+` or `--`.
 pub(crate) fn tournament_result(result: &str, reason: Option<&str>) -> String {
     let forfeit = reason.is_some_and(|r| r.starts_with(GameEnding::FORFEIT));
@@ -770,18 +789,21 @@ impl TournamentStore for SqliteStore {
         let mut forfeits = Vec::new();
         for (board, leg, white, black, game) in running {
             let (result, winner) = if white == player { ("-+", black) } else { ("+-", white) };
-            record_result(
-                &tx,
-                t,
-                PairingAt { round: after_round, board, leg },
-                result,
-                "withdrawal",
-                now,
-                None,
-            )?;
-            forfeits.push((game, winner));
+            // Only a game still without a result: one that ended meanwhile keeps its ending.
+            let at = PairingAt { round: after_round, board, leg };
+            if record_result(&tx, t, at, result, "withdrawal", now, Some(None))? == SetResult::Set {
+                forfeits.push((game, winner));
+            }
         }
-        insert_notices(&tx, notices, now)?;
+        let mut told = Vec::new();
+        for &(game, winner) in &forfeits {
+            let (name, user): (String, String) =
+                tx.query_row("SELECT name, user_id FROM players WHERE id = ?1", [winner], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?;
+            told.push((game, name, user));
+        }
+        insert_notices(&tx, &with_forfeits(notices, &told), now)?;
         tx.commit()?;
         Ok(Some(forfeits))
     }
@@ -830,6 +852,15 @@ impl TournamentStore for SqliteStore {
         )?;
         if moved != 1 {
             return Ok(false);
+        }
+        // A player withdrawn while the round was being worked out is not paired: the caller
+        // works it out again.
+        for p in pairings.iter().filter(|p| p.kind == PairingKind::Game && p.result.is_none()) {
+            for player in [Some(p.white), p.black].into_iter().flatten() {
+                if tx.query_row(sql::IS_WITHDRAWN, params![t, player], |r| r.get::<_, bool>(0))? {
+                    return Ok(false);
+                }
+            }
         }
         for (player, rating) in seeds {
             tx.execute(sql::SET_SEED_RATING, params![t, player, rating])?;

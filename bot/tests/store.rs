@@ -81,6 +81,7 @@ postgres::on_both_databases! {
     a_knockout_leg_is_added_once,
     an_organisers_result_ends_the_game_and_a_forfeit_is_unrated,
     a_notice_is_stored_with_its_change_claimed_once_and_sent_once,
+    a_player_withdrawn_while_a_round_is_worked_out_is_not_paired,
     a_withdrawal_forfeits_the_running_game,
     rated_results_come_in_finishing_order,
     racing_moves_for_one_turn_exactly_one_commits,
@@ -732,6 +733,33 @@ fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &dyn Db) {
     assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
 }
 
+fn a_player_withdrawn_while_a_round_is_worked_out_is_not_paired(db: &dyn Db) {
+    let store = db.open();
+    let (t, p) = tournament_with(&*store, Format::Swiss, 4);
+    let round1 = [game_pairing(1, p[0], p[1]), game_pairing(2, p[2], p[3])];
+    assert!(store.pair_round(t, 1, &[], &round1, &TEMPLATE, &[]).unwrap());
+    let at = |board| PairingAt { round: 1, board, leg: 0 };
+    for board in [1, 2] {
+        let setting = ResultSetting { result: "1-0", reason: "x", now: T0, expected: None };
+        store.set_pairing_result(t, at(board), &setting, &[]).unwrap();
+    }
+    // Withdrawn after the worker read the entrants, before it stored the round.
+    let said = NewNotice::text("test", "club", "gone.{forfeits}", Vec::new());
+    assert_eq!(store.withdraw_entrant(t, p[3], 1, "gone", T0, &[said]).unwrap(), Some(vec![]));
+    let stale = [game_pairing(1, p[0], p[2]), game_pairing(2, p[1], p[3])];
+    let notice = NewNotice::text("test", "club", "never", Vec::new());
+    assert!(!store.pair_round(t, 2, &[], &stale, &TEMPLATE, &[notice]).unwrap());
+    assert_eq!(store.tournament(t).unwrap().unwrap().current_round, 1, "nothing changed");
+    let fresh = [
+        game_pairing(1, p[0], p[2]),
+        NewPairing { board: 2, leg: 0, white: p[1], black: None, kind: PairingKind::Bye, result: None },
+    ];
+    assert!(store.pair_round(t, 2, &[], &fresh, &TEMPLATE, &[]).unwrap());
+    let texts: Vec<String> =
+        store.outbox_claim(None, "z", 1, 10).unwrap().into_iter().map(|n| n.text).collect();
+    assert_eq!(texts, ["gone."], "the stale round's notice was not stored; no game was forfeited");
+}
+
 fn a_notice_is_stored_with_its_change_claimed_once_and_sent_once(db: &dyn Db) {
     let store = db.open();
     let (t, _, [g1, _]) = first_round_of_four(&*store, Format::RoundRobin);
@@ -781,8 +809,17 @@ fn a_notice_is_stored_with_its_change_claimed_once_and_sent_once(db: &dyn Db) {
     );
     assert!(store.outbox_claim(None, "e", 2_000, 10).unwrap().is_empty());
     assert_eq!(store.outbox_held("w").unwrap().len(), 1);
-    assert_eq!(store.outbox_release("discord").unwrap(), 1);
-    assert_eq!(store.outbox_claim(None, "e", 2_000, 10).unwrap().len(), 1);
+    assert_eq!(store.outbox_holders("discord").unwrap(), ["w"]);
+    assert_eq!(store.outbox_release("someone else").unwrap(), 0);
+    assert_eq!(store.outbox_release("w").unwrap(), 1);
+    let e = store.outbox_claim(None, "e", 2_000, 10).unwrap();
+    assert_eq!(e.len(), 1);
+    // A claim is renewed only by its holder, and only while the notice is unsent.
+    assert!(store.outbox_renew(e[0].id, "e", 3_000 + CLAIM_MS).unwrap());
+    assert!(!store.outbox_renew(e[0].id, "f", 3_000 + CLAIM_MS).unwrap());
+    assert!(store.outbox_claim(None, "f", 2_000 + CLAIM_MS + 1, 10).unwrap().is_empty(), "renewed");
+    store.outbox_sent(e[0].id, T0).unwrap();
+    assert!(!store.outbox_renew(e[0].id, "e", 4_000 + CLAIM_MS).unwrap());
     // Messages answered once.
     assert!(!store.was_handled("matrix", "$e1").unwrap());
     assert!(store.mark_handled("matrix", "$e1", T0).unwrap());

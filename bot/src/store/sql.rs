@@ -134,6 +134,10 @@ pub const UNFINISHED_PAIRINGS_OF: &str =
          WHERE p.tournament_id = ?1 AND p.round = ?2 AND (p.white = ?3 OR p.black = ?3)
          AND p.result IS NULL AND g.result IS NULL";
 
+/// `(tournament, player)`: withdrawn from it.
+pub const IS_WITHDRAWN: &str = "SELECT COUNT(*) > 0 FROM tournament_players
+         WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_after IS NOT NULL";
+
 /// `(game)`: its result and why.
 pub const GAME_RESULT: &str = "SELECT result, result_reason FROM games WHERE id = ?1";
 
@@ -186,9 +190,17 @@ pub const HELD_NOTICES: &str = "SELECT id, platform, channel, kind, subject, rou
 /// `(notice, now)`: once.
 pub const NOTICE_SENT: &str = "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL";
 
-/// `(platform)`: claims given up (the local mode's restart: one terminal, one process).
+/// `(holder)`: the claims of a process known to be dead, given up.
 pub const RELEASE_NOTICES: &str =
-    "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = ?1 AND sent_at IS NULL";
+    "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?1 AND sent_at IS NULL";
+
+/// `(notice, holder, until)`: only the holder's claim, on a notice not sent yet.
+pub const RENEW_NOTICE: &str =
+    "UPDATE outbox SET claimed_until = ?3 WHERE id = ?1 AND claimed_by = ?2 AND sent_at IS NULL";
+
+/// `(platform)`.
+pub const NOTICE_HOLDERS: &str = "SELECT DISTINCT claimed_by FROM outbox
+         WHERE platform = ?1 AND sent_at IS NULL AND claimed_by IS NOT NULL";
 
 /// `(platform, message)`.
 pub const MARK_HANDLED: &str =
