@@ -7,8 +7,8 @@ CREATE TABLE outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     platform TEXT NOT NULL,
     channel TEXT NOT NULL,
-    -- 'text'; 'round' (a tournament's round, its pairings read when posted); 'game-over' (the
-    -- final board and the game's GIF are drawn when posted).
+    -- 'text'; 'round' (a tournament's round, its pairings read when posted); 'game' (a game begun or over:
+    -- its board, and its GIF once over, are drawn when posted).
     kind TEXT NOT NULL,
     subject INTEGER,
     round INTEGER,

@@ -27,8 +27,9 @@ pub enum NoticeKind {
     /// A tournament's round (`subject`, `round`): the pairings are read from the store when it is
     /// posted, each player's own word sent privately.
     Round,
-    /// A game over (`subject`): posted with the final board and the game's GIF.
-    GameOver,
+    /// A game begun or over (`subject`): posted with its board, with its buttons while it is
+    /// played, and with its GIF once it is over.
+    Game,
 }
 
 impl NoticeKind {
@@ -36,14 +37,14 @@ impl NoticeKind {
         match self {
             NoticeKind::Text => "text",
             NoticeKind::Round => "round",
-            NoticeKind::GameOver => "game-over",
+            NoticeKind::Game => "game",
         }
     }
 
     pub(crate) fn parse(text: &str) -> NoticeKind {
         match text {
             "round" => NoticeKind::Round,
-            "game-over" => NoticeKind::GameOver,
+            "game" => NoticeKind::Game,
             _ => NoticeKind::Text,
         }
     }

@@ -418,7 +418,12 @@ impl Store for PgStore {
         self.run(async |c| insert_game(&*c, g).await)
     }
 
-    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
+    fn accept_challenge(
+        &self,
+        challenge: ChallengeId,
+        g: &NewGame,
+        notices: &[NewNotice],
+    ) -> Result<Option<GameId>> {
         self.run(async |c| {
             let tx = c.transaction().await?;
             // Of two accepting at once, the second waits for the first's row lock, then finds the
@@ -428,6 +433,7 @@ impl Store for PgStore {
                 return Ok(None);
             }
             let id = insert_game(&tx, g).await?;
+            insert_notices(&tx, notices, g.now, Some(id)).await?;
             tx.commit().await?;
             Ok(Some(id))
         })
@@ -848,6 +854,7 @@ async fn insert_notices(
             None => n.text.clone(),
         };
         let round = n.round.map(i64::from);
+        let subject = n.subject.or(game);
         let holder = n.claim.as_ref().map(|c| c.holder.as_str());
         let until = n.claim.as_ref().map(|c| c.until_ms);
         execute(
@@ -857,7 +864,7 @@ async fn insert_notices(
                 &n.platform,
                 &n.channel,
                 &n.kind.name(),
-                &n.subject,
+                &subject,
                 &round,
                 &text,
                 &n.notify_column(),

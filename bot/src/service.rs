@@ -751,27 +751,33 @@ impl<S: Store> Service<S> {
             now: msg.now,
             bot: None,
         };
-        let Some(game_id) = self.store.accept_challenge(c.id, &game).map_err(internal)? else {
-            return Err("that challenge was just withdrawn or taken up".into());
+        let names = |id| {
+            self.store.player_by_id(id).map_err(internal)?.ok_or_else(|| "a player has vanished".to_string())
         };
-        let loaded = self.find(msg, Some(game_id), true)?;
-        let to_move = loaded.player(start.turn());
-        let mut reply = self.board_reply(&loaded, None, false, msg.now);
+        let (white_player, black_player) = (names(white)?, names(black)?);
+        let to_move = if start.turn() == Color::White { &white_player } else { &black_player };
         let mut clock = c.days_per_move.map_or(String::new(), |d| format!(", {d} days per move"));
         if c.rated {
             clock.push_str(", rated");
         }
-        reply.text = format!(
-            "Game #{game_id} begins: {variant}, {} (white) vs {} (black){clock}. {}, you have the move ({}).",
-            loaded.white.name,
-            loaded.black.name,
+        // The game's start is announced from the outbox, stored with the game: `{game}` is its
+        // number, the board is drawn when it is posted.
+        let text = format!(
+            "Game #{{game}} begins: {variant}, {} (white) vs {} (black){clock}. {}, you have the move ({}).",
+            white_player.name,
+            black_player.name,
             to_move.name,
             start.turn()
         );
-        if to_move.id != me.id {
-            reply.notify.push(to_move.user_id.clone());
+        let notify = if to_move.id != me.id { vec![to_move.user_id.clone()] } else { Vec::new() };
+        let claim = self.new_claim();
+        let notice =
+            NewNotice { kind: NoticeKind::Game, ..NewNotice::text(msg.platform, msg.channel, text, notify) }
+                .claimed(Some(&claim));
+        if self.store.accept_challenge(c.id, &game, &[notice]).map_err(internal)?.is_none() {
+            return Err("that challenge was just withdrawn or taken up".into());
         }
-        Ok(vec![reply])
+        Ok(self.held_replies(&claim))
     }
 
     fn close_challenge(&self, msg: &Incoming, id: GameRef, mine: bool) -> Replies {
@@ -818,7 +824,7 @@ impl<S: Store> Service<S> {
         // The loss on time and the notice saying so, in one transaction: the final board and the
         // GIF are drawn when it is posted.
         let notice = NewNotice {
-            kind: NoticeKind::GameOver,
+            kind: NoticeKind::Game,
             subject: Some(loaded.row.id),
             ..NewNotice::text(&loaded.row.platform, &loaded.row.channel, text, notify)
         }

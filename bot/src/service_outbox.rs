@@ -118,11 +118,12 @@ impl<S: Store> Service<S> {
                     notice.notify.clear();
                 }
             }
-            (NoticeKind::GameOver, Some(game)) => {
+            (NoticeKind::Game, Some(game)) => {
                 let loaded = self.load(self.store.game(game).ok()??).ok()?;
                 let board = self.board_reply(&loaded, None, false, row.created_at);
                 notice.image = board.image;
                 notice.diagram = board.diagram;
+                notice.actions = board.actions;
                 notice.animation = self.game_gif(game);
             }
             _ => {}

@@ -150,7 +150,14 @@ pub trait Store: Send + Sync + TournamentStore {
     fn create_game(&self, g: &NewGame) -> Result<GameId>;
     /// Closes an open challenge as accepted and creates its game, in one transaction; `None`
     /// (and nothing changed) if the challenge was no longer open.
-    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>>;
+    /// The game's start announced by `notices` (a `{game}` in their text becomes its number),
+    /// stored with it.
+    fn accept_challenge(
+        &self,
+        challenge: ChallengeId,
+        g: &NewGame,
+        notices: &[NewNotice],
+    ) -> Result<Option<GameId>>;
     fn game(&self, id: GameId) -> Result<Option<GameRow>>;
     /// Unfinished games in a channel.
     fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>>;
@@ -336,8 +343,13 @@ impl<T: Store + ?Sized> Store for Box<T> {
     fn create_game(&self, g: &NewGame) -> Result<GameId> {
         (**self).create_game(g)
     }
-    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
-        (**self).accept_challenge(challenge, g)
+    fn accept_challenge(
+        &self,
+        challenge: ChallengeId,
+        g: &NewGame,
+        notices: &[NewNotice],
+    ) -> Result<Option<GameId>> {
+        (**self).accept_challenge(challenge, g, notices)
     }
     fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         (**self).game(id)
@@ -616,7 +628,7 @@ pub(crate) fn insert_notices_for(
                 n.platform,
                 n.channel,
                 n.kind.name(),
-                n.subject,
+                n.subject.or(game),
                 n.round,
                 text,
                 n.notify_column(),
@@ -808,7 +820,12 @@ impl Store for SqliteStore {
         insert_game(&self.conn(), g)
     }
 
-    fn accept_challenge(&self, challenge: ChallengeId, g: &NewGame) -> Result<Option<GameId>> {
+    fn accept_challenge(
+        &self,
+        challenge: ChallengeId,
+        g: &NewGame,
+        notices: &[NewNotice],
+    ) -> Result<Option<GameId>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let closed = tx.execute(sql::ACCEPT_CHALLENGE, [challenge])?;
@@ -816,6 +833,7 @@ impl Store for SqliteStore {
             return Ok(None);
         }
         let id = insert_game(&tx, g)?;
+        insert_notices_for(&tx, notices, g.now, Some(id))?;
         tx.commit()?;
         Ok(Some(id))
     }

@@ -166,6 +166,19 @@ fn verify(db: &std::path::Path, tally: &mut Tally, replays: &mut Replays) -> Sto
 }
 
 /// A random legal turn that does not end the game (so games last), else any legal turn.
+/// Counts each "Game #N begins" in `output`.
+fn count_starts(starts: &mut BTreeMap<i64, usize>, output: &str) {
+    for piece in output.split("[tessera] Game #").skip(1) {
+        let mut words = piece.splitn(2, ' ');
+        if let (Some(n), Some(rest)) = (words.next(), words.next())
+            && rest.starts_with("begins:")
+            && let Ok(game) = n.parse()
+        {
+            *starts.entry(game).or_default() += 1;
+        }
+    }
+}
+
 fn pick_move(game: &Game, rng: &mut Rng) -> String {
     let pos = game.position();
     let mut moves = pos.legal_moves();
@@ -209,6 +222,7 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
     // How long a batch takes to be answered, to aim the kills inside the work.
     let mut latency_us: u64 = 5_000;
     let mut batches = 0usize;
+    let mut starts: BTreeMap<i64, usize> = BTreeMap::new();
     let mut until_kill = rng.below(8);
     let started = Instant::now();
     while tally.kills < kills_wanted {
@@ -260,7 +274,7 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
         }
         let kill = until_kill == 0;
         let begun = Instant::now();
-        bot.send(&lines);
+        let first = bot.send(&lines);
         let tail = if kill {
             // Anywhere from before the first line is read to after the last is answered.
             let delay = rng.next() % (latency_us * 3 / 2 + 1);
@@ -272,6 +286,11 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
             None
         };
         batches += 1;
+        for answer in
+            bot.answers[first.min(bot.answers.len())..].iter().map(String::as_str).chain(tail.as_deref())
+        {
+            count_starts(&mut starts, answer);
+        }
         for (k, sent) in what {
             let answer = answer_to(&bot, tail.as_deref(), k);
             assert!(!answer.contains(INTERNAL_ERROR), "line {k} got an internal error: {answer}");
@@ -317,6 +336,8 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
             // Restart first, so the bot itself recovers the database after the kill.
             bot = LocalBot::spawn(&data, &log);
             bot.ready(ANSWER_TIME);
+            // What the killed process stored but never showed, shown now.
+            count_starts(&mut starts, &bot.preamble);
         } else {
             until_kill -= 1;
         }
@@ -325,6 +346,22 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
         assert!(tally.missing.is_empty(), "acknowledged, not stored: {:#?}", tally.missing);
     }
     bot.quit();
+    // Every game stored was announced as begun: once, or twice when the kill fell between
+    // printing the announcement and marking it sent.
+    let raw = rusqlite::Connection::open(&db).unwrap();
+    let games: Vec<i64> = raw
+        .prepare("SELECT id FROM games")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for game in &games {
+        let n = starts.get(game).copied().unwrap_or(0);
+        assert!((1..=2).contains(&n), "game #{game}'s start was announced {n} times");
+    }
+    let twice = starts.values().filter(|&&n| n == 2).count();
+    println!("{} games begun, each announced ({twice} twice)", games.len());
     let errors = std::fs::read_to_string(&log).unwrap_or_default();
     let unexpected: Vec<&str> =
         errors.lines().filter(|l| !l.contains(" INFO tessera::cli: games are kept here ")).collect();

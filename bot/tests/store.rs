@@ -244,8 +244,8 @@ fn a_challenge_is_accepted_once(db: &dyn Db) {
     let mut g = new_game_in("room", b, a);
     g.rated = true;
     g.days_per_move = None;
-    let game = store.accept_challenge(id, &g).unwrap().expect("accepted");
-    assert_eq!(store.accept_challenge(id, &g).unwrap(), None, "accepted once");
+    let game = store.accept_challenge(id, &g, &[]).unwrap().expect("accepted");
+    assert_eq!(store.accept_challenge(id, &g, &[]).unwrap(), None, "accepted once");
     assert!(!store.close_challenge(id, "declined").unwrap());
     let row = store.game(game).unwrap().unwrap();
     assert_eq!((row.white, row.black, row.rated, row.days_per_move), (b, a, true, None));
@@ -947,7 +947,7 @@ fn racing_accepts_and_pairings_exactly_one_wins(db: &dyn Db) {
                     for &c in challenges {
                         barrier.wait();
                         accepted += usize::from(
-                            store.accept_challenge(c, &new_game_in("room", b, a)).unwrap().is_some(),
+                            store.accept_challenge(c, &new_game_in("room", b, a), &[]).unwrap().is_some(),
                         );
                     }
                     barrier.wait();
