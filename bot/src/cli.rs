@@ -426,10 +426,10 @@ fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixC
     // The bot's own turns in practice games: one thread of its own, posting like the clock.
     let practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
     // Tournaments: any round a crash left unpaired is paired now; then every round as it falls due.
-    let pairing = tessera_bot::practice::PairingWorker::start(service.clone(), &clock.platforms())?;
+    let pairing = tessera_bot::practice::Worker::pairing(service.clone(), &clock.platforms())?;
     let outbox = clock.router();
     let outcome = runtime.block_on(async {
-        tokio::spawn(tessera_bot::practice::run_outbox(service.clone(), outbox));
+        tokio::spawn(tessera_bot::delivery::run_outbox(service.clone(), outbox));
         tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));
         let matrix = async {
             match matrix {

@@ -227,7 +227,7 @@ impl EventHandler for Handler {
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
             match send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
-                Ok(()) => mark_posted(&self.service, reply.outbox).await,
+                Ok(()) => crate::delivery::mark_posted(&self.service, reply.outbox).await,
                 Err(e) => tracing::warn!(channel = %msg.channel_id, "could not answer: {e}"),
             }
             send_direct(&ctx.http, &reply).await;
@@ -273,7 +273,7 @@ impl Handler {
         let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
         respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
         for notice in notices {
-            mark_posted(&self.service, Some(notice)).await;
+            crate::delivery::mark_posted(&self.service, Some(notice)).await;
         }
         Ok(())
     }
@@ -353,7 +353,7 @@ impl Handler {
                     let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
                     respond_after(http, to, replies, updated.is_ok()).await?;
                     for notice in notices {
-                        mark_posted(&self.service, Some(notice)).await;
+                        crate::delivery::mark_posted(&self.service, Some(notice)).await;
                     }
                     return Ok(());
                 }
@@ -368,18 +368,9 @@ impl Handler {
         let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
         respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
         for notice in notices {
-            mark_posted(&self.service, Some(notice)).await;
+            crate::delivery::mark_posted(&self.service, Some(notice)).await;
         }
         Ok(())
-    }
-}
-
-/// Marks a stored notice sent once Discord took the message that posts it ([`crate::outbox`]).
-async fn mark_posted(service: &Shared, notice: Option<i64>) {
-    let Some(notice) = notice else { return };
-    let service = Arc::clone(service);
-    if let Err(e) = tokio::task::spawn_blocking(move || service.notice_sent(notice)).await {
-        tracing::error!("marking a notice sent panicked: {e}");
     }
 }
 
@@ -827,7 +818,7 @@ async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::clock::In
         let Ok(id) = notice.channel.parse::<u64>() else { continue };
         // Posted only under a claim still held, renewed for the post, and within its time: never
         // by two at once (see [`crate::outbox`]).
-        if !crate::practice::holds_for_post(&service, &notice).await {
+        if !crate::delivery::holds_for_post(&service, &notice).await {
             continue;
         }
         let reply = notice.into_reply();
@@ -835,7 +826,7 @@ async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::clock::In
             .await
         {
             Ok(Ok(())) => {
-                mark_posted(&service, reply.outbox).await;
+                crate::delivery::mark_posted(&service, reply.outbox).await;
                 // The players' own words go with a notice the channel got, once.
                 send_direct(&http, &reply).await;
             }

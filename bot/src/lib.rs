@@ -6,6 +6,7 @@ pub mod clock;
 pub mod command_table;
 pub mod commands;
 pub mod config;
+pub mod delivery;
 pub mod discord;
 mod game_cache;
 pub mod lease;

@@ -83,12 +83,19 @@ impl Session {
     /// Whether the author administers this channel: its first speaker does, and whoever
     /// `/admin` named.
     fn is_admin<S: Store>(&self, service: &Service<S>) -> bool {
-        let store = service.store();
-        match store.channel_setting(PLATFORM, &self.channel, ADMINS) {
-            Ok(Some(admins)) => admins.lines().any(|a| a == self.user.id),
-            Ok(None) => store.set_channel_setting(PLATFORM, &self.channel, ADMINS, &self.user.id).is_ok(),
+        match self.admins(service) {
+            Ok(Some(admins)) => admins.contains(&self.user.id),
+            Ok(None) => {
+                service.store().set_channel_setting(PLATFORM, &self.channel, ADMINS, &self.user.id).is_ok()
+            }
             Err(_) => false,
         }
+    }
+
+    /// This channel's admins; `None` before anyone has spoken here.
+    fn admins<S: Store>(&self, service: &Service<S>) -> anyhow::Result<Option<Vec<String>>> {
+        let stored = service.store().channel_setting(PLATFORM, &self.channel, ADMINS)?;
+        Ok(stored.map(|a| a.lines().map(str::to_string).collect()))
     }
 
     fn answer_marking<S: Store>(
@@ -110,17 +117,21 @@ impl Session {
                     Some(format!("(you are now {name})"))
                 }
                 (Some("admin"), Some(name)) => {
-                    let store = service.store();
                     let id = name.to_lowercase();
-                    let mut admins: Vec<String> = match store.channel_setting(PLATFORM, &self.channel, ADMINS)
-                    {
-                        Ok(Some(a)) => a.lines().map(str::to_string).collect(),
-                        _ => vec![self.user.id.clone()],
-                    };
-                    if !admins.contains(&id) {
-                        admins.push(id);
-                    }
-                    match store.set_channel_setting(PLATFORM, &self.channel, ADMINS, &admins.join("\n")) {
+                    // Naming an admin first makes the one who names them the channel's first.
+                    let added = self.admins(service).and_then(|admins| {
+                        let mut admins = admins.unwrap_or_else(|| vec![self.user.id.clone()]);
+                        if !admins.contains(&id) {
+                            admins.push(id);
+                        }
+                        service.store().set_channel_setting(
+                            PLATFORM,
+                            &self.channel,
+                            ADMINS,
+                            &admins.join("\n"),
+                        )
+                    });
+                    match added {
                         Ok(()) => Some(format!("({name} is now an admin of #{})", self.channel)),
                         Err(e) => Some(format!("(could not make {name} an admin: {e})")),
                     }

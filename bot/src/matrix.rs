@@ -340,7 +340,7 @@ async fn on_message(
     let answered = !replies.is_empty();
     for reply in replies {
         match send(&room, &reply).await {
-            Ok(()) => mark_posted(&service_for_marks, reply.outbox).await,
+            Ok(()) => crate::delivery::mark_posted(&service_for_marks, reply.outbox).await,
             Err(e) => tracing::warn!(room = %room.room_id(), "could not answer: {e}"),
         }
     }
@@ -353,15 +353,6 @@ async fn on_message(
         if !matches!(marked, Ok(Ok(_))) {
             tracing::error!("could not record an answered message: a restart may answer it again");
         }
-    }
-}
-
-/// Marks a stored notice sent once the homeserver took the message that posts it.
-async fn mark_posted(service: &Shared, notice: Option<i64>) {
-    let Some(notice) = notice else { return };
-    let service = Arc::clone(service);
-    if let Err(e) = tokio::task::spawn_blocking(move || service.notice_sent(notice)).await {
-        tracing::error!("marking a notice sent panicked: {e}");
     }
 }
 
@@ -438,12 +429,12 @@ async fn deliver(service: Shared, client: Client, mut notices: crate::clock::Inb
         };
         // Posted only under a claim still held, renewed for the post, and within its time: never
         // by two at once (see [`crate::outbox`]).
-        if !crate::practice::holds_for_post(&service, &notice).await {
+        if !crate::delivery::holds_for_post(&service, &notice).await {
             continue;
         }
         let reply = notice.into_reply();
         match tokio::time::timeout(crate::outbox::POST_TIMEOUT, send(&room, &reply)).await {
-            Ok(Ok(())) => mark_posted(&service, reply.outbox).await,
+            Ok(Ok(())) => crate::delivery::mark_posted(&service, reply.outbox).await,
             Ok(Err(e)) => tracing::warn!(room = %room_id, "a notice could not be posted: {e}"),
             Err(_) => {
                 tracing::warn!(room = %room_id, "a notice was not taken in time; it is tried again later")

@@ -92,6 +92,15 @@ impl NewNotice {
         self
     }
 
+    /// Its text and subject as stored with a change that created `game`: a `{game}` in the text
+    /// becomes its number, and a notice about no other subject is about it.
+    pub(crate) fn for_game(&self, game: Option<i64>) -> (String, Option<i64>) {
+        match game {
+            Some(g) => (self.text.replace("{game}", &g.to_string()), self.subject.or(Some(g))),
+            None => (self.text.clone(), self.subject),
+        }
+    }
+
     /// The user ids as stored: one per line.
     pub(crate) fn notify_column(&self) -> String {
         self.notify.join("\n")
@@ -110,7 +119,6 @@ pub struct OutboxRow {
     pub text: String,
     pub notify: Vec<String>,
     pub created_at: i64,
-    pub claimed_until: Option<i64>,
 }
 
 /// The user ids of a stored `notify` column.

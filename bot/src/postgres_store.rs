@@ -164,6 +164,25 @@ impl PgStore {
     fn games(&self, filter: &str, params: Params) -> Result<Vec<GameRow>> {
         self.run(async |c| games(&*c, filter, params).await)
     }
+
+    /// Runs `statement`; if it changed its one row, stores `notices` with it, in one transaction.
+    fn change_announced(
+        &self,
+        statement: &str,
+        params: Params,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            if execute(&tx, statement, params).await? != 1 {
+                return Ok(false);
+            }
+            insert_notices(&tx, notices, now, None).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
 }
 
 async fn migrate(c: &mut deadpool_postgres::Client) -> Result<()> {
@@ -585,15 +604,12 @@ impl Store for PgStore {
     }
 
     fn mark_reminded(&self, game: GameId, last_move_at: i64, notices: &[NewNotice]) -> Result<bool> {
-        self.run(async |c| {
-            let tx = c.transaction().await?;
-            if execute(&tx, sql::MARK_REMINDED, &[&game, &last_move_at]).await? != 1 {
-                return Ok(false);
-            }
-            insert_notices(&tx, notices, crate::service::unix_now(), None).await?;
-            tx.commit().await?;
-            Ok(true)
-        })
+        self.change_announced(
+            sql::MARK_REMINDED,
+            &[&game, &last_move_at],
+            notices,
+            crate::service::unix_now(),
+        )
     }
 
     fn time_out(
@@ -604,15 +620,7 @@ impl Store for PgStore {
         now: i64,
         notices: &[NewNotice],
     ) -> Result<bool> {
-        self.run(async |c| {
-            let tx = c.transaction().await?;
-            if execute(&tx, sql::TIME_OUT, &[&game, &last_move_at, &result, &now]).await? != 1 {
-                return Ok(false);
-            }
-            insert_notices(&tx, notices, now, None).await?;
-            tx.commit().await?;
-            Ok(true)
-        })
+        self.change_announced(sql::TIME_OUT, &[&game, &last_move_at, &result, &now], notices, now)
     }
 
     fn outbox_claim(
@@ -849,12 +857,8 @@ async fn insert_notices(
     game: Option<GameId>,
 ) -> Result<()> {
     for n in notices {
-        let text = match game {
-            Some(g) => n.text.replace("{game}", &g.to_string()),
-            None => n.text.clone(),
-        };
+        let (text, subject) = n.for_game(game);
         let round = n.round.map(i64::from);
-        let subject = n.subject.or(game);
         let holder = n.claim.as_ref().map(|c| c.holder.as_str());
         let until = n.claim.as_ref().map(|c| c.until_ms);
         execute(
@@ -891,7 +895,6 @@ fn notice_row(r: &Row) -> Result<OutboxRow> {
         text: r.try_get(6)?,
         notify: crate::outbox::notify_list(&notify),
         created_at: r.try_get(8)?,
-        claimed_until: r.try_get(9)?,
     })
 }
 
@@ -1036,8 +1039,8 @@ impl TournamentStore for PgStore {
             }
             let mut told = Vec::new();
             for &(game, winner) in &forfeits {
-                let r = one(&tx, "SELECT name, user_id FROM players WHERE id = $1", &[&winner]).await?;
-                told.push((game, r.try_get(0)?, r.try_get(1)?));
+                let r = one(&tx, sql::PLAYER_BY_ID, &[&winner]).await?;
+                told.push((game, r.try_get(3)?, r.try_get(2)?));
             }
             insert_notices(&tx, &with_forfeits(notices, &told), now, None).await?;
             tx.commit().await?;

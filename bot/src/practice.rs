@@ -1,4 +1,4 @@
-//! The practice opponent's worker: the bot's own turns in games against it (issue 16), searched
+//! The background workers ([`Worker`]): tournament pairing, and the practice opponent's worker: the bot's own turns in games against it (issue 16), searched
 //! on ONE dedicated OS thread, off the chat runtime, one game at a time. The search is CPU-bound
 //! for up to a few seconds; the adapters' async workers and every other game never wait for it.
 //!
@@ -13,7 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::clock::Router;
-use crate::service::{Notice, Service, unix_now};
+use crate::service::{Service, unix_now};
 use crate::store::{GameId, Store};
 
 /// The level a challenge to the bot gets when it names none: in the middle, a fair first game.
@@ -92,10 +92,17 @@ impl Queue {
     }
 }
 
-/// The running worker thread; [`Worker::stop`] ends it.
+/// A background thread working through one of the service's queues: the practice opponent's
+/// turns ([`Worker::start`]) or tournaments to move on ([`Worker::pairing`]). [`Worker::stop`]
+/// (or dropping it) closes the queue and waits for the job in hand; what was queued is in the
+/// database and queued again by the next start.
 #[derive(Debug)]
 pub struct Worker<S: Store + 'static> {
     service: Arc<Service<S>>,
+    /// The queue it works through, closed to stop it.
+    queue: fn(&Service<S>) -> &Queue,
+    /// What it does, for the log.
+    what: &'static str,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -111,7 +118,7 @@ impl<S: Store + 'static> Worker<S> {
             Err(e) => tracing::error!("could not look for the bot's games to resume: {e:#}"),
         }
         let worker = Arc::clone(&service);
-        let thread = std::thread::Builder::new().name("tessera-practice".into()).spawn(move || {
+        Worker::spawn(service, Service::practice_queue, "practice", move || {
             while let Some((game, queued)) = worker.practice_queue().pop_wait() {
                 let notices = worker.practice_turn(game, unix_now());
                 // Sleeping here delays only the bot's games, and only those answered faster.
@@ -120,22 +127,44 @@ impl<S: Store + 'static> Worker<S> {
                 }
                 router.deliver(notices);
             }
-        })?;
-        Ok(Worker { service, thread: Some(thread) })
+        })
     }
 
-    /// Ends the thread after the game it is playing, if any; queued games stay in the database
-    /// and are resumed by the next start.
+    /// Tournament rounds in chat mode ([`Service::pairing_step`]): a round of thousands takes
+    /// seconds to pair, and no answer waits for it; its notices go to the outbox
+    /// ([`crate::delivery::run_outbox`]). Queues the running tournaments of `platforms` first, so
+    /// a round a crash left unpaired is paired now.
+    pub fn pairing(service: Arc<Service<S>>, platforms: &[&str]) -> std::io::Result<Worker<S>> {
+        match service.resume_tournaments(platforms) {
+            Ok(n) if n > 0 => tracing::info!(tournaments = n, "looking at the running tournaments"),
+            Ok(_) => {}
+            Err(e) => tracing::error!("could not look for running tournaments: {e:#}"),
+        }
+        let worker = Arc::clone(&service);
+        Worker::spawn(service, Service::tournament_queue, "pairing", move || while worker.pairing_step() {})
+    }
+
+    fn spawn(
+        service: Arc<Service<S>>,
+        queue: fn(&Service<S>) -> &Queue,
+        what: &'static str,
+        work: impl FnOnce() + Send + 'static,
+    ) -> std::io::Result<Worker<S>> {
+        let thread = std::thread::Builder::new().name(format!("tessera-{what}")).spawn(work)?;
+        Ok(Worker { service, queue, what, thread: Some(thread) })
+    }
+
+    /// Ends the thread after the job it is doing, if any.
     pub fn stop(mut self) {
         self.halt();
     }
 
     fn halt(&mut self) {
-        self.service.practice_queue().close();
+        (self.queue)(&self.service).close();
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
         {
-            tracing::error!("the practice worker panicked");
+            tracing::error!(worker = self.what, "a worker panicked");
         }
     }
 }
@@ -143,91 +172,6 @@ impl<S: Store + 'static> Worker<S> {
 impl<S: Store + 'static> Drop for Worker<S> {
     fn drop(&mut self) {
         self.halt();
-    }
-}
-
-/// The thread that pairs tournament rounds in chat mode ([`Service::pairing_step`]): a round of
-/// thousands takes seconds to pair, and no answer waits for it. Its notices go to the outbox,
-/// which the process's delivery loop posts ([`run_outbox`]).
-#[derive(Debug)]
-pub struct PairingWorker<S: Store + 'static> {
-    service: Arc<Service<S>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl<S: Store + 'static> PairingWorker<S> {
-    /// Queues the running tournaments of `platforms` (a round a crash left unpaired is paired
-    /// now) and starts the thread.
-    pub fn start(service: Arc<Service<S>>, platforms: &[&str]) -> std::io::Result<PairingWorker<S>> {
-        match service.resume_tournaments(platforms) {
-            Ok(n) if n > 0 => tracing::info!(tournaments = n, "looking at the running tournaments"),
-            Ok(_) => {}
-            Err(e) => tracing::error!("could not look for running tournaments: {e:#}"),
-        }
-        let worker = Arc::clone(&service);
-        let thread = std::thread::Builder::new()
-            .name("tessera-pairing".into())
-            .spawn(move || while worker.pairing_step() {})?;
-        Ok(PairingWorker { service, thread: Some(thread) })
-    }
-
-    /// Ends the thread after the tournament it is moving on, if any.
-    pub fn stop(mut self) {
-        self.halt();
-    }
-
-    fn halt(&mut self) {
-        self.service.tournament_queue().close();
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            tracing::error!("the pairing worker panicked");
-        }
-    }
-}
-
-impl<S: Store + 'static> Drop for PairingWorker<S> {
-    fn drop(&mut self) {
-        self.halt();
-    }
-}
-
-/// Whether a notice may be posted now ([`Service::may_post`]), asked off the async workers.
-pub async fn holds_for_post<S: Store + Send + Sync + 'static>(
-    service: &Arc<Service<S>>,
-    notice: &Notice,
-) -> bool {
-    if notice.outbox.is_none() {
-        return true;
-    }
-    // Only what the check reads: a notice may carry pictures.
-    let claim =
-        Notice { outbox: notice.outbox, claim_holder: notice.claim_holder.clone(), ..Notice::default() };
-    let service = Arc::clone(service);
-    tokio::task::spawn_blocking(move || service.may_post(&claim)).await.unwrap_or(false)
-}
-
-/// How often the outbox is looked at when nothing wakes it: notices another process wrote, or
-/// whose claim ran out.
-pub const OUTBOX_PERIOD: Duration = Duration::from_secs(5);
-
-/// Posts the outbox's notices for `router`'s platforms until the process ends: whenever this
-/// process wrote some ([`Service::outbox_ready`]) and every [`OUTBOX_PERIOD`] besides.
-pub async fn run_outbox<S: Store + Send + Sync + 'static>(service: Arc<Service<S>>, router: Router) {
-    let platforms = router.platforms();
-    let ready = Arc::clone(&service.outbox_ready);
-    loop {
-        let (s, ps) = (Arc::clone(&service), platforms.clone());
-        match tokio::task::spawn_blocking(move || s.outbox_due(Some(&ps))).await {
-            Ok(notices) => {
-                router.deliver(notices);
-            }
-            Err(e) => tracing::error!("looking at the outbox panicked: {e}"),
-        }
-        tokio::select! {
-            _ = ready.notified() => {}
-            _ = tokio::time::sleep(OUTBOX_PERIOD) => {}
-        }
     }
 }
 

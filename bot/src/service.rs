@@ -174,8 +174,6 @@ pub struct Notice {
     pub direct: Vec<(String, String)>,
     /// The stored notice it is ([`crate::outbox`]): marked sent once posted.
     pub outbox: Option<i64>,
-    /// Until when its claim ran when it was read (database milliseconds).
-    pub claimed_until: Option<i64>,
     /// The claim it is posted under ([`Service::may_post`]).
     pub claim_holder: Option<String>,
 }
@@ -195,7 +193,6 @@ impl Notice {
             actions,
             direct,
             outbox,
-            claimed_until: None,
             claim_holder: None,
         }
     }
@@ -229,7 +226,7 @@ pub struct Service<S: Store> {
     practice: crate::practice::Queue,
     /// Tournaments to move on (pair, finish), for the pairing worker.
     tournaments: crate::practice::Queue,
-    /// Chat mode pairs rounds on a worker thread ([`crate::practice::PairingWorker`]) and answers
+    /// Chat mode pairs rounds on a worker thread ([`crate::practice::Worker::pairing`]) and answers
     /// at once; the local mode and tests pair within the answer.
     pub pair_on_worker: bool,
     /// This process's name in the outbox's claims.

@@ -13,8 +13,13 @@ const MAX_PINGS: usize = 50;
 impl<S: Store> Service<S> {
     /// A fresh claim for notices this call writes and posts itself as part of its answer.
     pub(crate) fn new_claim(&self) -> Claim {
+        Claim { holder: self.claim_name(), until_ms: self.db_ms() + CLAIM_MS }
+    }
+
+    /// A name no other claim has: this process's, and a count.
+    fn claim_name(&self) -> String {
         let n = self.claims.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Claim { holder: format!("{}/{n}", self.holder), until_ms: self.db_ms() + CLAIM_MS }
+        format!("{}/{n}", self.holder)
     }
 
     /// Milliseconds by the database's clock, which times the claims as it times the leases.
@@ -36,7 +41,7 @@ impl<S: Store> Service<S> {
     /// Claims the notices waiting to be posted on `platforms` (every platform with `None`) and
     /// returns them, each to be marked sent ([`Service::notice_sent`]) once posted.
     pub fn outbox_due(&self, platforms: Option<&[&str]>) -> Vec<Notice> {
-        let holder = self.new_claim().holder;
+        let holder = self.claim_name();
         let now = self.db_ms();
         let wanted: Vec<Option<&str>> = match platforms {
             Some(ps) => ps.iter().map(|p| Some(*p)).collect(),
@@ -103,7 +108,6 @@ impl<S: Store> Service<S> {
             text: row.text.clone(),
             notify: row.notify.clone(),
             outbox: Some(row.id),
-            claimed_until: row.claimed_until,
             ..Notice::default()
         };
         match (row.kind, row.subject) {

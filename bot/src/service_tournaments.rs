@@ -5,7 +5,7 @@
 //! round is paired, stored, its games created and its notice written in one transaction
 //! ([`TournamentStore::pair_round`]); only the process whose transaction moved the round counter
 //! wrote the notice, and the outbox posts it ([`crate::outbox`]). Chat mode pairs on a worker
-//! thread ([`crate::practice::PairingWorker`]), so a large round never holds up an answer.
+//! thread ([`crate::practice::Worker::pairing`]), so a large round never holds up an answer.
 
 use std::collections::HashMap;
 
@@ -58,6 +58,14 @@ impl Announcement {
     fn text(text: String, notify: Vec<String>) -> Announcement {
         Announcement { text, notify, image: None, direct: Vec::new() }
     }
+}
+
+/// A tournament's finished games, as its snapshot read them.
+struct Played {
+    /// Each game's result in the tournament's notation (a forfeit as one).
+    results: HashMap<GameId, String>,
+    /// The loser of each game lost on time (for the two-in-a-row rule).
+    time_losses: HashMap<GameId, PlayerId>,
 }
 
 /// Live tournaments one player may run in a channel, and a channel may hold.
@@ -195,11 +203,8 @@ impl<S: Store> Service<S> {
         Ok(self.snapshot_with_games(t)?.0)
     }
 
-    /// The snapshot, and the losers of games lost on time (for the two-in-a-row rule).
-    fn snapshot_with_games(
-        &self,
-        t: &TournamentRow,
-    ) -> Result<(Snapshot, HashMap<GameId, PlayerId>), String> {
+    /// The snapshot, and what it was made of: each game's result, and who lost on time.
+    fn snapshot_with_games(&self, t: &TournamentRow) -> Result<(Snapshot, Played), String> {
         let entries: Vec<Entry> = self
             .store
             .entrants(t.id)
@@ -227,7 +232,7 @@ impl<S: Store> Service<S> {
             }
             results.insert(g.game, tournament_result(&g.result, g.reason.as_deref()));
         }
-        Ok((Snapshot::new(t.clone(), entries, &pairings, &results), time_losses))
+        Ok((Snapshot::new(t.clone(), entries, &pairings, &results), Played { results, time_losses }))
     }
 
     fn ratings(&self) -> Result<Ratings, String> {
@@ -437,10 +442,8 @@ impl<S: Store> Service<S> {
     /// or tick pairs.
     fn start(&self, t: &TournamentRow, notice: Option<NewNotice>) -> Result<(), String> {
         let n = self.store.entrants(t.id).map_err(internal)?.len();
-        let (least, most) = match t.format {
-            Format::RoundRobin | Format::DoubleRoundRobin => (3, most_players(t.format)),
-            Format::Swiss | Format::Knockout => (2, most_players(t.format)),
-        };
+        let least = if t.format.is_round_robin() { 3 } else { 2 };
+        let most = most_players(t.format);
         if n < least || n > most {
             return Err(format!("a {} needs {least} to {most} players; t{} has {n}", t.format.name(), t.id));
         }
@@ -523,7 +526,7 @@ impl<S: Store> Service<S> {
             if t.status != TournamentStatus::Running {
                 break;
             }
-            let (snapshot, time_losses) = self.snapshot_with_games(&t)?;
+            let (snapshot, played) = self.snapshot_with_games(&t)?;
             let variant: Variant =
                 t.variant.parse().map_err(|_| "the tournament names an unknown variant".to_string())?;
             let start_fen = Position::start(variant).fen();
@@ -564,7 +567,7 @@ impl<S: Store> Service<S> {
                 break;
             }
             // Two losses on time in a row: out of the tournament.
-            let timed_out = snapshot.lost_twice_on_time(&time_losses);
+            let timed_out = snapshot.lost_twice_on_time(&played.time_losses);
             if !timed_out.is_empty() {
                 for p in timed_out {
                     let reason = "lost two games in a row on time";
@@ -1033,15 +1036,8 @@ impl<S: Store> Service<S> {
                 if t.current_round == 1 { "" } else { "s" }
             ));
         }
-        let snapshot = self.snapshot(&t)?;
         // Each game's result as the tournament states it (a forfeit as one), kept in the game.
-        let stated: HashMap<GameId, String> = self
-            .store
-            .finished_games(t.id)
-            .map_err(internal)?
-            .into_iter()
-            .map(|g| (g.game, tournament_result(&g.result, g.reason.as_deref())))
-            .collect();
+        let (snapshot, Played { results: stated, .. }) = self.snapshot_with_games(&t)?;
         let mut lines = vec![format!("t{} {}, round {round} of {}:", t.id, t.name, t.rounds)];
         for p in self.store.pairings(t.id).map_err(internal)?.iter().filter(|p| p.round == round) {
             let name = |id: PlayerId| snapshot.entry(id).map_or("?".to_string(), |e| e.name.clone());
@@ -1108,7 +1104,7 @@ impl<S: Store> Service<S> {
             .filter(|e| {
                 let n = e.name.to_lowercase();
                 !wanted.is_empty()
-                    && (n.contains(&wanted) || wanted.contains(&n) || edit_distance(&n, &wanted) <= 2)
+                    && (n.contains(&wanted) || wanted.contains(&n) || strsim::levenshtein(&n, &wanted) <= 2)
             })
             .map(|e| e.name.as_str())
             .take(NEAR_NAMES)
@@ -1469,23 +1465,6 @@ fn bracket_text(s: &Snapshot) -> String {
         }
     }
     out
-}
-
-/// Levenshtein distance in characters, for names that could be meant (short names only: a
-/// name is cut long before this costs anything).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().take(64).collect(), b.chars().take(64).collect());
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 fn duration_text(seconds: i64) -> String {

@@ -557,6 +557,24 @@ impl SqliteStore {
         // A panic while holding the lock cannot leave SQLite half-written: transactions roll back.
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+
+    /// Runs `statement`; if it changed its one row, stores `notices` with it, in one transaction.
+    fn change_announced(
+        &self,
+        statement: &str,
+        params: impl rusqlite::Params,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if tx.execute(statement, params)? != 1 {
+            return Ok(false);
+        }
+        insert_notices(&tx, notices, now)?;
+        tx.commit()?;
+        Ok(true)
+    }
 }
 
 /// How long a connection waits for another's write before giving up.
@@ -618,17 +636,14 @@ pub(crate) fn insert_notices_for(
     game: Option<GameId>,
 ) -> Result<()> {
     for n in notices {
-        let text = match game {
-            Some(g) => n.text.replace("{game}", &g.to_string()),
-            None => n.text.clone(),
-        };
+        let (text, subject) = n.for_game(game);
         conn.execute(
             sql::INSERT_NOTICE,
             params![
                 n.platform,
                 n.channel,
                 n.kind.name(),
-                n.subject.or(game),
+                subject,
                 n.round,
                 text,
                 n.notify_column(),
@@ -660,7 +675,6 @@ fn held_notices(conn: &Connection, holder: &str) -> Result<Vec<OutboxRow>> {
             text: r.get(6)?,
             notify: crate::outbox::notify_list(&notify),
             created_at: r.get(8)?,
-            claimed_until: r.get(9)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -966,14 +980,12 @@ impl Store for SqliteStore {
     }
 
     fn mark_reminded(&self, game: GameId, last_move_at: i64, notices: &[NewNotice]) -> Result<bool> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if tx.execute(sql::MARK_REMINDED, params![game, last_move_at])? != 1 {
-            return Ok(false);
-        }
-        insert_notices(&tx, notices, crate::service::unix_now())?;
-        tx.commit()?;
-        Ok(true)
+        self.change_announced(
+            sql::MARK_REMINDED,
+            params![game, last_move_at],
+            notices,
+            crate::service::unix_now(),
+        )
     }
 
     fn time_out(
@@ -984,14 +996,7 @@ impl Store for SqliteStore {
         now: i64,
         notices: &[NewNotice],
     ) -> Result<bool> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if tx.execute(sql::TIME_OUT, params![game, last_move_at, result, now])? != 1 {
-            return Ok(false);
-        }
-        insert_notices(&tx, notices, now)?;
-        tx.commit()?;
-        Ok(true)
+        self.change_announced(sql::TIME_OUT, params![game, last_move_at, result, now], notices, now)
     }
 
     fn outbox_claim(

@@ -797,10 +797,8 @@ impl TournamentStore for SqliteStore {
         }
         let mut told = Vec::new();
         for &(game, winner) in &forfeits {
-            let (name, user): (String, String) =
-                tx.query_row("SELECT name, user_id FROM players WHERE id = ?1", [winner], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })?;
+            let (user, name): (String, String) =
+                tx.query_row(sql::PLAYER_BY_ID, [winner], |r| Ok((r.get(2)?, r.get(3)?)))?;
             told.push((game, name, user));
         }
         insert_notices(&tx, &with_forfeits(notices, &told), now)?;

@@ -184,8 +184,8 @@ pub const INSERT_NOTICE: &str = "INSERT INTO outbox (platform, channel, kind, su
          created_at, claimed_by, claimed_until) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 
 /// `(holder)`: the unsent notices it holds, oldest first.
-pub const HELD_NOTICES: &str = "SELECT id, platform, channel, kind, subject, round, body, notify, created_at,
-         claimed_until FROM outbox WHERE claimed_by = ?1 AND sent_at IS NULL ORDER BY id";
+pub const HELD_NOTICES: &str = "SELECT id, platform, channel, kind, subject, round, body, notify, created_at
+         FROM outbox WHERE claimed_by = ?1 AND sent_at IS NULL ORDER BY id";
 
 /// `(notice, now)`: once.
 pub const NOTICE_SENT: &str = "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL";
