@@ -216,6 +216,17 @@ async fn migrate(c: &mut deadpool_postgres::Client) -> Result<()> {
             tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&version]).await?;
         }
     }
+    if current < i64::from(crate::store::NAMES_CLEANED_FROM) {
+        // Names stored before they were cleaned where they enter: cleaned once, here.
+        for r in tx.query("SELECT id, user_id, name FROM players", &[]).await? {
+            let (id, user_id, name): (PlayerId, String, String) =
+                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+            let clean = crate::names::clean_or(&name, &user_id);
+            if clean != name {
+                tx.execute("UPDATE players SET name = $2 WHERE id = $1", &[&id, &clean]).await?;
+            }
+        }
+    }
     tx.commit().await.context("committing the migrations")?;
     Ok(())
 }
@@ -342,10 +353,12 @@ impl Store for PgStore {
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
         self.row(sql::PLAYER_BY_ID, &[&id])?
             .map(|r| {
-                let (user_id, name): (String, String) = (r.try_get(2)?, r.try_get(3)?);
-                // A name stored before names were cleaned is shown cleaned.
-                let name = crate::names::clean_or(&name, &user_id);
-                Ok(Player { id: r.try_get(0)?, platform: r.try_get(1)?, user_id, name })
+                Ok(Player {
+                    id: r.try_get(0)?,
+                    platform: r.try_get(1)?,
+                    user_id: r.try_get(2)?,
+                    name: r.try_get(3)?,
+                })
             })
             .transpose()
     }

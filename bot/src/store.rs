@@ -483,6 +483,10 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (6, include_str!("../migrations/006_outbox.sql")),
 ];
 
+/// The schema version from which players' names are stored cleaned ([`crate::names::clean_or`]):
+/// a database older than it has its names cleaned once, when it is brought up to date.
+pub(crate) const NAMES_CLEANED_FROM: u32 = 6;
+
 pub struct SqliteStore {
     conn: Mutex<Connection>,
 }
@@ -547,6 +551,21 @@ impl SqliteStore {
             if version > current {
                 tx.execute_batch(sql).with_context(|| format!("migration {version}"))?;
                 tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [version])?;
+            }
+        }
+        if current < NAMES_CLEANED_FROM {
+            // Names are cleaned where they enter the store; those stored before are cleaned once
+            // here, so every reader (entrant lists included) sees the same name.
+            let stored: Vec<(PlayerId, String, String)> = {
+                let mut stmt = tx.prepare("SELECT id, user_id, name FROM players")?;
+                let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            for (id, user_id, name) in stored {
+                let clean = crate::names::clean_or(&name, &user_id);
+                if clean != name {
+                    tx.execute("UPDATE players SET name = ?2 WHERE id = ?1", params![id, clean])?;
+                }
             }
         }
         tx.commit()?;
@@ -735,8 +754,6 @@ impl Store for SqliteStore {
         Ok(conn
             .query_row(sql::PLAYER_BY_ID, [id], |r| {
                 let (user_id, name): (String, String) = (r.get(2)?, r.get(3)?);
-                // A name stored before names were cleaned is shown cleaned.
-                let name = crate::names::clean_or(&name, &user_id);
                 Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id, name })
             })
             .optional()?)
@@ -1106,6 +1123,28 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_stored_before_cleaning_are_cleaned_once_when_the_schema_is_brought_up() {
+        // A database as the version before left it: a name with a bidi override, unmarked look-alikes.
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE schema_version (version INTEGER NOT NULL)").unwrap();
+        for &(version, sql) in MIGRATIONS.iter().filter(|m| m.0 < NAMES_CLEANED_FROM) {
+            conn.execute_batch(sql).unwrap();
+            conn.execute("INSERT INTO schema_version (version) VALUES (?1)", [version]).unwrap();
+        }
+        for (user, name) in [("1", "\u{202e}alice"), ("2", "t\u{435}ssera"), ("3", "bob")] {
+            conn.execute("INSERT INTO players (platform, user_id, name) VALUES ('l', ?1, ?2)", [user, name])
+                .unwrap();
+        }
+        let store = SqliteStore::with_connection(conn).unwrap();
+        let shown: Vec<String> = (1..=3).map(|id| store.player_by_id(id).unwrap().unwrap().name).collect();
+        assert_eq!(shown, ["alice", "t\u{435}ssera (Latin+Cyrillic)", "bob"]);
+        // Stored so, not only shown so: the entrant lists read the column directly.
+        let stored: String =
+            store.conn().query_row("SELECT name FROM players WHERE id = 1", [], |r| r.get(0)).unwrap();
+        assert_eq!(stored, "alice");
+    }
 
     fn new_game(store: &SqliteStore, a: PlayerId, b: PlayerId) -> GameId {
         store
