@@ -941,7 +941,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("rated", RATED, "Counts for ratings (default: yes)", "rated|casual"),
             opt(
                 "limit",
-                Kind::Number { min: 2, max: Some(4000) },
+                Kind::Number { min: 2, max: Some(tessera_pairing::MAX_PLAYERS as i64) },
                 "Most players (default: no limit)",
                 "limit 32",
             )

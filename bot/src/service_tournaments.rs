@@ -25,7 +25,7 @@ use crate::tournament_store::{
 pub fn most_players(format: Format) -> usize {
     match format {
         Format::RoundRobin | Format::DoubleRoundRobin => 16,
-        Format::Swiss | Format::Knockout => 4000,
+        Format::Swiss | Format::Knockout => tessera_pairing::MAX_PLAYERS,
     }
 }
 

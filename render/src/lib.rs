@@ -761,7 +761,6 @@ mod tests {
         };
         let (empty, layout) = with([String::new(), String::new()]);
         let (h, right) = (layout.strip, layout.x0 + layout.board_width());
-        let started = std::time::Instant::now();
         let long = "W".repeat(10_000);
         for names in [
             [long.clone(), long.clone()],
@@ -788,7 +787,6 @@ mod tests {
                 }
             }
         }
-        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
     }
 
     #[test]
