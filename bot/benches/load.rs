@@ -22,7 +22,7 @@ mod postgres;
 
 use std::time::Instant;
 
-use tessera_bot::config::Database;
+use tessera_store::database::Database;
 
 fn knob(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -58,7 +58,7 @@ fn main() {
             },
             other => panic!("unknown database kind {other}"),
         };
-        let store = tessera_bot::store::open(&Database::parse(&address)).unwrap();
+        let store = tessera_store::open(&Database::parse(&address)).unwrap();
         let range = load::setup(&*store, games);
         let started = Instant::now();
         let players: Vec<load::Player> = (0..processes)

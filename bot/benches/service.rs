@@ -5,9 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use tessera_bot::service::{Incoming, Service, User};
-use tessera_bot::store::SqliteStore;
+use tessera_core::service::{Incoming, Service, User};
 use tessera_rules::{Game, Position, Variant, notation};
+use tessera_store::SqliteStore;
 
 /// A deterministic random game of `plies` legal turns (shorter if it ends), as SAN texts.
 fn random_game(variant: Variant, plies: usize, mut seed: u64) -> Vec<String> {

@@ -5,9 +5,10 @@
 
 use std::time::Instant;
 
-use tessera_bot::service::{Incoming, Service, User};
-use tessera_bot::store::{SqliteStore, Store};
-use tessera_bot::tournament_store::TournamentStore;
+use tessera_core::service::{Incoming, Service, User};
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
+use tessera_store::SqliteStore;
 
 const PLAYERS: usize = 200;
 const T0: i64 = 1_800_000_000;

@@ -9,13 +9,13 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value, json};
-use tessera_bot::config::{Config, Database, MatrixConfig, Shards};
-use tessera_bot::service::Service;
-use tessera_bot::store::AnyStore;
+use tessera_bot::config::Config;
+use tessera_core::service::Service;
 use tessera_render::{RenderOptions, ThemeName};
 use tessera_rules::variant::Reserve;
 use tessera_rules::view::{BoardView, CellKind};
 use tessera_rules::{Color, Game, Position, ReplayError, Variant, notation};
+use tessera_store::database::Database;
 
 /// Prints a line to standard output; a closed pipe (`tessera ... | head`) ends the command quietly.
 macro_rules! say {
@@ -222,7 +222,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Pair { json, file }) => run_pair(&file, json),
         Some(Command::Tournament { action: TournamentAction::Export { id } }) => {
             let cfg = Config::load(cli.config.as_deref(), cli.data_dir.as_deref())?;
-            let service = Service::new(tessera_bot::store::open(&cfg.database)?);
+            let service = Service::new(tessera_store::open(&cfg.database)?);
             match service.export_trf(id) {
                 Ok(trf) => {
                     use std::io::Write as _;
@@ -233,8 +233,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Some(Command::Migrate { to, to_file, from, force, json }) => {
-            let outcome = migrate_source(from, cli.config.as_deref(), cli.data_dir.as_deref())
-                .and_then(|from| tessera_bot::migrate::migrate(&from, &migrate_target(to, to_file)?, force));
+            let outcome =
+                migrate_source(from, cli.config.as_deref(), cli.data_dir.as_deref()).and_then(|from| {
+                    tessera_store::migrate::migrate(&from, &migrate_target(to, to_file)?, force)
+                });
             report_migration(outcome, json)
         }
         Some(Command::Variants { markdown: true }) => {
@@ -283,16 +285,16 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     // The data directory holds the games, the Matrix keys and maybe secrets: made for the bot's
     // user only. One that exists (perhaps given by hand) keeps its mode; what is inside is private.
     if !cfg.data_dir.exists() {
-        tessera_bot::private_files::private_dir(&cfg.data_dir)?;
+        tessera_store::private_files::private_dir(&cfg.data_dir)?;
     }
-    let store = tessera_bot::store::open(&cfg.database)?;
+    let store = tessera_store::open(&cfg.database)?;
     let mut service = Service::new(store);
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
     service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
     tracing::info!(database = %cfg.database.describe(), "games are kept here");
     let matrix = cfg.matrix();
     if matrix.is_some() || cfg.discord_token.is_some() {
-        return run_chat(&cfg, service, matrix);
+        return tessera_bot::chat::run(&cfg, service, matrix);
     }
     tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
     Ok(ExitCode::SUCCESS)
@@ -337,7 +339,7 @@ fn migrate_target(to: Option<String>, to_file: Option<PathBuf>) -> Result<Databa
 }
 
 /// Prints what `migrate` did (each table's rows), or why it did nothing; exits 1 on any failure.
-fn report_migration(outcome: Result<tessera_bot::migrate::Report>, json: bool) -> Result<ExitCode> {
+fn report_migration(outcome: Result<tessera_store::migrate::Report>, json: bool) -> Result<ExitCode> {
     let report = match outcome {
         Ok(report) => report,
         Err(e) => {
@@ -373,138 +375,6 @@ fn report_migration(outcome: Result<tessera_bot::migrate::Report>, json: bool) -
     }
     say!("Verified: every row reads back as SQLite has it; new rows get ids after the copied ones.");
     Ok(ExitCode::SUCCESS)
-}
-
-/// Chat mode: every configured platform at once, sharing one service and database, until an
-/// adapter stops (an error: a supervisor restarts the bot), a standing lease is lost (another
-/// process runs that part now), or SIGTERM or SIGINT asks it to stop. The leases are given back
-/// on the way out, so the next process need not wait for them.
-fn run_chat(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixConfig>) -> Result<ExitCode> {
-    service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::default());
-    // Rounds are paired on a thread of their own: no answer waits for a large one.
-    service.pair_on_worker = true;
-    let service = std::sync::Arc::new(service);
-    let runtime = tokio::runtime::Runtime::new()?;
-    // One clock for the process, routing each notice to its platform's adapter.
-    let mut clock = tessera_bot::clock::Clock::new();
-    let matrix = matrix.map(|m| (m, clock.serve(tessera_bot::matrix::PLATFORM)));
-    let discord = cfg.discord_token.as_ref().map(|t| (t, clock.serve(tessera_bot::discord::PLATFORM)));
-    // What only one process may run: the Matrix account, each Discord shard. A second process
-    // configured the same refuses here, before it connects.
-    let mut standing = Vec::new();
-    if let Some((m, _)) = &matrix {
-        standing.push((tessera_bot::matrix::account_lease(m), format!("the Matrix account {}", m.user)));
-    }
-    let options = tessera_bot::discord::DiscordOptions {
-        guild: cfg.discord_guild,
-        api: None,
-        shards: cfg.discord_shards,
-    };
-    // `auto` resolved here, once: its shards are leased one by one as a range of them would be.
-    let shards = match &discord {
-        Some((token, _)) => {
-            let (first, last, total) = runtime.block_on(options.shard_range(token.expose()))?;
-            Shards::Range { first, last, total }
-        }
-        None => cfg.discord_shards,
-    };
-    if let (Some(_), Shards::Range { first, last, total }) = (&discord, shards) {
-        for name in tessera_bot::discord::shard_leases(first, last, total) {
-            standing.push((name, format!("Discord (shards {shards})")));
-        }
-    }
-    // Listening for SIGTERM before anything is taken: a stop that comes while the leases are being
-    // taken, or just after, still gives them back instead of killing the process.
-    let stop = runtime.block_on(async { StopSignals::listen() });
-    let standing = std::sync::Arc::new(tessera_bot::lease::Standing::take(service.clone(), standing)?);
-    // After taking them: of two processes starting at once with different totals, each then sees
-    // the other's leases (and refuses, giving its own back) where before both could see none.
-    if let (Some(_), Shards::Range { total, .. }) = (&discord, shards) {
-        tessera_bot::discord::check_shard_total(service.store(), total)?;
-    }
-    let clock_leases = clock.leases();
-    // The bot's own turns in practice games: one thread of its own, posting like the clock.
-    let practice = tessera_bot::practice::Worker::start(service.clone(), clock.router())?;
-    // Tournaments: any round a crash left unpaired is paired now; then every round as it falls due.
-    let pairing = tessera_bot::practice::Worker::pairing(service.clone(), &clock.platforms())?;
-    let outbox = clock.router();
-    let outcome = runtime.block_on(async {
-        tokio::spawn(tessera_bot::delivery::run_outbox(service.clone(), outbox));
-        tokio::spawn(clock.run(service.clone(), tessera_bot::clock::PERIOD));
-        let matrix = async {
-            match matrix {
-                Some((m, inbox)) => tessera_bot::matrix::run(service.clone(), m, inbox).await,
-                None => std::future::pending().await,
-            }
-        };
-        let discord = async {
-            match discord {
-                Some((token, inbox)) => {
-                    let options = tessera_bot::discord::DiscordOptions { shards, ..options };
-                    tessera_bot::discord::run(service.clone(), token.expose(), options, inbox).await
-                }
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            r = matrix => r,
-            r = discord => r,
-            lost = standing.clone().keep() => Err(lost),
-            signal = stop.received() => {
-                tracing::info!("{signal}: stopping");
-                Ok(())
-            }
-        }
-    });
-    // Nothing in flight may hold the stop up for long: a blocking call stuck on a dead connection
-    // is left behind.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(10));
-    practice.stop();
-    pairing.stop();
-    clock_leases.release(service.store());
-    drop(standing);
-    outcome?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// SIGTERM (a supervisor, `docker stop`) and SIGINT (Ctrl-C), listened for from the moment they
-/// are made: one that arrives before `received` is awaited is kept, not lost.
-struct StopSignals {
-    term: Option<tokio::signal::unix::Signal>,
-    int: Option<tokio::signal::unix::Signal>,
-}
-
-impl StopSignals {
-    /// Must be called inside the runtime.
-    fn listen() -> StopSignals {
-        use tokio::signal::unix::{SignalKind, signal};
-        let listen = |kind, name| {
-            signal(kind)
-                .map_err(|e| tracing::warn!("cannot listen for {name} ({e}); stop the bot with SIGKILL"))
-                .ok()
-        };
-        StopSignals {
-            term: listen(SignalKind::terminate(), "SIGTERM"),
-            int: listen(SignalKind::interrupt(), "SIGINT"),
-        }
-    }
-
-    /// The name of the first stop signal received; never, if neither can be listened for.
-    async fn received(mut self) -> &'static str {
-        async fn next(signal: &mut Option<tokio::signal::unix::Signal>) {
-            let received = match signal {
-                Some(s) => s.recv().await.is_some(),
-                None => false,
-            };
-            if !received {
-                std::future::pending::<()>().await;
-            }
-        }
-        tokio::select! {
-            () = next(&mut self.term) => "SIGTERM",
-            () = next(&mut self.int) => "SIGINT",
-        }
-    }
 }
 
 fn run_pair(file: &std::path::Path, json: bool) -> Result<ExitCode> {
@@ -626,7 +496,7 @@ fn run_render(
 ) -> Result<ExitCode> {
     let Loaded { variant, game, record } = from.load()?;
     let result = record.as_deref().and_then(|text| record_result(text, game.outcome()));
-    let views = BoardView::of_game(&game);
+    let views = game.views();
     let final_pos = game.position();
     // Names from the options, else the record's tags: then the picture is captioned as the bot's are.
     let tags = |tag: &str| {

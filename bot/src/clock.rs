@@ -11,17 +11,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tessera_core::process::new_holder;
 
 use crate::lease::{self, Taken};
-use crate::service::{Notice, Service, unix_now};
-use crate::store::Store;
+use crate::router::{Inbox, Router};
+use tessera_core::service::{Service, unix_now};
+use tessera_core::store::Store;
 
 /// How often the clock ticks in chat mode. Deadlines are days; a few minutes late is unnoticed.
 pub const PERIOD: Duration = Duration::from_secs(300);
-
-/// Where an adapter receives its platform's notices.
-pub type Inbox = UnboundedReceiver<Notice>;
 
 /// A bot's turn in a practice game waiting this long (seconds) is taken up by the clock's holder:
 /// the process that queued it may have died before playing it.
@@ -41,42 +39,7 @@ pub struct Clock {
 
 impl Default for Clock {
     fn default() -> Clock {
-        Clock { router: Router::default(), holder: lease::new_holder(), period: PERIOD, lease_ttl: None }
-    }
-}
-
-/// The way from the service to each platform's adapter, for messages nobody asked for at that
-/// moment: the clock's notices, and the practice opponent's moves ([`crate::practice`]).
-#[derive(Clone, Debug, Default)]
-pub struct Router {
-    routes: Vec<(&'static str, UnboundedSender<Notice>)>,
-}
-
-impl Router {
-    pub fn platforms(&self) -> Vec<&'static str> {
-        self.routes.iter().map(|(p, _)| *p).collect()
-    }
-
-    /// Hands each notice to its platform's adapter; returns how many were handed over. A notice
-    /// whose adapter has stopped, or whose platform is not served, is logged.
-    pub fn deliver(&self, notices: Vec<Notice>) -> usize {
-        let mut handed = 0;
-        for notice in notices {
-            match self.routes.iter().find(|(p, _)| *p == notice.platform) {
-                Some((_, outbox)) => match outbox.send(notice) {
-                    Ok(()) => handed += 1,
-                    Err(lost) => tracing::warn!(
-                        platform = %lost.0.platform,
-                        channel = %lost.0.channel,
-                        "a notice found its adapter stopped"
-                    ),
-                },
-                None => {
-                    tracing::warn!(platform = %notice.platform, "a notice for a platform not served")
-                }
-            }
-        }
-        handed
+        Clock { router: Router::default(), holder: new_holder(), period: PERIOD, lease_ttl: None }
     }
 }
 
@@ -107,10 +70,7 @@ impl Clock {
     /// Serves `platform` from now on: its games' clocks are settled by this clock and their notices
     /// arrive in the returned inbox.
     pub fn serve(&mut self, platform: &'static str) -> Inbox {
-        let (outbox, inbox) = unbounded_channel();
-        self.router.routes.retain(|(p, _)| *p != platform);
-        self.router.routes.push((platform, outbox));
-        inbox
+        self.router.serve(platform)
     }
 
     pub fn platforms(&self) -> Vec<&'static str> {

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+pub use tessera_core::secret::Secret;
+pub use tessera_store::Database;
 
 /// Settings; each may come from the config file (`key = value` lines) or the environment
 /// (`TESSERA_KEY`), the environment winning.
@@ -23,70 +25,6 @@ pub struct Config {
     pub matrix_password: Option<Secret>,
     /// Encrypts matrix-sdk's store (end-to-end keys) at rest, when given.
     pub matrix_store_passphrase: Option<Secret>,
-}
-
-/// Where the games are kept: `database = postgres://user@host/db` (or `postgresql://`) is a
-/// PostgreSQL server; anything else is an SQLite file, `DATA_DIR/tessera.sqlite` when not given.
-#[derive(Clone, Debug)]
-pub enum Database {
-    Sqlite(PathBuf),
-    /// The server's address, a secret: it may hold a password.
-    Postgres(Secret),
-}
-
-impl Default for Database {
-    fn default() -> Database {
-        Database::Sqlite(PathBuf::new())
-    }
-}
-
-impl Database {
-    pub fn parse(text: &str) -> Database {
-        let lower = text.trim_start().to_ascii_lowercase();
-        if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
-            Database::Postgres(Secret(text.trim().to_string()))
-        } else {
-            Database::Sqlite(PathBuf::from(text))
-        }
-    }
-
-    /// For logs and errors: the file, or the server's address without its password or options.
-    /// The address is described as the driver reads it (the password runs to the first `@`, `/`,
-    /// `?` and `#` included), so no password can show through a reading of our own.
-    pub fn describe(&self) -> String {
-        match self {
-            Database::Sqlite(path) => path.display().to_string(),
-            Database::Postgres(address) => {
-                let text = address.expose();
-                let scheme = text.split_once("://").map_or("postgres", |(scheme, _)| scheme);
-                let Ok(config) = text.parse::<tokio_postgres::Config>() else {
-                    return format!("{scheme}://… (an address the PostgreSQL driver cannot read)");
-                };
-                let ports = config.get_ports();
-                let hosts: Vec<String> = config
-                    .get_hosts()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, host)| {
-                        let host = match host {
-                            tokio_postgres::config::Host::Tcp(name) if name.contains(':') => {
-                                format!("[{name}]")
-                            }
-                            tokio_postgres::config::Host::Tcp(name) => name.clone(),
-                            tokio_postgres::config::Host::Unix(dir) => dir.display().to_string(),
-                        };
-                        // One port for all hosts, or one each.
-                        match ports.get(i).or(ports.first().filter(|_| ports.len() == 1)) {
-                            Some(port) => format!("{host}:{port}"),
-                            None => host,
-                        }
-                    })
-                    .collect();
-                let user = config.get_user().map(|u| format!("{u}@")).unwrap_or_default();
-                format!("{scheme}://{user}{}/{}", hosts.join(","), config.get_dbname().unwrap_or_default())
-            }
-        }
-    }
 }
 
 /// The Discord shards a process runs. Discord splits a bot's servers over shards by server id
@@ -169,22 +107,6 @@ pub struct MatrixConfig {
     pub store_passphrase: Option<Secret>,
 }
 
-/// A secret that never shows in logs or debug output.
-#[derive(Clone, Default)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(…)")
-    }
-}
-
 /// Where Tessera keeps its data when nothing says otherwise: `$XDG_DATA_HOME/tessera`, or
 /// `~/.local/share/tessera`, or `./tessera-data`.
 pub fn default_data_dir() -> PathBuf {
@@ -215,11 +137,11 @@ fn parse_file(text: &str) -> Result<Vec<(String, String)>> {
 /// Reads a secret given directly (`KEY`) or as a file to read (`KEY_FILE`).
 fn secret(get: &dyn Fn(&str) -> Option<String>, key: &str) -> Result<Option<Secret>> {
     if let Some(v) = get(key).filter(|v| !v.is_empty()) {
-        return Ok(Some(Secret(v)));
+        return Ok(Some(Secret::new(v)));
     }
     if let Some(path) = get(&format!("{key}_file")).filter(|v| !v.is_empty()) {
         let v = std::fs::read_to_string(&path).with_context(|| format!("reading the {key} file {path}"))?;
-        return Ok(Some(Secret(v.trim().to_string())));
+        return Ok(Some(Secret::new(v.trim())));
     }
     Ok(None)
 }
@@ -256,7 +178,7 @@ impl Config {
                 (Some(d), None) => Database::parse(d.expose()),
                 (Some(d), Some(password)) => match Database::parse(d.expose()) {
                     Database::Postgres(address) => {
-                        Database::Postgres(Secret(with_password(address.expose(), password.expose())?))
+                        Database::Postgres(Secret::new(with_password(address.expose(), password.expose())?))
                     }
                     Database::Sqlite(_) => {
                         bail!("database_password is for a PostgreSQL database, not a file")

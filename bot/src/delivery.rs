@@ -1,22 +1,24 @@
-//! Posting the outbox's notices ([`crate::outbox`]) from the async adapters: the loop that claims
+//! Posting the outbox's notices ([`tessera_core::outbox`]) from the async adapters: the loop that claims
 //! them, the claim check right before a post, and the mark right after.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::clock::Router;
-use crate::service::{Notice, Service};
-use crate::store::Store;
+use crate::router::Router;
+use tessera_core::service::{Notice, Service};
+use tessera_core::store::Store;
 
 /// How often the outbox is looked at when nothing wakes it: notices another process wrote, or
 /// whose claim ran out.
 pub const OUTBOX_PERIOD: Duration = Duration::from_secs(5);
 
 /// Posts the outbox's notices for `router`'s platforms until the process ends: whenever this
-/// process wrote some ([`Service::outbox_ready`]) and every [`OUTBOX_PERIOD`] besides.
+/// process wrote some ([`Service::on_notices`]) and every [`OUTBOX_PERIOD`] besides.
 pub async fn run_outbox<S: Store + Send + Sync + 'static>(service: Arc<Service<S>>, router: Router) {
     let platforms = router.platforms();
-    let ready = Arc::clone(&service.outbox_ready);
+    let ready = Arc::new(tokio::sync::Notify::new());
+    let bell = Arc::clone(&ready);
+    service.on_notices(move || bell.notify_one());
     loop {
         let (s, ps) = (Arc::clone(&service), platforms.clone());
         match tokio::task::spawn_blocking(move || s.outbox_due(Some(&ps))).await {

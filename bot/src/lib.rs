@@ -1,28 +1,18 @@
-//! The Tessera bot: the game service and its storage, independent of any chat platform, plus the
-//! local terminal mode. Adapters for Discord and Matrix translate platform events into
-//! [`service::Incoming`] messages and post the replies.
+//! The `tessera` binary's library: the adapters that carry chat between a platform and the core
+//! service (Discord, Matrix, the local terminal mode), the runtime around the service (the clock,
+//! leases, the background workers, the outbox's delivery), the configuration and the CLI's pieces.
+//! Everything a command does is in `tessera-core`; storage is in `tessera-store`.
 
+pub mod chat;
 pub mod clock;
-pub mod command_table;
-pub mod commands;
 pub mod config;
 pub mod delivery;
+#[cfg(feature = "discord")]
 pub mod discord;
-mod game_cache;
 pub mod lease;
 pub mod local;
 pub mod logging;
+#[cfg(feature = "matrix")]
 pub mod matrix;
-pub mod migrate;
-pub mod names;
-pub mod outbox;
-pub mod postgres_store;
 pub mod practice;
-pub mod private_files;
-pub mod rate_limit;
-pub mod ratings;
-pub mod service;
-pub mod store;
-pub mod tournament;
-pub mod tournament_store;
-mod turn_list;
+pub mod router;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::service::{Incoming, Reply, Service, User, unix_now};
-use crate::store::Store;
+use tessera_core::service::{Incoming, Reply, Service, User, unix_now};
+use tessera_core::store::Store;
 
 pub const PLATFORM: &str = "local";
 
@@ -37,7 +37,7 @@ pub struct Session {
 /// Mentions in local text are `@name` words.
 pub fn mentions(text: &str) -> Vec<User> {
     text.split_whitespace()
-        .filter(|w| crate::commands::is_mention(w))
+        .filter(|w| tessera_core::commands::is_mention(w))
         .filter_map(|w| w.strip_prefix('@'))
         .map(|n| User::new(n.to_lowercase(), n))
         .collect()
@@ -73,7 +73,7 @@ impl Session {
     }
 
     /// Handles one line: the text to print and the stored notices it shows, to be marked sent
-    /// once printed ([`crate::outbox`]); None to quit.
+    /// once printed ([`tessera_core::outbox`]); None to quit.
     pub fn answer<S: Store>(&mut self, service: &Service<S>, line: &str) -> Option<(String, Vec<i64>)> {
         let mut posted = Vec::new();
         let out = self.answer_marking(service, line, &mut posted)?;
@@ -283,7 +283,7 @@ pub fn run<S: Store>(service: &Service<S>, boards_dir: PathBuf) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::SqliteStore;
+    use tessera_store::SqliteStore;
 
     #[test]
     fn a_terminal_session_plays_and_writes_pictures() {

@@ -1,11 +1,11 @@
 //! The bot's log: `tracing` events from Tessera, serenity and matrix-sdk, on standard error, filtered
 //! by `RUST_LOG` (`info` for Tessera and `warn` for the libraries when unset). Secrets never reach
-//! an event: they are [`crate::config::Secret`]s, whose debug form is hidden.
+//! an event: they are [`tessera_core::secret::Secret`]s, whose debug form is hidden.
 
 use tracing_subscriber::EnvFilter;
 
 /// What is logged when `RUST_LOG` is not set.
-pub const DEFAULT_FILTER: &str = "warn,tessera=info,tessera_bot=info";
+pub const DEFAULT_FILTER: &str = "warn,tessera=info,tessera_bot=info,tessera_core=info,tessera_store=info";
 
 /// Starts logging (once; later calls do nothing) and makes a panic one short error event, with
 /// where it happened, instead of the default multi-line report.

@@ -19,9 +19,10 @@ use matrix_sdk::ruma::events::room::message::{
 };
 use matrix_sdk::{Client, Room, RoomState};
 
-use crate::config::{MatrixConfig, Secret};
-use crate::service::{Incoming, Reply, Service, User, unix_now};
-use crate::store::AnyStore;
+use crate::config::MatrixConfig;
+use tessera_core::secret::Secret;
+use tessera_core::service::{Incoming, Reply, Service, User, unix_now};
+use tessera_store::AnyStore;
 
 pub const PLATFORM: &str = "matrix";
 
@@ -46,7 +47,7 @@ fn now_ms() -> u64 {
 pub fn mentions(body: &str) -> Vec<User> {
     body.split_whitespace()
         .map(|w| w.trim_end_matches([',', '.', ';', '!', '?']))
-        .filter(|w| w.starts_with('@') && w.contains(':') && crate::commands::is_mention(w))
+        .filter(|w| w.starts_with('@') && w.contains(':') && tessera_core::commands::is_mention(w))
         .map(|w| User::new(w, w.trim_start_matches('@').split(':').next().unwrap_or(w)))
         .collect()
 }
@@ -105,7 +106,7 @@ fn unescape_html(s: &str) -> String {
 /// there would otherwise be taken for one already seen and dropped.
 async fn login(cfg: &MatrixConfig, position: Option<&str>) -> Result<Client> {
     // The session and the end-to-end keys: readable by the bot's user alone.
-    crate::private_files::private_dir(&cfg.store_dir)?;
+    tessera_store::private_files::private_dir(&cfg.store_dir)?;
     let client = Client::builder()
         .homeserver_url(&cfg.homeserver)
         .sqlite_store(&cfg.store_dir, cfg.store_passphrase.as_ref().map(Secret::expose))
@@ -137,8 +138,11 @@ async fn login(cfg: &MatrixConfig, position: Option<&str>) -> Result<Client> {
             .await
             .context("logging in to Matrix (check matrix_user and matrix_password)")?;
         if let Some(session) = client.matrix_auth().session() {
-            crate::private_files::write_private(&session_file, serde_json::to_string(&session)?.as_bytes())
-                .with_context(|| format!("saving the session to {}", session_file.display()))?;
+            tessera_store::private_files::write_private(
+                &session_file,
+                serde_json::to_string(&session)?.as_bytes(),
+            )
+            .with_context(|| format!("saving the session to {}", session_file.display()))?;
         }
     }
     Ok(client)
@@ -160,7 +164,7 @@ pub fn account_lease(cfg: &MatrixConfig) -> String {
 
 /// Runs the bot on Matrix until the process ends.
 /// The process's clock hands it this platform's notices through `notices`.
-pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::clock::Inbox) -> Result<()> {
+pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::router::Inbox) -> Result<()> {
     // Our own position: the sync whose messages were all answered. matrix-sdk saves its own
     // position when a sync arrives, before the handlers answer it, so a process killed in between
     // would never see those messages again; from ours, they come back and are answered (a message
@@ -420,7 +424,7 @@ async fn send(room: &Room, reply: &Reply) -> Result<()> {
 
 /// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
 /// the bot's own moves with their boards) as they come.
-async fn deliver(service: Shared, client: Client, mut notices: crate::clock::Inbox) {
+async fn deliver(service: Shared, client: Client, mut notices: crate::router::Inbox) {
     while let Some(notice) = notices.recv().await {
         let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
         let Some(room) = client.get_room(&room_id) else {
@@ -428,12 +432,12 @@ async fn deliver(service: Shared, client: Client, mut notices: crate::clock::Inb
             continue;
         };
         // Posted only under a claim still held, renewed for the post, and within its time: never
-        // by two at once (see [`crate::outbox`]).
+        // by two at once (see [`tessera_core::outbox`]).
         if !crate::delivery::holds_for_post(&service, &notice).await {
             continue;
         }
         let reply = notice.into_reply();
-        match tokio::time::timeout(crate::outbox::POST_TIMEOUT, send(&room, &reply)).await {
+        match tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, send(&room, &reply)).await {
             Ok(Ok(())) => crate::delivery::mark_posted(&service, reply.outbox).await,
             Ok(Err(e)) => tracing::warn!(room = %room_id, "a notice could not be posted: {e}"),
             Err(_) => {

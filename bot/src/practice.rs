@@ -4,93 +4,21 @@
 //!
 //! The service queues a game whenever the bot is to move in it ([`Queue::push`]); the worker takes
 //! the games in order, has the service think and commit ([`Service::practice_turn`]), and hands
-//! the announcement to the game's platform like a clock notice ([`crate::clock::Router`]).
+//! the announcement to the game's platform like a clock notice ([`crate::router::Router`]).
 //! Nothing here is stored: the games are, and [`Service::practice_resume`] queues them again at
 //! start.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-use crate::clock::Router;
-use crate::service::{Service, unix_now};
-use crate::store::{GameId, Store};
-
-/// The level a challenge to the bot gets when it names none: in the middle, a fair first game.
-pub const DEFAULT_LEVEL: u8 = 3;
-
-/// Running games against the bot one player may have on a platform: each is a turn on the one
-/// worker thread, so one player cannot fill its queue for everyone else.
-pub const MAX_GAMES_EACH: usize = 5;
+use crate::router::Router;
+use tessera_core::queue::Queue;
+use tessera_core::service::{Service, unix_now};
+use tessera_core::store::Store;
 
 /// The bot's answer is posted no sooner than this after the player's move was committed, so the
 /// adapter has posted that move (its board, its text) first and the channel reads in order.
 pub const MIN_ANSWER_DELAY: Duration = Duration::from_millis(1000);
-
-/// Games in which the bot is to move, each once, oldest first. Bounded by the running games
-/// against the bot (a game already waiting is not queued twice).
-#[derive(Debug, Default)]
-pub struct Queue {
-    state: Mutex<State>,
-    ready: Condvar,
-}
-
-#[derive(Debug, Default)]
-struct State {
-    jobs: VecDeque<(GameId, Instant)>,
-    closed: bool,
-}
-
-impl Queue {
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        // A job is a game number: a panic elsewhere cannot leave the queue half-changed.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Queues the bot's turn in `game` unless it is already waiting (or the queue was closed).
-    pub fn push(&self, game: GameId) {
-        let mut state = self.state();
-        if state.closed || state.jobs.iter().any(|(g, _)| *g == game) {
-            return;
-        }
-        state.jobs.push_back((game, Instant::now()));
-        self.ready.notify_one();
-    }
-
-    /// The oldest waiting game, without waiting (the local mode answers at once).
-    pub fn try_pop(&self) -> Option<GameId> {
-        self.state().jobs.pop_front().map(|(g, _)| g)
-    }
-
-    /// How many games wait for the bot's turn.
-    pub fn len(&self) -> usize {
-        self.state().jobs.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Stops the worker once its current game is done; later pushes are ignored.
-    pub fn close(&self) {
-        self.state().closed = true;
-        self.ready.notify_all();
-    }
-
-    /// The next game and when it was queued; `None` once closed.
-    pub(crate) fn pop_wait(&self) -> Option<(GameId, Instant)> {
-        let mut state = self.state();
-        loop {
-            if state.closed {
-                return None;
-            }
-            if let Some(job) = state.jobs.pop_front() {
-                return Some(job);
-            }
-            state = self.ready.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
-    }
-}
 
 /// A background thread working through one of the service's queues: the practice opponent's
 /// turns ([`Worker::start`]) or tournaments to move on ([`Worker::pairing`]). [`Worker::stop`]

@@ -4,8 +4,8 @@
 #[path = "support/talk.rs"]
 mod talk;
 
-use tessera_bot::service::{Reply, Service};
-use tessera_bot::store::SqliteStore;
+use tessera_core::service::{Reply, Service};
+use tessera_store::SqliteStore;
 
 use talk::{T0, say, text};
 
@@ -357,8 +357,8 @@ fn asked_which_game_the_example_repeats_the_command_sent() {
         assert!(text(&asked).contains(&format!("Add the number, like `{sent} #1`")), "{sent}: {asked:?}");
     }
     // A slash command or a button has no text: its text form stands for it.
-    let author = tessera_bot::service::User::new("alice", "alice");
-    let msg = tessera_bot::service::Incoming {
+    let author = tessera_core::service::User::new("alice", "alice");
+    let msg = tessera_core::service::Incoming {
         platform: talk::PLATFORM,
         channel: "room",
         author: &author,
@@ -367,7 +367,7 @@ fn asked_which_game_the_example_repeats_the_command_sent() {
         mentions: &[],
         now: T0,
     };
-    let asked = service.run(&msg, tessera_bot::commands::Command::Resign(None));
+    let asked = service.run(&msg, tessera_core::commands::Command::Resign(None));
     assert!(text(&asked).contains("like `!t resign #1`"), "{asked:?}");
 }
 
@@ -389,7 +389,7 @@ struct World {
 /// world where what it names exists: none is refused.
 #[test]
 fn every_example_in_the_command_table_is_accepted_when_sent() {
-    use tessera_bot::command_table::COMMANDS;
+    use tessera_core::command_table::COMMANDS;
     let step = |who: &'static str, text: &str| (who, text.to_string());
     // Twelve games of alice's (White) with bob, so that `#12` is one; her move in each.
     let twelve_games = || -> Vec<(&'static str, String)> {

@@ -487,8 +487,8 @@ fn pair_refuses_endless_oversize_binary_and_crowded_input() {
 
 #[test]
 fn tournament_export_writes_trf_from_the_database() {
-    use tessera_bot::service::{Incoming, Service, User};
-    use tessera_bot::store::SqliteStore;
+    use tessera_core::service::{Incoming, Service, User};
+    use tessera_store::SqliteStore;
     let dir = std::env::temp_dir().join(format!("tessera-cli-export-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -556,8 +556,8 @@ fn the_log_never_shows_the_discord_token() {
 /// "normal", a loss on time "time forfeit", a resignation "normal".
 #[test]
 fn the_bots_fide_pgn_is_san_with_its_termination() {
-    use tessera_bot::service::{Incoming, Service, User};
-    use tessera_bot::store::SqliteStore;
+    use tessera_core::service::{Incoming, Service, User};
+    use tessera_store::SqliteStore;
     let dir = std::env::temp_dir().join(format!("tessera-cli-san-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -617,8 +617,8 @@ fn the_bots_fide_pgn_is_san_with_its_termination() {
 /// `render --moves` read back without being told the variant.
 #[test]
 fn the_bots_pgn_reads_back() {
-    use tessera_bot::service::{Incoming, Service, User};
-    use tessera_bot::store::SqliteStore;
+    use tessera_core::service::{Incoming, Service, User};
+    use tessera_store::SqliteStore;
     let dir = std::env::temp_dir().join(format!("tessera-cli-pgn-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -18,8 +18,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use local_bot::{INTERNAL_ERROR, LocalBot, Rng, TempDir, count_from_env};
-use tessera_bot::store::{GameRow, SqliteStore, Store};
+use tessera_core::model::GameRow;
+use tessera_core::store::Store;
 use tessera_rules::{Color, Game, Position, Variant, notation};
+use tessera_store::SqliteStore;
 
 const CHANNELS: usize = 4;
 /// Variants whose turns are one action each, so a random legal turn is one short word.

@@ -19,8 +19,10 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use local_bot::{INTERNAL_ERROR, LocalBot, Rng, TempDir, count_from_env};
-use tessera_bot::store::{SqliteStore, Store};
-use tessera_bot::tournament_store::{TournamentStatus, TournamentStore};
+use tessera_core::model::TournamentStatus;
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
+use tessera_store::SqliteStore;
 
 const PLAYERS: [&str; 6] = ["p1", "p2", "p3", "p4", "p5", "p6"];
 const ANSWER_TIME: Duration = Duration::from_secs(60);

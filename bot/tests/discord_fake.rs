@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tessera_bot::config::Shards;
-use tessera_bot::service::Service;
-use tessera_bot::store::{AnyStore, SqliteStore};
+use tessera_core::service::Service;
 use tessera_render::{Caption, RenderOptions};
 use tessera_rules::view::BoardView;
 use tessera_rules::{Color, Position, Variant, notation};
+use tessera_store::{AnyStore, SqliteStore};
 
 const BOT_ID: &str = "1000";
 const GUILD: &str = "400";
@@ -440,7 +440,7 @@ fn the_clock_posts_a_loss_on_time_in_the_games_channel() {
     fake.to_gateway.send(("MESSAGE_CREATE", message(202, bob, "!t accept", vec![]))).unwrap();
     fake.wait_for("begins");
     // Three days later White has not moved: one tick settles it and Discord is told.
-    assert_eq!(clock.tick(&service, tessera_bot::service::unix_now() + 3 * 86_400), 1);
+    assert_eq!(clock.tick(&service, tessera_core::service::unix_now() + 3 * 86_400), 1);
     let lost = fake.wait_for("ran out of time");
     assert_eq!(lost.path, format!("/api/v10/channels/{CHANNEL}/messages"));
     std::fs::remove_dir_all(&dir).ok();
@@ -793,7 +793,7 @@ fn a_practice_game_through_a_fake_discord() {
     assert_eq!(answer.path, format!("/api/v10/channels/{CHANNEL}/messages"));
     assert!(answer.has_png(), "the board after the bot's move is uploaded");
     assert!(answer.text().contains("alice, your move"), "{}", answer.text());
-    assert_eq!(tessera_bot::store::Store::game(service.store(), 1).unwrap().unwrap().moves.len(), 2);
+    assert_eq!(tessera_core::store::Store::game(service.store(), 1).unwrap().unwrap().moves.len(), 2);
     // The slash form takes the bot as the opponent, and refuses a level out of range.
     let too_strong = slash(
         "challenge",

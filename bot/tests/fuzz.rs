@@ -3,10 +3,10 @@
 //! `TESSERA_FUZZ_CASES` raises the number of cases for a long run.
 
 use proptest::prelude::*;
-use tessera_bot::commands;
-use tessera_bot::service::{Incoming, Service, User};
-use tessera_bot::store::SqliteStore;
+use tessera_core::commands;
+use tessera_core::service::{Incoming, Service, User};
 use tessera_rules::Variant;
+use tessera_store::SqliteStore;
 
 fn config() -> ProptestConfig {
     let cases = std::env::var("TESSERA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(200);

@@ -14,12 +14,15 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use tessera_bot::config::Database;
-use tessera_bot::migrate::{Report, TargetNotEmpty, migrate};
-use tessera_bot::postgres_store::PgStore;
-use tessera_bot::service::Service;
-use tessera_bot::store::{NewGame, SqliteStore, Store};
-use tessera_bot::tournament_store::{PairingKind, TournamentStore};
+use tessera_core::model::NewGame;
+use tessera_core::model::PairingKind;
+use tessera_core::service::Service;
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
+use tessera_store::PgStore;
+use tessera_store::SqliteStore;
+use tessera_store::database::Database;
+use tessera_store::migrate::{Report, TargetNotEmpty, migrate};
 
 use talk::{PLATFORM, T0};
 
@@ -382,9 +385,9 @@ fn old_schema(cluster: &postgres::Cluster) {
     let path = talk::temp_db("migrate", "old");
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(concat!(
-        include_str!("../migrations/001_init.sql"),
-        include_str!("../migrations/002_tournaments_ratings.sql"),
-        include_str!("../migrations/003_settings.sql"),
+        include_str!("../../store/migrations/001_init.sql"),
+        include_str!("../../store/migrations/002_tournaments_ratings.sql"),
+        include_str!("../../store/migrations/003_settings.sql"),
         "CREATE TABLE schema_version (version INTEGER NOT NULL);
          INSERT INTO schema_version VALUES (1), (2), (3);
          INSERT INTO players (id, platform, user_id, name) VALUES (7, 'test', 'ann', 'Ann'), (9, 'test', 'ben', 'Ben');

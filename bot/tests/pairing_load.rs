@@ -16,9 +16,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tessera_bot::service::Service;
-use tessera_bot::store::{SqliteStore, Store};
-use tessera_bot::tournament_store::{PairingAt, ResultSetting, TournamentStatus, TournamentStore};
+use tessera_core::model::{PairingAt, ResultSetting, TournamentStatus};
+use tessera_core::service::Service;
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
+use tessera_store::SqliteStore;
 
 use talk::{PLATFORM, T0};
 

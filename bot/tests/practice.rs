@@ -9,13 +9,15 @@ mod talk;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tessera_bot::clock::{Clock, Inbox};
-use tessera_bot::commands::{ColorChoice, Command};
+use tessera_bot::clock::Clock;
 use tessera_bot::practice::Worker;
-use tessera_bot::service::{Incoming, Notice, Reply, Service, User};
-use tessera_bot::store::{SqliteStore, Store};
-use tessera_bot::tournament_store::TournamentStore;
+use tessera_bot::router::Inbox;
+use tessera_core::commands::{ColorChoice, Command};
+use tessera_core::service::{Incoming, Notice, Reply, Service, User};
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
 use tessera_rules::{Game, Position, Variant};
+use tessera_store::SqliteStore;
 
 use talk::{PLATFORM, T0, say_in};
 

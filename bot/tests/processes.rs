@@ -18,10 +18,12 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use tessera_bot::clock::Clock;
-use tessera_bot::config::{Database, Shards};
+use tessera_bot::config::Shards;
 use tessera_bot::lease::Standing;
-use tessera_bot::service::Service;
-use tessera_bot::store::{AnyStore, Store};
+use tessera_core::service::Service;
+use tessera_core::store::Store;
+use tessera_store::AnyStore;
+use tessera_store::database::Database;
 
 use talk::{PLATFORM, T0, say_at};
 
@@ -53,12 +55,12 @@ struct Process {
     service: Arc<Service<AnyStore>>,
     clock: Clock,
     /// Kept open so notices can be handed over; they are counted from `tick`'s return.
-    _inbox: tessera_bot::clock::Inbox,
+    _inbox: tessera_bot::router::Inbox,
 }
 
 impl Process {
     fn start(db: &Database, lease: Duration) -> Process {
-        let service = Arc::new(Service::new(tessera_bot::store::open(db).unwrap()));
+        let service = Arc::new(Service::new(tessera_store::open(db).unwrap()));
         let mut clock = Clock::new().lease_for(lease);
         let _inbox = clock.serve(PLATFORM);
         Process { service, clock, _inbox }
@@ -113,7 +115,7 @@ fn clocks_of_two_processes_act_once_and_hand_over_when_one_dies(db: &Database) {
 }
 
 fn one_process_per_matrix_account_and_per_discord_shard(db: &Database) {
-    let service = Arc::new(Service::new(tessera_bot::store::open(db).unwrap()));
+    let service = Arc::new(Service::new(tessera_store::open(db).unwrap()));
     let shards = |s: &str| {
         let Ok(Shards::Range { first, last, total }) = s.parse() else { panic!("{s}") };
         tessera_bot::discord::shard_leases(first, last, total)
@@ -204,7 +206,7 @@ fn a_second_process_for_the_same_matrix_account_refuses_to_start(db: &Database) 
     let kind = if matches!(db, Database::Sqlite(_)) { "sqlite" } else { "postgres" };
     let tmp = std::env::temp_dir().join(format!("tessera-processes-matrix-{kind}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let store = tessera_bot::store::open(db).unwrap();
+    let store = tessera_store::open(db).unwrap();
     let mut first = bot_process(db, &tmp.join("first"), &homeserver);
     let holder = wait_for_holder(&store, LEASE, None);
     assert!(holder.contains(&format!(":{}:", first.id())), "{holder}");
@@ -239,7 +241,7 @@ fn kill_nine_of_one_of_two_processes_loses_no_acknowledged_move(db: &Database) {
     const GAMES: usize = 24;
     const PLIES: usize = 16;
     let exe = env!("CARGO_BIN_EXE_tessera-load");
-    let store = tessera_bot::store::open(db).unwrap();
+    let store = tessera_store::open(db).unwrap();
     let games = load::setup(&*store, GAMES);
     let plies = PLIES.to_string();
     let spawn = |part| {

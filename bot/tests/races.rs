@@ -24,10 +24,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use local_bot::{INTERNAL_ERROR, LocalBot, Rng, TempDir, count_from_env};
-use tessera_bot::config::Database;
-use tessera_bot::service::{Incoming, Service, User, unix_now};
-use tessera_bot::store::{GameRow, Store};
+use tessera_core::model::GameRow;
+use tessera_core::service::{Incoming, Service, User, unix_now};
+use tessera_core::store::Store;
 use tessera_rules::{Game, Position, Variant, notation};
+use tessera_store::database::Database;
 
 const ANSWER_TIME: Duration = Duration::from_secs(60);
 const PROCESSES: usize = 3;
@@ -44,7 +45,7 @@ impl ThreadRacer {
         let (to, inbox) = mpsc::channel::<(String, String, String)>();
         let (outbox, from) = mpsc::channel();
         std::thread::spawn(move || {
-            let service = Service::new(tessera_bot::store::open(&db).unwrap());
+            let service = Service::new(tessera_store::open(&db).unwrap());
             for (channel, who, text) in inbox {
                 let author = User::new(who.to_lowercase(), who.as_str());
                 let mentions = tessera_bot::local::mentions(&text);
@@ -218,7 +219,7 @@ fn first_start(tmp: &Path, n: usize, race: usize, tally: &mut Tally, cluster: Op
     // lock makes the other starters wait and find the schema current).
     let (challenges, migrations) = match &address {
         Some(address) => {
-            let store = tessera_bot::store::open(&Database::parse(address)).unwrap();
+            let store = tessera_store::open(&Database::parse(address)).unwrap();
             let open = store.open_challenges_since(tessera_bot::local::PLATFORM, "main", 0).unwrap();
             let versions = postgres_counts(
                 address,
@@ -297,7 +298,7 @@ fn run_races(tmp: &TempDir, cluster: Option<&postgres::Cluster>) {
             who: String::new(),
         });
     }
-    let store = tessera_bot::store::open(&db).unwrap();
+    let store = tessera_store::open(&db).unwrap();
     let mut tally = Tally::default();
     let started = Instant::now();
     for race in 0..races {

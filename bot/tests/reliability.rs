@@ -7,8 +7,9 @@ mod talk;
 
 use std::sync::{Arc, Barrier};
 
-use tessera_bot::service::{Incoming, Reply, Service, User};
-use tessera_bot::store::{SqliteStore, Store};
+use tessera_core::service::{Incoming, Reply, Service, User};
+use tessera_core::store::Store;
+use tessera_store::SqliteStore;
 
 use talk::{T0, say, text};
 
@@ -277,7 +278,7 @@ fn one_clock_routes_each_platforms_notices_to_it() {
 #[test]
 fn a_flood_of_commands_is_answered_once_then_ignored() {
     let mut service = Service::new(SqliteStore::open(&temp_db("flood")).unwrap());
-    service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::new(5, 3));
+    service.rate_limit = Some(tessera_core::rate_limit::RateLimit::new(5, 3));
     let answers: Vec<Vec<Reply>> = (0..40).map(|_| say(&service, "mallory", "!t variants")).collect();
     assert!(answers[..5].iter().all(|r| text(r).contains("hans38")), "a burst is answered");
     assert!(text(&answers[5]).contains("faster than I answer"), "{:?}", answers[5]);
@@ -291,7 +292,7 @@ fn a_flood_of_commands_is_answered_once_then_ignored() {
     assert!(text(&say(&service, "bob", "!t variants")).contains("hans38"));
     // A flood changes nothing: the challenges beyond the limit were never made.
     let mut service = Service::new(SqliteStore::open(&temp_db("flood2")).unwrap());
-    service.rate_limit = Some(tessera_bot::rate_limit::RateLimit::new(3, 3));
+    service.rate_limit = Some(tessera_core::rate_limit::RateLimit::new(3, 3));
     for i in 0..20 {
         say(&service, "mallory", &format!("!t challenge @victim{i} chess"));
     }

@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tessera_bot::commands::Command;
-use tessera_bot::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants};
-use tessera_bot::store::{SqliteStore, Store};
+use tessera_core::commands::Command;
+use tessera_core::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants};
+use tessera_core::store::Store;
+use tessera_store::SqliteStore;
 
 const T0: i64 = 1_800_000_000;
 

@@ -13,16 +13,16 @@ mod talk;
 
 use std::sync::{Arc, Barrier};
 
-use tessera_bot::outbox::{CLAIM_MS, Claim, NewNotice};
-use tessera_bot::postgres_store::PgStore;
-use tessera_bot::service::Service;
-use tessera_bot::store::{
-    AnyStore, Append, BotOpponent, Challenge, GameId, NewGame, PlayerId, SqliteStore, Store,
-};
-use tessera_bot::tournament_store::{
+use tessera_core::model::{Append, BotOpponent, Challenge, GameId, NewGame, PlayerId};
+use tessera_core::model::{
     Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, ResultSetting, SetResult,
     TournamentId, TournamentStatus,
 };
+use tessera_core::outbox::{CLAIM_MS, Claim, NewNotice};
+use tessera_core::service::Service;
+use tessera_core::store::Store;
+use tessera_store::PgStore;
+use tessera_store::{AnyStore, SqliteStore};
 
 /// A case's database.
 trait Db: Sync {
@@ -277,7 +277,7 @@ fn games_are_found_by_channel_player_clock_and_bot(db: &dyn Db) {
     );
     assert_eq!(row.moves, Vec::<String>::new());
     assert_eq!(store.game(g3 + 100).unwrap(), None);
-    let ids = |rows: Vec<tessera_bot::store::GameRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    let ids = |rows: Vec<tessera_core::model::GameRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
     assert_eq!(ids(store.channel_games("local", "room").unwrap()), [g1, g2]);
     assert_eq!(ids(store.player_games(a).unwrap()), [g1, g3]);
     assert_eq!(ids(store.clocked_games().unwrap()), [g1]);
@@ -486,9 +486,7 @@ fn tournaments_are_listed_and_change_status_only_from_the_given_ones(db: &dyn Db
     );
     assert_eq!((row.name.as_str(), row.organiser, row.created_at), ("Autumn Open", a, T0));
     assert_eq!(store.tournament(t3 + 10).unwrap(), None);
-    let ids = |rows: Vec<tessera_bot::tournament_store::TournamentRow>| {
-        rows.iter().map(|r| r.id).collect::<Vec<_>>()
-    };
+    let ids = |rows: Vec<tessera_core::model::TournamentRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
     assert_eq!(ids(store.channel_tournaments("l", "club").unwrap()), [t1, t2]);
     assert!(
         store.set_tournament_status(t1, &[TournamentStatus::Open], TournamentStatus::Running, &[]).unwrap()
@@ -1072,7 +1070,7 @@ fn a_lease_has_one_holder_until_it_expires_or_is_given_up(db: &dyn Db) {
     assert_eq!(live("matrix:", 2_100), ["matrix:@bot:example.org"]);
     assert!(live("clock:", 2_501).is_empty(), "run out");
     // The database's clock, which times the leases, is a real clock.
-    let skew = store.clock_ms().unwrap() - tessera_bot::lease::local_ms();
+    let skew = store.clock_ms().unwrap() - tessera_core::process::local_ms();
     assert!(skew.abs() < 60_000, "{skew} ms from this machine's");
 }
 

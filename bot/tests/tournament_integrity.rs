@@ -12,10 +12,12 @@ mod talk;
 
 use std::sync::{Arc, Barrier};
 
-use tessera_bot::config::Database;
-use tessera_bot::service::{Reply, Service};
-use tessera_bot::store::{AnyStore, Store};
-use tessera_bot::tournament_store::{PairingAt, PairingRow, ResultSetting, SetResult, TournamentStore};
+use tessera_core::model::{PairingAt, PairingRow, ResultSetting, SetResult};
+use tessera_core::service::{Reply, Service};
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
+use tessera_store::AnyStore;
+use tessera_store::database::Database;
 
 use talk::{PLATFORM, T0};
 
@@ -35,7 +37,7 @@ postgres::on_both_databases! {
 }
 
 fn service(db: &Database) -> Service<AnyStore> {
-    Service::new(tessera_bot::store::open(db).unwrap())
+    Service::new(tessera_store::open(db).unwrap())
 }
 
 fn say(s: &Service<AnyStore>, channel: &str, who: &str, admin: bool, text: &str) -> Vec<Reply> {

@@ -12,10 +12,12 @@ mod talk;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Barrier};
 
-use tessera_bot::config::Database;
-use tessera_bot::service::{Reply, Service};
-use tessera_bot::store::{AnyStore, Store};
-use tessera_bot::tournament_store::{PairingKind, PairingRow, TournamentStatus, TournamentStore};
+use tessera_core::model::{PairingKind, PairingRow, TournamentStatus};
+use tessera_core::service::{Reply, Service};
+use tessera_core::store::Store;
+use tessera_core::store::TournamentStore;
+use tessera_store::AnyStore;
+use tessera_store::database::Database;
 
 use talk::T0;
 
@@ -44,7 +46,7 @@ struct Club {
 impl Club {
     fn new(db: &Database) -> Club {
         Club {
-            service: Service::new(tessera_bot::store::open(db).unwrap()),
+            service: Service::new(tessera_store::open(db).unwrap()),
             channel: "club".into(),
             now: T0.into(),
         }
@@ -422,7 +424,7 @@ fn a_round_is_paired_once_however_many_processes_race(db: &Database) {
         .map(|_| {
             let (db, barrier) = (db.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let service = Service::new(tessera_bot::store::open(&db).unwrap());
+                let service = Service::new(tessera_store::open(&db).unwrap());
                 barrier.wait();
                 service.tick(T0 + 200).unwrap()
             })
@@ -431,7 +433,7 @@ fn a_round_is_paired_once_however_many_processes_race(db: &Database) {
     let notices: Vec<String> = handles.into_iter().flat_map(|h| h.join().unwrap()).map(|n| n.text).collect();
     let announced = notices.iter().filter(|n| n.contains("round 2 of 3 is paired")).count();
     assert_eq!(announced, 1, "{notices:?}");
-    let store = tessera_bot::store::open(db).unwrap();
+    let store = tessera_store::open(db).unwrap();
     let round2 = store.pairings(t).unwrap().iter().filter(|p| p.round == 2).count();
     assert_eq!(round2, 3);
     assert_eq!(store.tournament(t).unwrap().unwrap().current_round, 2);

@@ -6,9 +6,9 @@
 //! `TESSERA_BLESS=1` rewrites the transcripts.
 
 use tessera_bot::local::Session;
-use tessera_bot::service::Service;
-use tessera_bot::store::SqliteStore;
+use tessera_core::service::Service;
 use tessera_rules::{Game, Position, Variant, notation};
+use tessera_store::SqliteStore;
 
 /// Turns to play before resigning.
 const TURNS: usize = 8;

@@ -58,7 +58,7 @@ fn main() {
         );
     }
     let game = replay(Variant::Chess, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7").unwrap().game;
-    let views = BoardView::of_game(&game);
+    let views = game.views();
     let t = Instant::now();
     let gif = render_gif(&views, &RenderOptions { size: 320, ..plain.clone() }, 80).unwrap();
     println!(

@@ -149,7 +149,7 @@ mod tests {
     use tessera_rules::{Position, Variant, replay};
 
     fn views(variant: Variant, record: &str) -> Vec<BoardView> {
-        BoardView::of_game(&replay(variant, record).unwrap().game)
+        replay(variant, record).unwrap().game.views()
     }
 
     /// Every frame, decoded and laid over the ones before as a viewer does, is the board drawn

@@ -7,6 +7,7 @@ use crate::notation::{self, MoveError, ResolveError};
 use crate::position::Position;
 use crate::types::Color;
 use crate::variant::{StalemateRule, Variant};
+use crate::view::BoardView;
 
 /// How a finished game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -141,6 +142,19 @@ impl Game {
 
     pub fn position(&self) -> &Position {
         &self.current
+    }
+
+    /// The game's board views: its start, then each position after a move with that move marked
+    /// (the frames of its animation).
+    pub fn views(&self) -> Vec<BoardView> {
+        let mut pos = self.start().clone();
+        let mut views = vec![BoardView::new(&pos, None)];
+        for mv in self.moves() {
+            let next = pos.played(mv);
+            views.push(BoardView::new(&next, Some((&pos, mv))));
+            pos = next;
+        }
+        views
     }
 
     pub fn moves(&self) -> &[Move] {

@@ -69,19 +69,6 @@ pub struct BoardView {
 }
 
 impl BoardView {
-    /// A whole game's views: its start, then each position after a move with that move marked
-    /// (the frames of a game's animation).
-    pub fn of_game(game: &crate::game::Game) -> Vec<BoardView> {
-        let mut pos = game.start().clone();
-        let mut views = vec![BoardView::new(&pos, None)];
-        for mv in game.moves() {
-            let next = pos.played(mv);
-            views.push(BoardView::new(&next, Some((&pos, mv))));
-            pos = next;
-        }
-        views
-    }
-
     pub fn cell(&self, file: u8, rank: u8) -> &CellView {
         &self.cells[rank as usize * self.files as usize + file as usize]
     }

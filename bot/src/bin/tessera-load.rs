@@ -20,10 +20,12 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use tessera_bot::config::Database;
-use tessera_bot::service::{Incoming, Service, User, unix_now};
-use tessera_bot::store::{AnyStore, GameId, Store};
+use tessera_core::model::GameId;
+use tessera_core::service::{Incoming, Service, User, unix_now};
+use tessera_core::store::Store;
 use tessera_rules::{Game, Position, Variant, notation};
+use tessera_store::AnyStore;
+use tessera_store::database::Database;
 
 #[derive(Debug, Parser)]
 struct Args {
@@ -136,7 +138,7 @@ fn main() -> Result<()> {
             let (database, args) = (&database, &args);
             handles.push(scope.spawn(move || -> Result<(Vec<u64>, usize)> {
                 // A connection per thread, as each of a process's workers would use the pool.
-                let mut service = Service::new(tessera_bot::store::open(database)?);
+                let mut service = Service::new(tessera_store::open(database)?);
                 service.render.size = args.board_size;
                 let mut games = Vec::new();
                 for id in share {
@@ -166,7 +168,7 @@ fn main() -> Result<()> {
                         let asked = Instant::now();
                         let replies = service.handle(&msg);
                         latencies.push(asked.elapsed().as_micros() as u64);
-                        let acknowledged = |replies: &[tessera_bot::service::Reply]| {
+                        let acknowledged = |replies: &[tessera_core::service::Reply]| {
                             replies.iter().any(|r| !r.private && r.image.is_some())
                         };
                         if acknowledged(&replies) {

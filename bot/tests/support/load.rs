@@ -8,7 +8,8 @@ use std::io::BufRead as _;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use tessera_bot::store::{GameId, NewGame, Store};
+use tessera_core::model::{GameId, NewGame};
+use tessera_core::store::Store;
 use tessera_rules::{Game, Position, Variant, notation};
 
 /// Makes `count` games on the platform `load`, each in its channel `load-N` between two players
@@ -35,7 +36,7 @@ pub fn setup(store: &dyn Store, count: usize) -> (GameId, GameId) {
             black,
             days_per_move: None,
             rated: false,
-            now: tessera_bot::service::unix_now(),
+            now: tessera_core::service::unix_now(),
             bot: None,
         };
         ids.push(store.create_game(&game).unwrap());

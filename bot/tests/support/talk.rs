@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use tessera_bot::service::{Incoming, Reply, Service, User};
-use tessera_bot::store::Store;
+use tessera_core::service::{Incoming, Reply, Service, User};
+use tessera_core::store::Store;
 
 /// The tests' "now", unless a test moves the clock itself.
 pub const T0: i64 = 1_800_000_000;

@@ -1,0 +1,439 @@
+//! The Discord adapter: serenity events in, the game service's replies out. It translates only:
+//! messages, slash commands and button presses become service commands; replies become messages
+//! (boards as PNG attachments, buttons from [`Actions`]), errors from interactions become
+//! ephemeral replies that only the author sees. No game logic here.
+
+use std::sync::Arc;
+
+use anyhow::{Context as _, Result};
+use serenity::all::{
+    ChannelId, ClientBuilder, CommandDataOptionValue, CommandInteraction, CommandOptionType,
+    ComponentInteraction, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, GatewayIntents, GuildId,
+    HttpBuilder, Interaction, Member, Message, Permissions, Ready, UserId,
+};
+use serenity::async_trait;
+use serenity::builder::Builder as _;
+use serenity::http::Http;
+
+use crate::config::Shards;
+use tessera_core::commands::{button_spec, suggestion};
+use tessera_core::service::{Incoming, Reply, Service, Suggestion, User, unix_now};
+use tessera_store::AnyStore;
+
+mod buttons;
+mod send;
+mod slash;
+mod text;
+
+use buttons::*;
+use send::*;
+use slash::*;
+
+pub const PLATFORM: &str = "discord";
+
+const MAX_CHOICES: usize = 25;
+
+type Shared = Arc<Service<AnyStore>>;
+
+/// How to reach Discord.
+#[derive(Clone, Debug, Default)]
+pub struct DiscordOptions {
+    /// Register the slash commands in this server only (they appear at once there); otherwise
+    /// they are registered globally.
+    pub guild: Option<u64>,
+    /// Replaces Discord's API address (the tests' fake server).
+    pub api: Option<String>,
+    /// The shards this process connects.
+    pub shards: Shards,
+}
+
+/// The leases that keep each shard to one process ([`crate::lease::Standing`]): two connections
+/// of one shard would both receive, and answer, every message of its servers.
+pub fn shard_leases(first: u32, last: u32, total: u32) -> Vec<String> {
+    (first..=last).map(|shard| format!("discord:shard:{shard}/{total}")).collect()
+}
+
+/// Refuses to run shards of `total` while other processes run shards of another total: Discord
+/// gives a server to shard `(server id >> 22) % total`, so ranges of different totals overlap and
+/// some servers would be answered twice (or never).
+pub fn check_shard_total<S: tessera_core::store::Store + ?Sized>(store: &S, total: u32) -> Result<()> {
+    for lease in store.live_leases("discord:shard:", store.clock_ms()?)? {
+        let theirs = lease.name.rsplit('/').next().unwrap_or_default();
+        if theirs != total.to_string() {
+            anyhow::bail!(
+                "another process runs Discord shards of {theirs} in all ({}, held by {}); every process \
+                 of one bot must give the same total: discord_shards = FIRST-LAST/{theirs}",
+                lease.name.trim_start_matches("discord:shard:"),
+                lease.holder
+            );
+        }
+    }
+    Ok(())
+}
+
+impl DiscordOptions {
+    fn http(&self, token: &str) -> Http {
+        let http = HttpBuilder::new(token);
+        match &self.api {
+            Some(api) => http.proxy(api).ratelimiter_disabled(true),
+            None => http,
+        }
+        .build()
+    }
+
+    /// The shards to connect, `(first, last, total)`: `auto` is every shard Discord recommends
+    /// for the bot (`GET /gateway/bot`), all in this process.
+    pub async fn shard_range(&self, token: &str) -> Result<(u32, u32, u32)> {
+        match self.shards {
+            Shards::Range { first, last, total } => Ok((first, last, total)),
+            Shards::Auto => {
+                let gateway =
+                    self.http(token).get_bot_gateway().await.context("asking Discord how many shards")?;
+                let total = gateway.shards.max(1);
+                Ok((0, total - 1, total))
+            }
+        }
+    }
+}
+
+struct Handler {
+    service: Shared,
+    guild: Option<GuildId>,
+    /// The bot's own user, known from READY: a message that starts by mentioning it is a command.
+    me: std::sync::OnceLock<UserId>,
+}
+
+/// `@Tessera challenge @bob` reads as `!t challenge @bob`. Discord shows a bot the content of
+/// messages that mention it even without the Message Content intent, so this form always works.
+fn addressed_by_mention(content: &str, bot: Option<UserId>) -> String {
+    let Some(bot) = bot else { return content.to_string() };
+    let trimmed = content.trim_start();
+    for form in [format!("<@{bot}>"), format!("<@!{bot}>")] {
+        if let Some(rest) = trimmed.strip_prefix(&form) {
+            return format!("!t {}", rest.trim_start());
+        }
+    }
+    content.to_string()
+}
+
+/// The users a message mentions, in the order its text names them (the first one is the one
+/// challenged): people, and the bot itself (a challenge to it is a practice game); other bots
+/// cannot play and are left out.
+fn mentioned(text: &str, users: &[serenity::all::User], bot: Option<UserId>) -> Vec<User> {
+    let mut out: Vec<User> = Vec::new();
+    for word in text.split_whitespace() {
+        let Some(id) = word.strip_prefix("<@").and_then(|w| w.strip_suffix('>')) else { continue };
+        let Ok(id) = id.trim_start_matches('!').parse::<u64>() else { continue };
+        let Some(u) = users.iter().find(|u| u.id.get() == id) else { continue };
+        if (u.bot && Some(u.id) != bot) || out.iter().any(|o| o.id == u.id.to_string()) {
+            continue;
+        }
+        out.push(user_of(u));
+    }
+    out
+}
+
+/// Server administrators and managers count as admins (tournament administration).
+fn administers(p: Permissions) -> bool {
+    p.intersects(Permissions::ADMINISTRATOR | Permissions::MANAGE_GUILD)
+}
+
+/// Interactions carry the member's permissions, computed by Discord.
+fn is_admin(member: Option<&Member>) -> bool {
+    member.and_then(|m| m.permissions).is_some_and(administers)
+}
+
+/// Whether a message's author administers its server. Messages carry the member's roles but not
+/// their permissions, so the server's roles are fetched; any failure counts as no.
+async fn moderates(http: &Http, msg: &Message) -> bool {
+    let (Some(guild), Some(member)) = (msg.guild_id, msg.member.as_deref()) else { return false };
+    match guild.to_partial_guild(http).await {
+        Ok(g) => administers(g.partial_member_permissions(msg.author.id, member)),
+        Err(e) => {
+            eprintln!("could not read the roles of server {guild}: {e}");
+            false
+        }
+    }
+}
+
+/// Who asked, where, and what: the parts of an [`Incoming`] that outlive the event. `text` is
+/// read only for messages: slash commands and buttons arrive parsed and go to [`Service::run`].
+struct Asker {
+    channel: ChannelId,
+    author: User,
+    is_admin: bool,
+    text: String,
+    mentions: Vec<User>,
+}
+
+impl Asker {
+    fn new(channel: ChannelId, author: &serenity::all::User, member: Option<&Member>) -> Asker {
+        // The name the server knows them by, where they have one there.
+        let mut who = user_of(author);
+        if let Some(nick) = member.and_then(|m| m.nick.clone()) {
+            who.name = nick;
+        }
+        Asker { channel, author: who, is_admin: is_admin(member), text: String::new(), mentions: Vec::new() }
+    }
+
+    /// Runs `f` on a blocking thread: the service talks to its database synchronously.
+    async fn ask<T: Send + Default + 'static>(
+        self,
+        service: &Shared,
+        f: impl FnOnce(&Service<AnyStore>, &Incoming) -> T + Send + 'static,
+    ) -> T {
+        let service = Arc::clone(service);
+        tokio::task::spawn_blocking(move || {
+            let channel = self.channel.to_string();
+            let incoming = Incoming {
+                platform: PLATFORM,
+                channel: &channel,
+                author: &self.author,
+                is_admin: self.is_admin,
+                text: &self.text,
+                mentions: &self.mentions,
+                now: unix_now(),
+            };
+            f(&service, &incoming)
+        })
+        .await
+        .unwrap_or_default()
+    }
+}
+
+#[async_trait]
+impl EventHandler for Handler {
+    async fn message(&self, ctx: Context, msg: Message) {
+        if msg.author.bot {
+            return;
+        }
+        let me = self.me.get().copied();
+        let text = addressed_by_mention(&msg.content, me);
+        let mut asker = Asker {
+            mentions: mentioned(&text, &msg.mentions, me),
+            text,
+            ..Asker::new(msg.channel_id, &msg.author, None)
+        };
+        if let Some(nick) = msg.member.as_ref().and_then(|m| m.nick.clone()) {
+            asker.author.name = nick;
+        }
+        if tessera_core::commands::addressed_command(&asker.text).is_some_and(|c| c.moderated) {
+            asker.is_admin = moderates(&ctx.http, &msg).await;
+        }
+        let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
+        for reply in replies {
+            match send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
+                Ok(()) => crate::delivery::mark_posted(&self.service, reply.outbox).await,
+                Err(e) => tracing::warn!(channel = %msg.channel_id, "could not answer: {e}"),
+            }
+            send_direct(&ctx.http, &reply).await;
+        }
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let outcome = match interaction {
+            Interaction::Command(c) => self.slash(&ctx.http, &c).await,
+            Interaction::Autocomplete(c) => self.autocomplete(&ctx.http, &c).await,
+            Interaction::Component(c) => self.button(&ctx.http, &c).await,
+            _ => Ok(()),
+        };
+        if let Err(e) = outcome {
+            tracing::warn!("could not answer an interaction: {e}");
+        }
+    }
+
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        tracing::info!(user = %ready.user.name, "Tessera is on Discord");
+        let _ = self.me.set(ready.user.id);
+        self.service.set_bot_account(PLATFORM, &ready.user.id.to_string());
+        let registered = match self.guild {
+            Some(guild) => guild.set_commands(&ctx.http, slash_commands()).await,
+            None => serenity::all::Command::set_global_commands(&ctx.http, slash_commands()).await,
+        };
+        match registered {
+            Ok(list) => tracing::info!("registered {} slash commands", list.len()),
+            Err(e) => tracing::error!("could not register the slash commands: {e}"),
+        }
+    }
+}
+
+impl Handler {
+    async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
+        let replies = match slash_to_command(&c.data.name, &c.data.options(), self.me.get().copied()) {
+            Ok((cmd, mentions)) => {
+                let asker = Asker { mentions, ..Asker::new(c.channel_id, &c.user, c.member.as_deref()) };
+                asker.ask(&self.service, |s, m| s.run(m, cmd)).await
+            }
+            Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
+        };
+        let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
+        for notice in notices {
+            crate::delivery::mark_posted(&self.service, Some(notice)).await;
+        }
+        Ok(())
+    }
+
+    async fn autocomplete(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
+        let Some(focused) = c.data.autocomplete() else { return Ok(()) };
+        let typed = focused.value.to_string();
+        // The option's declaration says what it suggests; a subcommand's path is `group sub`.
+        let path = match c.data.options.first().map(|o| (&o.name, &o.value)) {
+            Some((sub, CommandDataOptionValue::SubCommand(_))) => format!("{} {sub}", c.data.name),
+            _ => c.data.name.clone(),
+        };
+        let Some(what) = suggestion(&path, focused.name) else { return Ok(()) };
+        let game = c.data.options.iter().find(|o| o.name == "game").and_then(|o| match &o.value {
+            CommandDataOptionValue::Integer(n) => Some(*n),
+            CommandDataOptionValue::Autocomplete { value, .. } => value.trim_start_matches('#').parse().ok(),
+            _ => None,
+        });
+        let asker = Asker::new(c.channel_id, &c.user, c.member.as_deref());
+        let suggestions =
+            asker.ask(&self.service, move |s, m| s.suggest(m, what, &typed, game, MAX_CHOICES)).await;
+        let integer = focused.kind == CommandOptionType::Integer;
+        let mut answer = CreateAutocompleteResponse::new();
+        for Suggestion { label, value } in suggestions {
+            let label: String = label.chars().take(100).collect();
+            answer = match (integer, value.parse::<i64>()) {
+                (true, Ok(n)) => answer.add_int_choice(label, n),
+                (true, Err(_)) => answer,
+                (false, _) => answer.add_string_choice(label, value),
+            };
+        }
+        CreateInteractionResponse::Autocomplete(answer).execute(http, (c.id, &c.token)).await?;
+        Ok(())
+    }
+
+    async fn button(&self, http: &Http, c: &ComponentInteraction) -> Result<()> {
+        let asker = Asker::new(c.channel_id, &c.user, c.member.as_ref());
+        let replies = match button_press(&c.data.custom_id) {
+            Some(Press::Confirm(game, id)) => {
+                // Only a player is asked to confirm; anyone else hears why not.
+                match asker.ask(&self.service, move |s, m| s.refusal_to_act(m, Some(game))).await {
+                    Some(why) => vec![Reply { text: why, private: true, ..Reply::default() }],
+                    None => {
+                        let (yes, question) = button_spec(id).and_then(|b| b.confirm).unwrap_or_default();
+                        let row: Vec<CreateButton> =
+                            button_spec(yes).into_iter().map(|b| make_button(b, game)).collect();
+                        let message = CreateInteractionResponseMessage::new()
+                            .content(format!("{question} #{game}? This cannot be undone."))
+                            .ephemeral(true)
+                            .components(vec![CreateActionRow::Buttons(row)]);
+                        CreateInteractionResponse::Message(message).execute(http, (c.id, &c.token)).await?;
+                        return Ok(());
+                    }
+                }
+            }
+            Some(Press::Run(cmd)) => {
+                let spec = pressed(&c.data.custom_id);
+                let (settles, private) = spec.map_or((false, false), |b| (b.settles, b.private));
+                let mut replies = asker.ask(&self.service, |s, m| s.run(m, cmd)).await;
+                replies.iter_mut().filter(|_| private).for_each(|r| r.private = true);
+                if settles && replies.first().is_some_and(|r| !r.private) {
+                    // Answered: its buttons go, so nobody presses them again; the news follows.
+                    let cleared = CreateInteractionResponseMessage::new().components(Vec::new());
+                    let to = Answering { id: c.id, token: &c.token, channel: c.channel_id };
+                    let updated = CreateInteractionResponse::UpdateMessage(cleared)
+                        .execute(http, (c.id, &c.token))
+                        .await;
+                    if let Err(e) = &updated {
+                        tracing::warn!(interaction = %c.id, "could not clear the buttons: {e}");
+                    }
+                    let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
+                    respond_after(http, to, replies, updated.is_ok()).await?;
+                    for notice in notices {
+                        crate::delivery::mark_posted(&self.service, Some(notice)).await;
+                    }
+                    return Ok(());
+                }
+                replies
+            }
+            None => vec![Reply {
+                text: "that button is not one of mine any more; use `/board` for a fresh board".into(),
+                private: true,
+                ..Reply::default()
+            }],
+        };
+        let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
+        for notice in notices {
+            crate::delivery::mark_posted(&self.service, Some(notice)).await;
+        }
+        Ok(())
+    }
+}
+
+/// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
+/// the bot's own moves) as they come.
+async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::router::Inbox) {
+    while let Some(notice) = notices.recv().await {
+        let Ok(id) = notice.channel.parse::<u64>() else { continue };
+        // Posted only under a claim still held, renewed for the post, and within its time: never
+        // by two at once (see [`tessera_core::outbox`]).
+        if !crate::delivery::holds_for_post(&service, &notice).await {
+            continue;
+        }
+        let reply = notice.into_reply();
+        match tokio::time::timeout(
+            tessera_core::outbox::POST_TIMEOUT,
+            send(&http, ChannelId::new(id), &reply, None),
+        )
+        .await
+        {
+            Ok(Ok(())) => {
+                crate::delivery::mark_posted(&service, reply.outbox).await;
+                // The players' own words go with a notice the channel got, once.
+                send_direct(&http, &reply).await;
+            }
+            Ok(Err(e)) => tracing::warn!(channel = id, "a notice could not be posted: {e}"),
+            Err(_) => tracing::warn!(channel = id, "a notice was not taken in time; it is tried again later"),
+        }
+    }
+}
+
+/// Runs the bot on Discord until the process ends.
+/// The process's clock hands it this platform's notices through `notices`.
+pub async fn run(
+    service: Shared,
+    token: &str,
+    options: DiscordOptions,
+    notices: crate::router::Inbox,
+) -> Result<()> {
+    let http = || options.http(token);
+    tokio::spawn(deliver(Arc::clone(&service), Arc::new(http()), notices));
+    let (first, last, total) = options.shard_range(token).await?;
+    tracing::info!(shards = %Shards::Range { first, last, total }, "connecting to Discord");
+    let connect = |intents| {
+        let handler = Handler {
+            service: Arc::clone(&service),
+            guild: options.guild.map(GuildId::new),
+            me: std::sync::OnceLock::new(),
+        };
+        async move {
+            let mut client = ClientBuilder::new_with_http(http(), intents).event_handler(handler).await?;
+            // serenity's range includes its end.
+            client.start_shard_range(first..last, total).await
+        }
+    };
+    // `!t` messages and plain moves need the privileged Message Content intent, which the bot's
+    // owner enables in the developer portal; slash commands and buttons work without it.
+    let all =
+        GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
+    match connect(all).await {
+        Err(serenity::Error::Gateway(serenity::gateway::GatewayError::DisallowedGatewayIntents)) => {
+            tracing::warn!(
+                "Discord refused the Message Content intent (enable it for the bot in the developer \
+                 portal): running with slash commands and buttons only; `!t` messages and plain \
+                 moves are not read"
+            );
+            connect(all - GatewayIntents::MESSAGE_CONTENT).await
+        }
+        other => other,
+    }
+    .context("connecting to Discord")
+}
+
+#[cfg(test)]
+mod tests;

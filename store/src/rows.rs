@@ -1,0 +1,151 @@
+//! The records both databases return, read once. Each driver's row answers the three column
+//! types the schema uses ([`Columns`]: whole numbers, text, flags); the records are built from
+//! them here, so a column added to a table is read in one place for both stores.
+
+use anyhow::{Context, Result};
+use tessera_core::model::{BotOpponent, Challenge, Format, GameRow, Lease, TournamentRow, TournamentStatus};
+use tessera_core::outbox::{NoticeKind, OutboxRow, notify_list};
+
+/// A row as a driver hands it, by column position.
+pub(crate) trait Columns {
+    fn int(&self, i: usize) -> Result<Option<i64>>;
+    fn text(&self, i: usize) -> Result<Option<String>>;
+    fn flag(&self, i: usize) -> Result<bool>;
+}
+
+impl Columns for rusqlite::Row<'_> {
+    fn int(&self, i: usize) -> Result<Option<i64>> {
+        Ok(self.get(i)?)
+    }
+    fn text(&self, i: usize) -> Result<Option<String>> {
+        Ok(self.get(i)?)
+    }
+    fn flag(&self, i: usize) -> Result<bool> {
+        Ok(self.get(i)?)
+    }
+}
+
+/// PostgreSQL keeps every number as BIGINT and every flag as BOOLEAN.
+impl Columns for tokio_postgres::Row {
+    fn int(&self, i: usize) -> Result<Option<i64>> {
+        Ok(self.try_get(i)?)
+    }
+    fn text(&self, i: usize) -> Result<Option<String>> {
+        Ok(self.try_get(i)?)
+    }
+    fn flag(&self, i: usize) -> Result<bool> {
+        Ok(self.try_get(i)?)
+    }
+}
+
+fn number(r: &impl Columns, i: usize) -> Result<i64> {
+    r.int(i)?.with_context(|| format!("column {i} is NULL, where a number belongs"))
+}
+
+fn string(r: &impl Columns, i: usize) -> Result<String> {
+    r.text(i)?.with_context(|| format!("column {i} is NULL, where text belongs"))
+}
+
+pub(crate) fn small_opt(r: &impl Columns, i: usize) -> Result<Option<u32>> {
+    r.int(i)?
+        .map(|v| u32::try_from(v).with_context(|| format!("column {i} holds {v}, out of range for u32")))
+        .transpose()
+}
+
+pub(crate) fn small(r: &impl Columns, i: usize) -> Result<u32> {
+    small_opt(r, i)?.with_context(|| format!("column {i} is NULL, where a number belongs"))
+}
+
+fn level_opt(r: &impl Columns, i: usize) -> Result<Option<u8>> {
+    small_opt(r, i)?
+        .map(|v| u8::try_from(v).with_context(|| format!("column {i} holds the level {v}, out of range")))
+        .transpose()
+}
+
+/// A `games` row selected as [`crate::sql::GAME_COLUMNS`], with its moves (read by the caller:
+/// each store fetches them its own way).
+pub(crate) fn game_row(r: &impl Columns, moves: Vec<String>) -> Result<GameRow> {
+    Ok(GameRow {
+        id: number(r, 0)?,
+        platform: string(r, 1)?,
+        channel: string(r, 2)?,
+        variant: string(r, 3)?,
+        start_fen: string(r, 4)?,
+        white: number(r, 5)?,
+        black: number(r, 6)?,
+        result: r.text(7)?,
+        result_reason: r.text(8)?,
+        days_per_move: small_opt(r, 9)?,
+        last_move_at: number(r, 10)?,
+        reminded: r.flag(11)?,
+        draw_offer: r.int(12)?,
+        takeback_offer: r.int(13)?,
+        rated: r.flag(14)?,
+        created_at: number(r, 15)?,
+        bot: BotOpponent::from_columns(r.int(16)?, level_opt(r, 17)?),
+        moves,
+    })
+}
+
+/// A `challenges` row selected as [`crate::sql::CHALLENGE_COLUMNS`].
+pub(crate) fn challenge_row(r: &impl Columns) -> Result<Challenge> {
+    Ok(Challenge {
+        id: number(r, 0)?,
+        platform: string(r, 1)?,
+        channel: string(r, 2)?,
+        challenger: number(r, 3)?,
+        challenged: number(r, 4)?,
+        variant: string(r, 5)?,
+        color: string(r, 6)?,
+        days_per_move: small_opt(r, 7)?,
+        created_at: number(r, 8)?,
+        rated: r.flag(9)?,
+    })
+}
+
+/// A `leases` row: `name, holder, expires_at, generation`.
+pub(crate) fn lease_row(r: &impl Columns) -> Result<Lease> {
+    Ok(Lease {
+        name: string(r, 0)?,
+        holder: string(r, 1)?,
+        expires_at: number(r, 2)?,
+        generation: number(r, 3)?,
+    })
+}
+
+/// A `tournaments` row selected as [`crate::sql::TOURNAMENT_COLUMNS`].
+pub(crate) fn tournament_row(r: &impl Columns) -> Result<TournamentRow> {
+    Ok(TournamentRow {
+        id: number(r, 0)?,
+        platform: string(r, 1)?,
+        channel: string(r, 2)?,
+        name: string(r, 3)?,
+        organiser: number(r, 4)?,
+        variant: string(r, 5)?,
+        format: Format::parse(&string(r, 6)?).unwrap_or(Format::Swiss),
+        rounds: small(r, 7)?,
+        days_per_move: small_opt(r, 8)?,
+        rated: r.flag(9)?,
+        starts_at: r.int(10)?,
+        max_players: small_opt(r, 11)?,
+        bye_halves: small(r, 12)?,
+        status: TournamentStatus::parse(&string(r, 13)?),
+        current_round: small(r, 14)?,
+        created_at: number(r, 15)?,
+    })
+}
+
+/// An `outbox` row selected by [`crate::sql::HELD_NOTICES`].
+pub(crate) fn notice_row(r: &impl Columns) -> Result<OutboxRow> {
+    Ok(OutboxRow {
+        id: number(r, 0)?,
+        platform: string(r, 1)?,
+        channel: string(r, 2)?,
+        kind: NoticeKind::parse(&string(r, 3)?),
+        subject: r.int(4)?,
+        round: small_opt(r, 5)?,
+        text: string(r, 6)?,
+        notify: notify_list(&string(r, 7)?),
+        created_at: number(r, 8)?,
+    })
+}

@@ -1,0 +1,222 @@
+//! The statements whose text both databases accept, written once: `?N` parameters, which
+//! [`crate::postgres`] gives PostgreSQL as `$N`. Each store keeps inline only what its
+//! dialect alone says (row locks, `RETURNING`, casts). Each constant's comment lists its
+//! parameters in order.
+
+// Players, settings, challenges, games.
+
+/// The columns a challenge is read by ([`crate::rows::challenge_row`]).
+pub const CHALLENGE_COLUMNS: &str =
+    "id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated";
+
+pub const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level";
+
+pub const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
+     rated, starts_at, max_players, bye_halves, status, current_round, created_at";
+
+/// `(player)`.
+pub const PLAYER_BY_ID: &str = "SELECT id, platform, user_id, name FROM players WHERE id = ?1";
+
+/// `(player, key)`.
+pub const SETTING: &str = "SELECT value FROM player_settings WHERE player_id = ?1 AND key = ?2";
+
+/// `(player, key, value)`.
+pub const SET_SETTING: &str = "INSERT INTO player_settings (player_id, key, value) VALUES (?1, ?2, ?3)
+         ON CONFLICT (player_id, key) DO UPDATE SET value = excluded.value";
+
+/// `(platform, channel, key)`.
+pub const CHANNEL_SETTING: &str =
+    "SELECT value FROM channel_settings WHERE platform = ?1 AND channel = ?2 AND key = ?3";
+
+/// `(platform, channel, key, value)`.
+pub const SET_CHANNEL_SETTING: &str =
+    "INSERT INTO channel_settings (platform, channel, key, value) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (platform, channel, key) DO UPDATE SET value = excluded.value";
+
+/// `(player, game)`.
+pub const PENDING_TURN: &str = "SELECT ply, text FROM pending_turns WHERE player_id = ?1 AND game_id = ?2";
+
+/// `(player, game, ply, text)`.
+pub const SET_PENDING_TURN: &str =
+    "INSERT INTO pending_turns (player_id, game_id, ply, text) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, text = excluded.text";
+
+/// `(player, game)`.
+pub const CLEAR_PENDING_TURN: &str = "DELETE FROM pending_turns WHERE player_id = ?1 AND game_id = ?2";
+
+/// `(challenge, status)`: only an open one.
+pub const CLOSE_CHALLENGE: &str = "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'";
+
+/// `(challenge)`: only an open one.
+pub const ACCEPT_CHALLENGE: &str =
+    "UPDATE challenges SET status = 'accepted' WHERE id = ?1 AND status = 'open'";
+
+/// `(game)`: its moves' texts, in order.
+pub const MOVES: &str = "SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply";
+
+/// `(game, ply, text, played_at)`.
+pub const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, text, played_at) VALUES (?1, ?2, ?3, ?4)";
+
+/// `(game, result, reason, now)`: only a running game.
+pub const FINISH: &str =
+    "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL, takeback_offer = NULL,
+         finished_at = ?4 WHERE id = ?1 AND result IS NULL";
+
+/// `(game, offered_by, now)`: only the draw still offered by that player.
+pub const ACCEPT_DRAW: &str =
+    "UPDATE games SET result = '1/2-1/2', result_reason = 'agreement', draw_offer = NULL,
+         takeback_offer = NULL, finished_at = ?3 WHERE id = ?1 AND result IS NULL AND draw_offer = ?2";
+
+/// `(game, by)`.
+pub const SET_DRAW_OFFER: &str = "UPDATE games SET draw_offer = ?2 WHERE id = ?1";
+
+/// `(game, by)`.
+pub const SET_TAKEBACK_OFFER: &str = "UPDATE games SET takeback_offer = ?2 WHERE id = ?1";
+
+/// `(game)`.
+pub const MOVE_COUNT: &str = "SELECT COUNT(*) FROM moves WHERE game_id = ?1";
+
+/// `(game, ply)`: the moves after that ply.
+pub const DELETE_MOVES_AFTER: &str = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2";
+
+// The clock and the leases: each changes a row only for the one caller whose condition still
+// holds, so processes racing on it cannot both succeed.
+
+/// `(game, last_move_at)`: the reminder, if no move came since the clock was read.
+pub const MARK_REMINDED: &str = "UPDATE games SET reminded = TRUE
+     WHERE id = ?1 AND last_move_at = ?2 AND reminded = FALSE AND result IS NULL";
+/// `(game, last_move_at, result, now)`: the loss on time, if no move came since the clock was
+/// read (a move appended meanwhile has moved `last_move_at`).
+pub const TIME_OUT: &str = "UPDATE games SET result = ?3, result_reason = 'time', draw_offer = NULL,
+     takeback_offer = NULL, finished_at = ?4 WHERE id = ?1 AND last_move_at = ?2 AND result IS NULL";
+/// `(name, holder, expires_at, now, replacing)`: takes or renews a lease in one statement.
+pub const TAKE_LEASE: &str = "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at,
+         generation = leases.generation + CASE WHEN leases.holder = excluded.holder THEN 0 ELSE 1 END
+     WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4 OR leases.holder = ?5";
+/// `(name)`, read by [`super::lease_row`]'s columns.
+pub const LEASE: &str = "SELECT name, holder, expires_at, generation FROM leases WHERE name = ?1";
+/// `(prefix, now)`: the leases running past `now` whose names begin with `prefix` (compared as
+/// text, so `_` and `%` are plain characters).
+pub const LIVE_LEASES: &str = "SELECT name, holder, expires_at, generation FROM leases
+     WHERE substr(name, 1, length(?1)) = ?1 AND expires_at > ?2 ORDER BY name";
+/// `(name, holder)`.
+pub const RELEASE_LEASE: &str = "DELETE FROM leases WHERE name = ?1 AND holder = ?2";
+// Tournaments.
+
+/// `(tournament, round, board, leg, white, black, kind, game, result, reason)`.
+pub const INSERT_PAIRING: &str =
+    "INSERT INTO tournament_pairings (tournament_id, round, board, leg, white, black, kind, game_id, result,
+         result_reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+/// `(tournament, player)`.
+pub const IS_ENTRANT: &str =
+    "SELECT COUNT(*) > 0 FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2";
+
+/// `(tournament)`.
+pub const ENTRANT_COUNT: &str = "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?1";
+
+/// `(tournament, player, joined_at, first_round, seed_rating)`.
+pub const INSERT_ENTRANT: &str =
+    "INSERT INTO tournament_players (tournament_id, player_id, joined_at, first_round, seed_rating)
+         VALUES (?1, ?2, ?3, ?4, ?5)";
+
+/// `(tournament, player)`: only while the tournament is open.
+pub const REMOVE_ENTRANT: &str = "DELETE FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2
+         AND (SELECT status FROM tournaments WHERE id = ?1) = 'open'";
+
+/// `(tournament)`: entrants with their names, in order of joining.
+pub const ENTRANTS: &str =
+    "SELECT tp.player_id, tp.joined_at, tp.first_round, tp.withdrawn_after, tp.withdraw_reason,
+         tp.seed_rating, p.name
+         FROM tournament_players tp JOIN players p ON p.id = tp.player_id
+         WHERE tp.tournament_id = ?1 ORDER BY tp.joined_at, tp.player_id";
+
+/// `(tournament, player, after_round, reason)`: only one not yet withdrawn.
+pub const WITHDRAW_ENTRANT: &str = "UPDATE tournament_players SET withdrawn_after = ?3, withdraw_reason = ?4
+         WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_after IS NULL";
+
+/// `(tournament, round, player)`: the player's pairings of the round whose games run on.
+pub const UNFINISHED_PAIRINGS_OF: &str =
+    "SELECT p.board, p.leg, p.white, p.black, p.game_id FROM tournament_pairings p
+         JOIN games g ON g.id = p.game_id
+         WHERE p.tournament_id = ?1 AND p.round = ?2 AND (p.white = ?3 OR p.black = ?3)
+         AND p.result IS NULL AND g.result IS NULL";
+
+/// `(tournament, player)`: withdrawn from it.
+pub const IS_WITHDRAWN: &str = "SELECT COUNT(*) > 0 FROM tournament_players
+         WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_after IS NOT NULL";
+
+/// `(game)`: its result and why.
+pub const GAME_RESULT: &str = "SELECT result, result_reason FROM games WHERE id = ?1";
+
+/// `(game, result, reason, now, forfeit, tournament)`: ends a tournament game or corrects its
+/// result; a forfeit is not rated, a played result is as its tournament is.
+pub const SET_GAME_RESULT: &str = "UPDATE games SET result = ?2, result_reason = ?3, draw_offer = NULL,
+         takeback_offer = NULL, finished_at = COALESCE(finished_at, ?4),
+         rated = CASE WHEN ?5 THEN FALSE ELSE (SELECT rated FROM tournaments WHERE id = ?6) END
+         WHERE id = ?1";
+
+/// `(tournament, status)`.
+pub const SET_TOURNAMENT_STATUS: &str = "UPDATE tournaments SET status = ?2 WHERE id = ?1";
+
+/// `(tournament, rounds)`.
+pub const SET_TOURNAMENT_ROUNDS: &str = "UPDATE tournaments SET rounds = ?2 WHERE id = ?1";
+
+/// `(tournament, player, rating)`.
+pub const SET_SEED_RATING: &str =
+    "UPDATE tournament_players SET seed_rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2";
+
+/// `(tournament, round, board, leg)`.
+pub const PAIRING_EXISTS: &str =
+    "SELECT COUNT(*) > 0 FROM tournament_pairings WHERE tournament_id = ?1 AND round = ?2 AND board = ?3
+         AND leg = ?4";
+
+/// `(tournament)`: every pairing, in order.
+pub const PAIRINGS: &str =
+    "SELECT round, board, leg, white, black, kind, game_id, result, result_reason FROM tournament_pairings
+         WHERE tournament_id = ?1 ORDER BY round, board, leg";
+
+/// `(tournament)`: its finished games.
+pub const FINISHED_GAMES: &str =
+    "SELECT g.id, g.result, g.result_reason, g.white, g.black FROM tournament_pairings p
+         JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?1 AND g.result IS NOT NULL";
+
+/// `(game)`.
+pub const TOURNAMENT_OF_GAME: &str =
+    "SELECT tournament_id, round FROM tournament_pairings WHERE game_id = ?1";
+
+// The outbox ([`tessera_core::outbox`]).
+
+/// `(platform, channel, kind, subject, round, body, notify, created_at, claimed_by, claimed_until)`.
+pub const INSERT_NOTICE: &str = "INSERT INTO outbox (platform, channel, kind, subject, round, body, notify,
+         created_at, claimed_by, claimed_until) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+/// `(holder)`: the unsent notices it holds, oldest first.
+pub const HELD_NOTICES: &str = "SELECT id, platform, channel, kind, subject, round, body, notify, created_at
+         FROM outbox WHERE claimed_by = ?1 AND sent_at IS NULL ORDER BY id";
+
+/// `(notice, now)`: once.
+pub const NOTICE_SENT: &str = "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL";
+
+/// `(holder)`: the claims of a process known to be dead, given up.
+pub const RELEASE_NOTICES: &str =
+    "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?1 AND sent_at IS NULL";
+
+/// `(notice, holder, until)`: only the holder's claim, on a notice not sent yet.
+pub const RENEW_NOTICE: &str =
+    "UPDATE outbox SET claimed_until = ?3 WHERE id = ?1 AND claimed_by = ?2 AND sent_at IS NULL";
+
+/// `(platform)`.
+pub const NOTICE_HOLDERS: &str = "SELECT DISTINCT claimed_by FROM outbox
+         WHERE platform = ?1 AND sent_at IS NULL AND claimed_by IS NOT NULL";
+
+/// `(platform, message)`.
+pub const MARK_HANDLED: &str =
+    "INSERT INTO handled_messages (platform, message_id, handled_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (platform, message_id) DO NOTHING";
+
+/// `(platform, message)`.
+pub const WAS_HANDLED: &str =
+    "SELECT COUNT(*) > 0 FROM handled_messages WHERE platform = ?1 AND message_id = ?2";
