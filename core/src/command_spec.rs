@@ -85,9 +85,7 @@ pub struct OptionSpec {
     /// keyword takes the rest of the line. Without keywords an option is a word of its own kind,
     /// or takes the command's stray words (see [`Strays`]).
     pub keywords: &'static [&'static str],
-    /// Whether Discord offers suggestions while it is typed: set with [`OptionSpec::suggests`].
-    pub autocomplete: bool,
-    /// What those suggestions are.
+    /// What it suggests while typed (Discord's autocomplete), if anything.
     pub suggest: Option<Suggest>,
     /// How `!t help` writes it; empty leaves it out of the usage line.
     pub hint: &'static str,
@@ -102,8 +100,12 @@ impl OptionSpec {
         self.keywords = keywords;
         self
     }
+    /// Whether Discord offers suggestions while it is typed.
+    pub fn autocomplete(&self) -> bool {
+        self.suggest.is_some()
+    }
+
     pub(crate) const fn suggests(mut self, what: Suggest) -> Self {
-        self.autocomplete = true;
         self.suggest = Some(what);
         self
     }

@@ -15,7 +15,7 @@ use crate::command_spec::*;
 use crate::model::Format;
 
 const fn opt(name: &'static str, kind: Kind, about: &'static str, hint: &'static str) -> OptionSpec {
-    OptionSpec { name, kind, required: false, about, keywords: &[], autocomplete: false, suggest: None, hint }
+    OptionSpec { name, kind, required: false, about, keywords: &[], suggest: None, hint }
 }
 
 pub static TOURNAMENT: GroupSpec = GroupSpec {
@@ -741,35 +741,34 @@ const fn button(id: &'static str, label: &'static str, tone: Tone, command: &'st
     ButtonSpec { id, label, tone, command, fixed: &[], confirm: None, settles: false, private: false }
 }
 
+/// A button that answers the message it is on (a challenge, an offer, the resignation prompt):
+/// once it succeeds, that message's buttons are spent.
+const fn answer(
+    id: &'static str,
+    label: &'static str,
+    tone: Tone,
+    command: &'static str,
+    fixed: &'static [(&'static str, &'static str)],
+) -> ButtonSpec {
+    ButtonSpec { fixed, settles: true, ..button(id, label, tone, command) }
+}
+
+const ACCEPT: &[(&str, &str)] = &[("action", "accept")];
+const DECLINE: &[(&str, &str)] = &[("action", "decline")];
+
 pub static BUTTONS: &[ButtonSpec] = &[
-    ButtonSpec { settles: true, ..button("accept", "Accept", Tone::Go, "accept") },
-    ButtonSpec { settles: true, ..button("decline", "Decline", Tone::Neutral, "decline") },
+    answer("accept", "Accept", Tone::Go, "accept", &[]),
+    answer("decline", "Decline", Tone::Neutral, "decline", &[]),
     ButtonSpec {
         confirm: Some(("resign-yes", "Resign game")),
         ..button("resign", "Resign", Tone::Danger, "resign")
     },
-    ButtonSpec { settles: true, ..button("resign-yes", "Yes, resign", Tone::Danger, "resign") },
+    answer("resign-yes", "Yes, resign", Tone::Danger, "resign", &[]),
     button("draw", "Offer draw", Tone::Neutral, "draw"),
-    ButtonSpec {
-        fixed: &[("action", "accept")],
-        settles: true,
-        ..button("draw-yes", "Accept draw", Tone::Go, "draw")
-    },
-    ButtonSpec {
-        fixed: &[("action", "decline")],
-        settles: true,
-        ..button("draw-no", "Decline", Tone::Neutral, "draw")
-    },
-    ButtonSpec {
-        fixed: &[("action", "accept")],
-        settles: true,
-        ..button("takeback-yes", "Allow takeback", Tone::Go, "takeback")
-    },
-    ButtonSpec {
-        fixed: &[("action", "decline")],
-        settles: true,
-        ..button("takeback-no", "Refuse", Tone::Neutral, "takeback")
-    },
+    answer("draw-yes", "Accept draw", Tone::Go, "draw", ACCEPT),
+    answer("draw-no", "Decline", Tone::Neutral, "draw", DECLINE),
+    answer("takeback-yes", "Allow takeback", Tone::Go, "takeback", ACCEPT),
+    answer("takeback-no", "Refuse", Tone::Neutral, "takeback", DECLINE),
     ButtonSpec {
         fixed: &[("flip", "flip")],
         private: true,

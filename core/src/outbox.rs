@@ -125,8 +125,3 @@ pub struct OutboxRow {
 pub fn notify_list(column: &str) -> Vec<String> {
     column.lines().filter(|l| !l.is_empty()).map(str::to_string).collect()
 }
-
-/// The milliseconds since the epoch, for claims (real time, not a local session's skipped hours).
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
-}

@@ -3,7 +3,10 @@
 //! them here, so a column added to a table is read in one place for both stores.
 
 use anyhow::{Context, Result};
-use tessera_core::model::{BotOpponent, Challenge, Format, GameRow, Lease, TournamentRow, TournamentStatus};
+use tessera_core::model::{
+    BotOpponent, Challenge, Entrant, FinishedGame, Format, GameRow, Lease, PairingKind, PairingRow, Player,
+    RatedResult, TournamentRow, TournamentStatus,
+};
 use tessera_core::outbox::{NoticeKind, OutboxRow, notify_list};
 
 /// A row as a driver hands it, by column position.
@@ -147,5 +150,63 @@ pub(crate) fn notice_row(r: &impl Columns) -> Result<OutboxRow> {
         text: string(r, 6)?,
         notify: notify_list(&string(r, 7)?),
         created_at: number(r, 8)?,
+    })
+}
+
+/// A `players` row selected by [`crate::sql::PLAYER_BY_ID`]: `id, platform, user_id, name`.
+pub(crate) fn player_row(r: &impl Columns) -> Result<Player> {
+    Ok(Player { id: number(r, 0)?, platform: string(r, 1)?, user_id: string(r, 2)?, name: string(r, 3)? })
+}
+
+/// An entrant selected by [`crate::sql::ENTRANTS`].
+pub(crate) fn entrant_row(r: &impl Columns) -> Result<Entrant> {
+    Ok(Entrant {
+        player: number(r, 0)?,
+        joined_at: number(r, 1)?,
+        first_round: small(r, 2)?,
+        withdrawn_after: small_opt(r, 3)?,
+        withdraw_reason: r.text(4)?,
+        seed_rating: number(r, 5)?,
+        name: string(r, 6)?,
+    })
+}
+
+/// A pairing selected by [`crate::sql::PAIRINGS`].
+pub(crate) fn pairing_row(r: &impl Columns) -> Result<PairingRow> {
+    Ok(PairingRow {
+        round: small(r, 0)?,
+        board: small(r, 1)?,
+        leg: small(r, 2)?,
+        white: number(r, 3)?,
+        black: r.int(4)?,
+        kind: PairingKind::parse(&string(r, 5)?),
+        game: r.int(6)?,
+        result: r.text(7)?,
+        result_reason: r.text(8)?,
+    })
+}
+
+/// A finished game of a tournament, selected by [`crate::sql::FINISHED_GAMES`].
+pub(crate) fn finished_game_row(r: &impl Columns) -> Result<FinishedGame> {
+    Ok(FinishedGame {
+        game: number(r, 0)?,
+        result: string(r, 1)?,
+        reason: r.text(2)?,
+        white: number(r, 3)?,
+        black: number(r, 4)?,
+    })
+}
+
+/// A rated game: `id, variant, platform, channel, white, black, result, finished at`.
+pub(crate) fn rated_result_row(r: &impl Columns) -> Result<RatedResult> {
+    Ok(RatedResult {
+        game: number(r, 0)?,
+        variant: string(r, 1)?,
+        platform: string(r, 2)?,
+        channel: string(r, 3)?,
+        white: number(r, 4)?,
+        black: number(r, 5)?,
+        result: string(r, 6)?,
+        finished_at: number(r, 7)?,
     })
 }

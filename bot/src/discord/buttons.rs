@@ -16,7 +16,7 @@ pub(super) enum Press {
 }
 
 /// The button a custom id (`tessera:<id>:<number>`) names, and its number.
-fn read_id(custom_id: &str) -> Option<(&'static ButtonSpec, i64)> {
+pub(super) fn read_id(custom_id: &str) -> Option<(&'static ButtonSpec, i64)> {
     let mut parts = custom_id.split(':');
     if parts.next()? != "tessera" {
         return None;
@@ -24,18 +24,18 @@ fn read_id(custom_id: &str) -> Option<(&'static ButtonSpec, i64)> {
     Some((button_spec(parts.next()?)?, parts.next()?.parse().ok()?))
 }
 
-/// The table's declaration of the button a custom id names.
-pub(super) fn pressed(custom_id: &str) -> Option<&'static ButtonSpec> {
-    read_id(custom_id).map(|(spec, _)| spec)
-}
-
-/// Reads a button's custom id, by the command table.
-pub(super) fn button_press(custom_id: &str) -> Option<Press> {
-    let (spec, number) = read_id(custom_id)?;
+/// What pressing `spec` on game or tournament `number` asks for.
+pub(super) fn press(spec: &'static ButtonSpec, number: i64) -> Option<Press> {
     if spec.confirm.is_some() {
         return Some(Press::Confirm(number, spec.id));
     }
     button_command(spec, number).ok().map(Press::Run)
+}
+
+/// Reads a button's custom id, by the command table.
+#[cfg(test)]
+pub(super) fn button_press(custom_id: &str) -> Option<Press> {
+    read_id(custom_id).and_then(|(spec, number)| press(spec, number))
 }
 
 /// A button from the table, on game or tournament `number`.
@@ -48,14 +48,9 @@ pub(super) fn make_button(spec: &ButtonSpec, number: i64) -> CreateButton {
     CreateButton::new(format!("tessera:{}:{number}", spec.id)).label(spec.label).style(style)
 }
 
-/// The buttons a reply's actions put under it, by their ids in the table.
-pub(super) fn button_ids(actions: Actions) -> (i64, &'static [&'static str]) {
-    actions.buttons()
-}
-
 /// The buttons under a reply.
 pub(super) fn buttons(actions: Option<Actions>) -> Vec<CreateActionRow> {
-    let Some((number, ids)) = actions.map(button_ids) else { return Vec::new() };
+    let Some((number, ids)) = actions.map(Actions::buttons) else { return Vec::new() };
     let row = ids.iter().filter_map(|id| button_spec(id)).map(|b| make_button(b, number)).collect();
     vec![CreateActionRow::Buttons(row)]
 }

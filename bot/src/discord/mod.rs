@@ -283,15 +283,21 @@ impl Handler {
             Some((sub, CommandDataOptionValue::SubCommand(_))) => format!("{} {sub}", c.data.name),
             _ => c.data.name.clone(),
         };
-        let Some(what) = suggestion(&path, focused.name) else { return Ok(()) };
+        // An option that declares no suggestions still gets an answer: an empty list, where no
+        // answer would show the player a failure.
+        let what = suggestion(&path, focused.name);
         let game = c.data.options.iter().find(|o| o.name == "game").and_then(|o| match &o.value {
             CommandDataOptionValue::Integer(n) => Some(*n),
             CommandDataOptionValue::Autocomplete { value, .. } => value.trim_start_matches('#').parse().ok(),
             _ => None,
         });
         let asker = Asker::new(c.channel_id, &c.user, c.member.as_deref());
-        let suggestions =
-            asker.ask(&self.service, move |s, m| s.suggest(m, what, &typed, game, MAX_CHOICES)).await;
+        let suggestions = match what {
+            Some(what) => {
+                asker.ask(&self.service, move |s, m| s.suggest(m, what, &typed, game, MAX_CHOICES)).await
+            }
+            None => Vec::new(),
+        };
         let integer = focused.kind == CommandOptionType::Integer;
         let mut answer = CreateAutocompleteResponse::new();
         for Suggestion { label, value } in suggestions {
@@ -308,7 +314,8 @@ impl Handler {
 
     async fn button(&self, http: &Http, c: &ComponentInteraction) -> Result<()> {
         let asker = Asker::new(c.channel_id, &c.user, c.member.as_ref());
-        let replies = match button_press(&c.data.custom_id) {
+        let pressed = read_id(&c.data.custom_id);
+        let replies = match pressed.and_then(|(spec, number)| press(spec, number)) {
             Some(Press::Confirm(game, id)) => {
                 // Only a player is asked to confirm; anyone else hears why not.
                 match asker.ask(&self.service, move |s, m| s.refusal_to_act(m, Some(game))).await {
@@ -327,8 +334,7 @@ impl Handler {
                 }
             }
             Some(Press::Run(cmd)) => {
-                let spec = pressed(&c.data.custom_id);
-                let (settles, private) = spec.map_or((false, false), |b| (b.settles, b.private));
+                let (settles, private) = pressed.map_or((false, false), |(b, _)| (b.settles, b.private));
                 let mut replies = asker.ask(&self.service, |s, m| s.run(m, cmd)).await;
                 replies.iter_mut().filter(|_| private).for_each(|r| r.private = true);
                 if settles && replies.first().is_some_and(|r| !r.private) {

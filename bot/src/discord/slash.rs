@@ -49,7 +49,7 @@ pub(super) fn slash_option(o: &OptionSpec) -> CreateCommandOption {
         Kind::Opponent | Kind::Variant | Kind::Choice { .. } | Kind::Text { .. } => CommandOptionType::String,
     };
     let mut option = CreateCommandOption::new(kind, o.name, o.about).required(o.required);
-    if o.autocomplete {
+    if o.autocomplete() {
         option = option.set_autocomplete(true);
     }
     let (min, max) = match o.kind {

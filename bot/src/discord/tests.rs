@@ -165,7 +165,7 @@ fn buttons_read_back_as_the_commands_they_stand_for() {
         Actions::TakebackOffer(4),
         Actions::Tournament(5),
     ];
-    let used: Vec<&str> = all.iter().flat_map(|a| button_ids(*a).1.iter().copied()).collect();
+    let used: Vec<&str> = all.iter().flat_map(|a| a.buttons().1.iter().copied()).collect();
     for b in command_table::BUTTONS {
         let confirming = command_table::BUTTONS.iter().any(|o| o.confirm.is_some_and(|(yes, _)| yes == b.id));
         assert!(used.contains(&b.id) || confirming, "{} is never shown", b.id);
@@ -206,7 +206,7 @@ fn the_registered_slash_commands_are_the_table() {
         for (o, j) in spec.options.iter().zip(&options) {
             assert_eq!(j["name"], o.name);
             assert_eq!(j["required"], o.required, "{} {}", spec.path(), o.name);
-            assert_eq!(j["autocomplete"], o.autocomplete, "{} {}", spec.path(), o.name);
+            assert_eq!(j["autocomplete"], o.autocomplete(), "{} {}", spec.path(), o.name);
             let values: Vec<&str> = match o.kind {
                 Kind::Choice { choices, .. } => choices.iter().map(|c| c.value).collect(),
                 _ => Vec::new(),

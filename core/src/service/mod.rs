@@ -34,12 +34,10 @@ mod turns;
 use committed::Committed;
 pub use messages::*;
 
-#[path = "outbox.rs"]
-mod outbox_notices;
-#[path = "practice.rs"]
-mod practice_games;
-pub use practice_games::PracticeMove;
-use practice_games::think_time;
+mod outbox;
+mod practice;
+pub use practice::PracticeMove;
+use practice::think_time;
 
 const DAY: i64 = 86_400;
 

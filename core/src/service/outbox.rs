@@ -24,7 +24,7 @@ impl<S: Store> Service<S> {
 
     /// Milliseconds by the database's clock, which times the claims as it times the leases.
     fn db_ms(&self) -> i64 {
-        self.store.clock_ms().unwrap_or_else(|_| crate::outbox::now_ms())
+        self.store.clock_ms().unwrap_or_else(|_| crate::process::local_ms())
     }
 
     /// The notices `claim` holds, as replies that mark them sent once posted.

@@ -251,16 +251,7 @@ impl Store for PgStore {
     }
 
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
-        self.row(sql::PLAYER_BY_ID, &[&id])?
-            .map(|r| {
-                Ok(Player {
-                    id: r.try_get(0)?,
-                    platform: r.try_get(1)?,
-                    user_id: r.try_get(2)?,
-                    name: r.try_get(3)?,
-                })
-            })
-            .transpose()
+        self.row(sql::PLAYER_BY_ID, &[&id])?.as_ref().map(player_row).transpose()
     }
 
     fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {

@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use tessera_core::model::GameRow;
 
 pub(super) use crate::rows::{
-    challenge_row, game_row, lease_row, notice_row, small, small_opt, tournament_row,
+    challenge_row, entrant_row, finished_game_row, game_row, lease_row, notice_row, pairing_row, player_row,
+    rated_result_row, small, small_opt, tournament_row,
 };
 use crate::sql;
 use crate::sql::GAME_COLUMNS;

@@ -179,20 +179,7 @@ impl TournamentStore for PgStore {
     }
 
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
-        self.rows(sql::ENTRANTS, &[&t])?
-            .iter()
-            .map(|r| {
-                Ok(Entrant {
-                    player: r.try_get(0)?,
-                    joined_at: r.try_get(1)?,
-                    first_round: small(r, 2)?,
-                    withdrawn_after: small_opt(r, 3)?,
-                    withdraw_reason: r.try_get(4)?,
-                    seed_rating: r.try_get(5)?,
-                    name: r.try_get(6)?,
-                })
-            })
-            .collect()
+        self.rows(sql::ENTRANTS, &[&t])?.iter().map(entrant_row).collect()
     }
 
     fn withdraw_entrant(
@@ -344,23 +331,7 @@ impl TournamentStore for PgStore {
     }
 
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
-        self.rows(sql::PAIRINGS, &[&t])?
-            .iter()
-            .map(|r| {
-                let kind: String = r.try_get(5)?;
-                Ok(PairingRow {
-                    round: small(r, 0)?,
-                    board: small(r, 1)?,
-                    leg: small(r, 2)?,
-                    white: r.try_get(3)?,
-                    black: r.try_get(4)?,
-                    kind: PairingKind::parse(&kind),
-                    game: r.try_get(6)?,
-                    result: r.try_get(7)?,
-                    result_reason: r.try_get(8)?,
-                })
-            })
-            .collect()
+        self.rows(sql::PAIRINGS, &[&t])?.iter().map(pairing_row).collect()
     }
 
     fn set_pairing_result(
@@ -383,18 +354,7 @@ impl TournamentStore for PgStore {
     }
 
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
-        self.rows(sql::FINISHED_GAMES, &[&t])?
-            .iter()
-            .map(|r| {
-                Ok(FinishedGame {
-                    game: r.try_get(0)?,
-                    result: r.try_get(1)?,
-                    reason: r.try_get(2)?,
-                    white: r.try_get(3)?,
-                    black: r.try_get(4)?,
-                })
-            })
-            .collect()
+        self.rows(sql::FINISHED_GAMES, &[&t])?.iter().map(finished_game_row).collect()
     }
 
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
@@ -410,18 +370,7 @@ impl TournamentStore for PgStore {
             &[],
         )?
         .iter()
-        .map(|r| {
-            Ok(RatedResult {
-                game: r.try_get(0)?,
-                variant: r.try_get(1)?,
-                platform: r.try_get(2)?,
-                channel: r.try_get(3)?,
-                white: r.try_get(4)?,
-                black: r.try_get(5)?,
-                result: r.try_get(6)?,
-                finished_at: r.try_get(7)?,
-            })
-        })
+        .map(rated_result_row)
         .collect()
     }
 }

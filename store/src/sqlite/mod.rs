@@ -284,12 +284,7 @@ impl Store for SqliteStore {
 
     fn player_by_id(&self, id: PlayerId) -> Result<Option<Player>> {
         let conn = self.conn();
-        Ok(conn
-            .query_row(sql::PLAYER_BY_ID, [id], |r| {
-                let (user_id, name): (String, String) = (r.get(2)?, r.get(3)?);
-                Ok(Player { id: r.get(0)?, platform: r.get(1)?, user_id, name })
-            })
-            .optional()?)
+        read_one(&conn, sql::PLAYER_BY_ID, [id], |r| rows::player_row(r))
     }
 
     fn setting(&self, player: PlayerId, key: &str) -> Result<Option<String>> {

@@ -180,18 +180,7 @@ impl TournamentStore for SqliteStore {
     fn entrants(&self, t: TournamentId) -> Result<Vec<Entrant>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(sql::ENTRANTS)?;
-        let rows = stmt.query_map([t], |r| {
-            Ok(Entrant {
-                player: r.get(0)?,
-                joined_at: r.get(1)?,
-                first_round: r.get(2)?,
-                withdrawn_after: r.get(3)?,
-                withdraw_reason: r.get(4)?,
-                seed_rating: r.get(5)?,
-                name: r.get(6)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        read_all(&mut stmt, [t], |r| rows::entrant_row(r))
     }
 
     fn withdraw_entrant(
@@ -329,21 +318,7 @@ impl TournamentStore for SqliteStore {
     fn pairings(&self, t: TournamentId) -> Result<Vec<PairingRow>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(sql::PAIRINGS)?;
-        let rows = stmt.query_map([t], |r| {
-            let kind: String = r.get(5)?;
-            Ok(PairingRow {
-                round: r.get(0)?,
-                board: r.get(1)?,
-                leg: r.get(2)?,
-                white: r.get(3)?,
-                black: r.get(4)?,
-                kind: PairingKind::parse(&kind),
-                game: r.get(6)?,
-                result: r.get(7)?,
-                result_reason: r.get(8)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        read_all(&mut stmt, [t], |r| rows::pairing_row(r))
     }
 
     fn set_pairing_result(
@@ -367,16 +342,7 @@ impl TournamentStore for SqliteStore {
     fn finished_games(&self, t: TournamentId) -> Result<Vec<FinishedGame>> {
         let conn = self.conn();
         let mut stmt = conn.prepare(sql::FINISHED_GAMES)?;
-        let rows = stmt.query_map([t], |r| {
-            Ok(FinishedGame {
-                game: r.get(0)?,
-                result: r.get(1)?,
-                reason: r.get(2)?,
-                white: r.get(3)?,
-                black: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        read_all(&mut stmt, [t], |r| rows::finished_game_row(r))
     }
 
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
@@ -392,18 +358,6 @@ impl TournamentStore for SqliteStore {
              FROM games WHERE rated = 1 AND bot_level IS NULL AND result IN ('1-0', '0-1', '1/2-1/2')
              ORDER BY COALESCE(finished_at, last_move_at), id",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(RatedResult {
-                game: r.get(0)?,
-                variant: r.get(1)?,
-                platform: r.get(2)?,
-                channel: r.get(3)?,
-                white: r.get(4)?,
-                black: r.get(5)?,
-                result: r.get(6)?,
-                finished_at: r.get(7)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        read_all(&mut stmt, [], |r| rows::rated_result_row(r))
     }
 }
