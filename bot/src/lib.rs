@@ -14,5 +14,6 @@ pub mod local;
 pub mod logging;
 #[cfg(feature = "matrix")]
 pub mod matrix;
+pub mod outgoing;
 pub mod practice;
 pub mod router;

@@ -84,7 +84,17 @@ impl<S: Store> Service<S> {
             }
             None => (format!("Tessera game #{}", loaded.row.id), "-".to_string()),
         };
-        Ok(vec![Reply::text(pgn(&loaded, &round.0, &round.1))])
+        let id = loaded.row.id;
+        let summary = format!(
+            "The record of game #{id} ({}, {} turns) is attached as game-{id}.pgn.",
+            loaded.title(),
+            loaded.row.moves.len()
+        );
+        let pgn = pgn(&loaded, &round.0, &round.1);
+        Ok(vec![Reply {
+            about: Some(format!("game #{id}")),
+            ..Reply::export(format!("game-{id}.pgn"), pgn, false, summary)
+        }])
     }
 }
 

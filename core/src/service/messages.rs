@@ -59,7 +59,31 @@ pub struct Reply {
     /// The stored notice this reply posts ([`crate::outbox`]): the adapter marks it sent
     /// ([`Service::notice_sent`]) once the platform took the reply.
     pub outbox: Option<i64>,
+    /// Never to be seen by anyone but the author (a prompt that names a winning answer): where
+    /// the platform cannot answer privately in place (a typed command), the adapter sends it by
+    /// direct message and says in the channel only that it did. Implies `private`.
+    pub secret: bool,
+    /// Files sent with the text: exports (TRF, PGN) and a long answer in whole.
+    pub files: Vec<Attachment>,
+    /// What the reply is about ("game #12", "tournament #3"), for the adapter's logs; read
+    /// through [`Reply::about`], which falls back on the reply's buttons.
+    pub about: Option<String>,
 }
+
+/// A file a reply carries: a name with its extension (`game-12.pgn`) and the bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Largest file the bot attaches: within Discord's smallest upload limit (10 MiB for a server
+/// without boosts) and any homeserver's usual one; a larger file is left out and the text says so.
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
+/// Longest export shown in the text itself (one Discord message, fences included); a longer
+/// one is only attached.
+pub const INLINE_EXPORT_CHARS: usize = 1900;
 
 /// One autocomplete suggestion: what the user sees, and what it fills in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,35 +106,90 @@ impl Reply {
         self
     }
 
-    /// The reply within [`MAX_REPLY_CHARS`]: a longer text keeps its first whole lines and says
-    /// how many were left out.
+    /// What the reply is about, for logs: as set, or the game or tournament its buttons act on.
+    pub fn about(&self) -> Option<String> {
+        if self.about.is_some() {
+            return self.about.clone();
+        }
+        self.actions.map(|a| match a {
+            Actions::Tournament(t) => format!("tournament #{t}"),
+            other => format!("game #{}", other.buttons().0),
+        })
+    }
+
+    /// An export: shown in the text when short enough for one message (in a code block, as
+    /// `fenced` asks), always attached as `name`; `summary` stands in for a longer one.
+    pub(super) fn export(name: String, body: String, fenced: bool, summary: String) -> Reply {
+        let shown = if fenced { format!("```\n{body}```") } else { body.clone() };
+        let text = if shown.chars().count() <= INLINE_EXPORT_CHARS { shown } else { summary };
+        Reply { files: vec![Attachment { name, bytes: body.into_bytes() }], ..Reply::text(text) }
+    }
+
+    /// The reply within [`MAX_REPLY_CHARS`]: a longer text keeps its first whole lines, and the
+    /// whole text goes with it as a file (within [`MAX_FILE_BYTES`]). Private words are cut the
+    /// same way, and files over the limit are left out with a word why.
     pub(super) fn capped(mut self) -> Reply {
+        self.direct =
+            std::mem::take(&mut self.direct).into_iter().map(|(u, t)| (u, cap_text(t, None))).collect();
+        let too_big: Vec<String> =
+            self.files.iter().filter(|f| f.bytes.len() > MAX_FILE_BYTES).map(|f| f.name.clone()).collect();
+        if !too_big.is_empty() {
+            self.files.retain(|f| f.bytes.len() <= MAX_FILE_BYTES);
+            self.text.push_str(&format!(
+                "\n({} left out: larger than the {} MiB a message may carry)",
+                too_big.join(", "),
+                MAX_FILE_BYTES >> 20
+            ));
+        }
         if self.text.chars().count() <= MAX_REPLY_CHARS {
             return self;
         }
-        let lines: Vec<&str> = self.text.lines().collect();
-        let mut kept = String::new();
-        let mut shown = 0;
-        for line in &lines {
-            if kept.chars().count() + line.chars().count() + 1 > MAX_REPLY_CHARS - 200 {
-                break;
-            }
-            kept.push_str(line);
-            kept.push('\n');
-            shown += 1;
+        let whole = std::mem::take(&mut self.text);
+        let attach = whole.len() <= MAX_FILE_BYTES;
+        self.text = cap_text(whole.clone(), attach.then_some(LONG_ANSWER_FILE));
+        if attach {
+            self.files.push(Attachment { name: LONG_ANSWER_FILE.into(), bytes: whole.into_bytes() });
         }
-        if shown == 0 {
-            // One enormous line: cut inside it, at a character.
-            kept = self.text.chars().take(MAX_REPLY_CHARS - 200).collect();
-            kept.push_str("…\n");
-        }
-        let left = lines.len().saturating_sub(shown.max(1));
-        kept.push_str(&format!(
-            "… {left} more lines are not shown here; ask for a narrower answer (a game number, a round)."
-        ));
-        self.text = kept;
         self
     }
+}
+
+/// The file a long answer goes in whole.
+pub const LONG_ANSWER_FILE: &str = "tessera-answer.txt";
+
+/// `text` within [`MAX_REPLY_CHARS`]: its first whole lines, and how many were left out (and in
+/// which file the whole is, where it is attached).
+fn cap_text(text: String, whole_in: Option<&str>) -> String {
+    if text.chars().count() <= MAX_REPLY_CHARS {
+        return text;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kept = String::new();
+    let (mut shown, mut length) = (0, 0);
+    for line in &lines {
+        length += line.chars().count() + 1;
+        if length > MAX_REPLY_CHARS - 200 {
+            break;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+        shown += 1;
+    }
+    if shown == 0 {
+        // One enormous line: cut inside it, at a character.
+        kept = text.chars().take(MAX_REPLY_CHARS - 200).collect();
+        kept.push_str("…\n");
+    }
+    let left = lines.len().saturating_sub(shown.max(1));
+    kept.push_str(&match whole_in {
+        Some(file) => {
+            format!("… {left} more lines are not shown here; the whole answer is attached ({file}).")
+        }
+        None => format!(
+            "… {left} more lines are not shown here; ask for a narrower answer (a game number, a round)."
+        ),
+    });
+    kept
 }
 
 /// Longest reply text the bot sends at once (four Discord messages); longer answers are cut.
@@ -136,12 +215,17 @@ pub struct Notice {
     pub outbox: Option<i64>,
     /// The claim it is posted under ([`Service::may_post`]).
     pub claim_holder: Option<String>,
+    /// Files besides, as a [`Reply`] carries them.
+    pub files: Vec<Attachment>,
+    /// What it is about, for logs ([`Reply::about`]).
+    pub about: Option<String>,
 }
 
 impl Notice {
     /// A reply to post in a game's channel though nobody wrote there.
     pub(super) fn posting(platform: &str, channel: &str, reply: Reply) -> Notice {
-        let Reply { text, image, animation, diagram, actions, notify, direct, outbox, .. } = reply.capped();
+        let Reply { text, image, animation, diagram, actions, notify, direct, outbox, files, about, .. } =
+            reply.capped();
         Notice {
             platform: platform.into(),
             channel: channel.into(),
@@ -154,12 +238,27 @@ impl Notice {
             direct,
             outbox,
             claim_holder: None,
+            files,
+            about,
         }
     }
 
     /// The notice as the reply an adapter posts.
     pub fn into_reply(self) -> Reply {
-        let Notice { text, notify, image, animation, diagram, actions, direct, outbox, .. } = self;
-        Reply { text, notify, image, animation, diagram, actions, direct, outbox, ..Reply::default() }
+        let Notice { text, notify, image, animation, diagram, actions, direct, outbox, files, about, .. } =
+            self;
+        Reply {
+            text,
+            notify,
+            image,
+            animation,
+            diagram,
+            actions,
+            direct,
+            outbox,
+            files,
+            about,
+            ..Reply::default()
+        }
     }
 }

@@ -10,7 +10,68 @@ const CLAIM_BATCH: usize = 50;
 /// At most this many players are pinged by one message (Discord takes 100 named mentions).
 const MAX_PINGS: usize = 50;
 
+/// Posts a channel refuses in a row, for lack of permission, before the bot stops posting its
+/// notices there.
+pub const REFUSALS_TO_STOP: u32 = 3;
+
+/// The channel setting that counts a channel's refusals in a row.
+const REFUSED: &str = "posts-refused";
+
 impl<S: Store> Service<S> {
+    /// A post to this channel was refused for lack of permission: counted. True once it has
+    /// refused [`REFUSALS_TO_STOP`] in a row: from then on its notices go to the players
+    /// privately instead ([`Service::posting_stopped`]), until a post there goes through again.
+    pub fn post_refused(&self, platform: &str, channel: &str) -> bool {
+        let refusals = self.refusals(platform, channel) + 1;
+        if let Err(e) = self.store.set_channel_setting(platform, channel, REFUSED, &refusals.to_string()) {
+            tracing::error!(platform, channel, "could not count a refused post: {e:#}");
+        }
+        if refusals == REFUSALS_TO_STOP {
+            tracing::warn!(
+                platform,
+                channel,
+                "the channel refused {refusals} posts in a row: no more notices there"
+            );
+        }
+        refusals >= REFUSALS_TO_STOP
+    }
+
+    /// A post to this channel went through: it is written to again.
+    pub fn post_taken(&self, platform: &str, channel: &str) {
+        if self.refusals(platform, channel) > 0
+            && let Err(e) = self.store.set_channel_setting(platform, channel, REFUSED, "0")
+        {
+            tracing::error!(platform, channel, "could not clear a channel's refused posts: {e:#}");
+        }
+    }
+
+    /// Whether the bot has stopped posting notices in this channel after repeated refusals.
+    pub fn posting_stopped(&self, platform: &str, channel: &str) -> bool {
+        self.refusals(platform, channel) >= REFUSALS_TO_STOP
+    }
+
+    fn refusals(&self, platform: &str, channel: &str) -> u32 {
+        match self.store.channel_setting(platform, channel, REFUSED) {
+            Ok(v) => v.and_then(|v| v.parse().ok()).unwrap_or(0),
+            Err(_) => 0,
+        }
+    }
+
+    /// What is said privately, to each player a notice concerns, in place of a notice that the
+    /// channel no longer takes: who could not be reached where, then the notice's text.
+    pub fn stopped_channel_words(&self, notice: &Notice) -> Vec<(String, String)> {
+        let text = format!(
+            "I can no longer post in the channel {} (I lack a permission there; an admin of it can \
+             give it back). What I had to say there:\n{}",
+            channel_name(&notice.platform, &notice.channel),
+            notice.text
+        );
+        let mut words: Vec<(String, String)> =
+            notice.notify.iter().map(|u| (u.clone(), text.clone())).collect();
+        words.extend(notice.direct.iter().cloned());
+        words
+    }
+
     /// A fresh claim for notices this call writes and posts itself as part of its answer.
     pub(crate) fn new_claim(&self) -> Claim {
         Claim { holder: self.claim_name(), until_ms: self.db_ms() + CLAIM_MS }
@@ -117,6 +178,7 @@ impl<S: Store> Service<S> {
                 notice.notify = r.notify;
                 notice.image = r.image;
                 notice.direct = r.direct;
+                notice.files = r.files;
                 // A crowd is not pinged in the channel: each player has their own word privately.
                 if notice.notify.len() > MAX_PINGS {
                     notice.notify.clear();
@@ -132,6 +194,23 @@ impl<S: Store> Service<S> {
             }
             _ => {}
         }
+        notice.about = match (row.kind, row.subject) {
+            (NoticeKind::Round, Some(t)) => Some(format!("tournament #{t}")),
+            (NoticeKind::Game, Some(g)) => Some(format!("game #{g}")),
+            _ => None,
+        };
+        // Every notice within what one post takes, its private words too (a clock's notice is
+        // written by the clock, not cut on the way as a reply is).
+        let reply = Reply {
+            text: std::mem::take(&mut notice.text),
+            direct: std::mem::take(&mut notice.direct),
+            files: std::mem::take(&mut notice.files),
+            ..Reply::default()
+        }
+        .capped();
+        notice.text = reply.text;
+        notice.direct = reply.direct;
+        notice.files = reply.files;
         Some(notice)
     }
 }

@@ -54,10 +54,23 @@ fn a_long_reply_is_cut_at_a_line_and_says_so() {
     assert!(capped.text.starts_with("board 0: ann – bob\nboard 1:"));
     let shown = capped.text.lines().filter(|l| l.starts_with("board ")).count();
     assert!(capped.text.ends_with(&format!(
-        "… {} more lines are not shown here; ask for a narrower answer (a game number, a round).",
+        "… {} more lines are not shown here; the whole answer is attached ({LONG_ANSWER_FILE}).",
         3000 - shown
     )));
-    assert_eq!(capped.notify, ["ann"], "only the text changes");
+    let whole: String = (0..3000).map(|i| format!("board {i}: ann – bob\n")).collect();
+    assert_eq!(capped.files, [Attachment { name: LONG_ANSWER_FILE.into(), bytes: whole.into_bytes() }]);
+    assert_eq!(capped.notify, ["ann"], "the players it pings stay");
+    // Private words are cut too (a clock's direct messages), and a file over the limit is left
+    // out with a word why.
+    let big = Attachment { name: "huge.pgn".into(), bytes: vec![b'x'; MAX_FILE_BYTES + 1] };
+    let dm = Reply {
+        direct: vec![("ann".into(), "x\n".repeat(MAX_REPLY_CHARS))],
+        files: vec![big],
+        ..Reply::text("short")
+    }
+    .capped();
+    assert!(dm.direct[0].1.chars().count() <= MAX_REPLY_CHARS, "{}", dm.direct[0].1.len());
+    assert!(dm.files.is_empty() && dm.text.starts_with("short\n(huge.pgn left out"), "{}", dm.text);
     // One unbroken line of any script is cut at a character, never inside one.
     let wall = Reply::text("ж".repeat(20_000)).capped();
     assert!(wall.text.chars().count() <= MAX_REPLY_CHARS && wall.text.starts_with("жж"));

@@ -112,7 +112,9 @@ impl<S: Store> Service<S> {
                      end); `!t settings confirm off` stops these questions.",
                     notation::san(&pos, &mv)
                 ),
+                // It names the answer that wins against the turn: the opponent must not read it.
                 private: true,
+                secret: true,
                 actions: Some(Actions::Confirm(id)),
                 ..Reply::default()
             }]);

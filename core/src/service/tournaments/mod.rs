@@ -133,7 +133,15 @@ impl<S: Store> Service<S> {
             TournamentCommand::Export(t) => {
                 let t = self.pick_tournament(msg, t, false, false)?;
                 let snapshot = self.snapshot(&t)?;
-                Ok(vec![Reply::text(format!("```\n{}```", snapshot.to_trf()))])
+                let summary = format!(
+                    "The TRF-16 of {} ({} players) is attached as tournament-{}.trf.",
+                    t.name,
+                    snapshot.entries.len(),
+                    t.id
+                );
+                let reply =
+                    Reply::export(format!("tournament-{}.trf", t.id), snapshot.to_trf(), true, summary);
+                Ok(vec![Reply { about: Some(format!("tournament #{}", t.id)), ..reply }])
             }
         }
     }
