@@ -51,8 +51,11 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
         standing.push((crate::matrix::account_lease(m), format!("the Matrix account {}", m.user)));
     }
     #[cfg(feature = "discord")]
-    let options =
-        crate::discord::DiscordOptions { guild: cfg.discord_guild, api: None, shards: cfg.discord_shards };
+    let options = crate::discord::DiscordOptions {
+        guild: cfg.discord_guild,
+        shards: cfg.discord_shards,
+        ..crate::discord::DiscordOptions::default()
+    };
     // `auto` resolved here, once: its shards are leased one by one as a range of them would be.
     #[cfg(feature = "discord")]
     let shards = match &discord {

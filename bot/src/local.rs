@@ -224,6 +224,19 @@ impl Session {
                 Err(e) => out.push_str(&format!("\n(could not write the board picture: {e})")),
             }
         }
+        // Exports and long answers in whole, beside the pictures.
+        for file in &reply.files {
+            let name: String = file
+                .name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+                .collect();
+            let path = self.boards_dir.join(name);
+            match std::fs::create_dir_all(&self.boards_dir).and_then(|_| std::fs::write(&path, &file.bytes)) {
+                Ok(()) => out.push_str(&format!("\n(attached: {})", path.display())),
+                Err(e) => out.push_str(&format!("\n(could not write {}: {e})", file.name)),
+            }
+        }
         out
     }
 }
@@ -307,6 +320,11 @@ mod tests {
         let mut again = Session::new(dir.join("boards"));
         assert!(again.line(&service, "!t board").unwrap().contains("board-0004.png"));
         assert_eq!(std::fs::read_dir(dir.join("boards")).unwrap().count(), 4);
+        // An export is written beside the pictures.
+        let out = again.line(&service, "!t history").unwrap();
+        assert!(out.contains("[Variant \"") && out.contains("(attached: "), "{out}");
+        let pgn = std::fs::read_to_string(dir.join("boards").join("game-1.pgn")).unwrap();
+        assert!(pgn.contains("1. e4[d5]") || pgn.contains("e2-e4"), "{pgn}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

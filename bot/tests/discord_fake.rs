@@ -14,6 +14,7 @@ use tessera_bot::config::Shards;
 use tessera_rules::Variant;
 
 #[path = "support/fake_discord.rs"]
+#[allow(dead_code)]
 mod fake;
 
 use fake::*;

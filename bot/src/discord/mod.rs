@@ -3,20 +3,24 @@
 //! (boards as PNG attachments, buttons from [`Actions`]), errors from interactions become
 //! ephemeral replies that only the author sees. No game logic here.
 
+use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use serenity::all::{
     ChannelId, ClientBuilder, CommandDataOptionValue, CommandInteraction, CommandOptionType,
     ComponentInteraction, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, GatewayIntents, GuildId,
-    HttpBuilder, Interaction, Member, Message, Permissions, Ready, UserId,
+    CreateInteractionResponse, CreateInteractionResponseMessage, EditInteractionResponse, EventHandler,
+    GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId, Member, Message, Permissions, Ready,
+    UserId,
 };
 use serenity::async_trait;
 use serenity::builder::Builder as _;
 use serenity::http::Http;
 
 use crate::config::Shards;
+use crate::outgoing::Failure;
 use tessera_core::commands::{button_spec, suggestion};
 use tessera_core::service::{Incoming, Reply, Service, Suggestion, User, unix_now};
 use tessera_store::AnyStore;
@@ -36,8 +40,12 @@ const MAX_CHOICES: usize = 25;
 
 type Shared = Arc<Service<AnyStore>>;
 
+/// How long an interaction's work may run before Discord is told to wait for it: well inside the
+/// three seconds Discord gives an interaction's first answer.
+pub const DEFER_AFTER: Duration = Duration::from_millis(1500);
+
 /// How to reach Discord.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DiscordOptions {
     /// Register the slash commands in this server only (they appear at once there); otherwise
     /// they are registered globally.
@@ -46,6 +54,23 @@ pub struct DiscordOptions {
     pub api: Option<String>,
     /// The shards this process connects.
     pub shards: Shards,
+    /// How long a slash command or button may work before its answer is deferred ([`DEFER_AFTER`]).
+    pub defer_after: Duration,
+    /// Fault injection for the tests: every interaction's work takes this much longer, as a slow
+    /// command's does (a big tournament's round, a long game's GIF).
+    pub slow_interactions: Option<Duration>,
+}
+
+impl Default for DiscordOptions {
+    fn default() -> DiscordOptions {
+        DiscordOptions {
+            guild: None,
+            api: None,
+            shards: Shards::default(),
+            defer_after: DEFER_AFTER,
+            slow_interactions: None,
+        }
+    }
 }
 
 /// The leases that keep each shard to one process ([`crate::lease::Standing`]): two connections
@@ -100,6 +125,8 @@ impl DiscordOptions {
 struct Handler {
     service: Shared,
     guild: Option<GuildId>,
+    defer_after: Duration,
+    slow_interactions: Option<Duration>,
     /// The bot's own user, known from READY: a message that starts by mentioning it is a command.
     me: std::sync::OnceLock<UserId>,
 }
@@ -223,10 +250,12 @@ impl EventHandler for Handler {
         }
         let replies = asker.ask(&self.service, |s, m| s.handle(m)).await;
         for reply in replies {
-            match send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await {
-                Ok(()) => crate::delivery::mark_posted(&self.service, reply.outbox).await,
-                Err(e) => tracing::warn!(channel = %msg.channel_id, "could not answer: {e}"),
+            if reply.secret {
+                self.say_privately(&ctx.http, &msg, &reply).await;
+                continue;
             }
+            let sent = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await;
+            self.sent(msg.channel_id, reply.outbox, sent.as_ref().err().map(|e| e.failure)).await;
             send_direct(&ctx.http, &reply).await;
         }
     }
@@ -259,16 +288,86 @@ impl EventHandler for Handler {
 }
 
 impl Handler {
-    async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
-        let replies = match slash_to_command(&c.data.name, &c.data.options(), self.me.get().copied()) {
-            Ok((cmd, mentions)) => {
-                let asker = Asker { mentions, ..Asker::new(c.channel_id, &c.user, c.member.as_deref()) };
-                asker.ask(&self.service, |s, m| s.run(m, cmd)).await
+    /// A secret answer to a typed command (one that names the opponent's winning reply): by direct
+    /// message, with only a word in the channel that it was sent, or why it could not be.
+    async fn say_privately(&self, http: &Http, msg: &Message, reply: &Reply) {
+        let note = match direct_message(http, msg.author.id, &reply.text, reply.about().as_deref()).await {
+            Ok(()) => "I sent you my answer privately, in direct messages.",
+            Err(_) => {
+                "I could not send you my answer privately (your direct messages are closed to me); the \
+                 slash commands answer where only you see it."
             }
-            Err(e) => vec![Reply { text: e, private: true, ..Reply::default() }],
         };
+        let note = Reply { text: note.into(), private: true, ..Reply::default() };
+        let sent = send(http, msg.channel_id, &note, Some(msg)).await;
+        self.sent(msg.channel_id, None, sent.as_ref().err().map(|e| e.failure)).await;
+    }
+
+    /// After a post in `channel`: the notice it carried marked sent, and the channel's standing
+    /// (refused for lack of permission, or writable again) kept.
+    async fn sent(&self, channel: ChannelId, notice: Option<i64>, failed: Option<Failure>) {
+        let (service, channel) = (Arc::clone(&self.service), channel.to_string());
+        match failed {
+            None => {
+                crate::delivery::mark_posted(&self.service, notice).await;
+                let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &channel)).await;
+            }
+            Some(Failure::Forbidden) => {
+                let _ = tokio::task::spawn_blocking(move || service.post_refused(PLATFORM, &channel)).await;
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Waits for an interaction's `work` up to [`DiscordOptions::defer_after`]; past it, tells
+    /// Discord to wait (`defer`) and then waits for the work. The opening says how the answer
+    /// goes on: `deferred` once deferred, [`Opening::Answered`] should Discord refuse the deferral
+    /// (the answer then reaches the channel as messages).
+    async fn in_time<T>(
+        &self,
+        http: &Http,
+        interaction: (InteractionId, &str),
+        work: impl Future<Output = T>,
+        defer: CreateInteractionResponse,
+        deferred: Opening,
+    ) -> (T, Opening) {
+        let slow = self.slow_interactions;
+        let work = async move {
+            let answer = work.await;
+            if let Some(extra) = slow {
+                tokio::time::sleep(extra).await;
+            }
+            answer
+        };
+        tokio::pin!(work);
+        tokio::select! {
+            answer = &mut work => return (answer, Opening::Fresh),
+            () = tokio::time::sleep(self.defer_after) => {}
+        }
+        let opening = match defer.execute(http, interaction).await {
+            Ok(()) => deferred,
+            Err(e) => {
+                tracing::warn!(interaction = %interaction.0, "could not defer a slow answer: {e}");
+                Opening::Answered
+            }
+        };
+        (work.await, opening)
+    }
+
+    async fn slash(&self, http: &Http, c: &CommandInteraction) -> Result<()> {
+        let (replies, opening) =
+            match slash_to_command(&c.data.name, &c.data.options(), self.me.get().copied()) {
+                Ok((cmd, mentions)) => {
+                    let asker = Asker { mentions, ..Asker::new(c.channel_id, &c.user, c.member.as_deref()) };
+                    let work = asker.ask(&self.service, |s, m| s.run(m, cmd));
+                    let thinking = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+                    self.in_time(http, (c.id, &c.token), work, thinking, Opening::Deferred).await
+                }
+                Err(e) => (vec![Reply { text: e, private: true, ..Reply::default() }], Opening::Fresh),
+            };
         let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
-        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
+            .await?;
         for notice in notices {
             crate::delivery::mark_posted(&self.service, Some(notice)).await;
         }
@@ -319,7 +418,9 @@ impl Handler {
             Some(Press::Confirm(game, id)) => {
                 // Only a player is asked to confirm; anyone else hears why not.
                 match asker.ask(&self.service, move |s, m| s.refusal_to_act(m, Some(game))).await {
-                    Some(why) => vec![Reply { text: why, private: true, ..Reply::default() }],
+                    Some(why) => {
+                        (vec![Reply { text: why, private: true, ..Reply::default() }], Opening::Fresh)
+                    }
                     None => {
                         let (yes, question) = button_spec(id).and_then(|b| b.confirm).unwrap_or_default();
                         let row: Vec<CreateButton> =
@@ -335,35 +436,49 @@ impl Handler {
             }
             Some(Press::Run(cmd)) => {
                 let (settles, private) = pressed.map_or((false, false), |(b, _)| (b.settles, b.private));
-                let mut replies = asker.ask(&self.service, |s, m| s.run(m, cmd)).await;
+                let work = asker.ask(&self.service, |s, m| s.run(m, cmd));
+                // A slow press is acknowledged: no "thinking" message; its answer follows up.
+                let ack = CreateInteractionResponse::Acknowledge;
+                let (mut replies, opening) =
+                    self.in_time(http, (c.id, &c.token), work, ack, Opening::Answered).await;
                 replies.iter_mut().filter(|_| private).for_each(|r| r.private = true);
                 if settles && replies.first().is_some_and(|r| !r.private) {
                     // Answered: its buttons go, so nobody presses them again; the news follows.
-                    let cleared = CreateInteractionResponseMessage::new().components(Vec::new());
-                    let to = Answering { id: c.id, token: &c.token, channel: c.channel_id };
-                    let updated = CreateInteractionResponse::UpdateMessage(cleared)
-                        .execute(http, (c.id, &c.token))
-                        .await;
-                    if let Err(e) = &updated {
+                    let cleared = match opening {
+                        Opening::Fresh => {
+                            let cleared = CreateInteractionResponseMessage::new().components(Vec::new());
+                            CreateInteractionResponse::UpdateMessage(cleared)
+                                .execute(http, (c.id, &c.token))
+                                .await
+                        }
+                        _ => EditInteractionResponse::new()
+                            .components(Vec::new())
+                            .execute(http, &c.token)
+                            .await
+                            .map(drop),
+                    };
+                    if let Err(e) = &cleared {
                         tracing::warn!(interaction = %c.id, "could not clear the buttons: {e}");
                     }
-                    let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
-                    respond_after(http, to, replies, updated.is_ok()).await?;
-                    for notice in notices {
-                        crate::delivery::mark_posted(&self.service, Some(notice)).await;
-                    }
-                    return Ok(());
+                    let opening = if cleared.is_ok() { Opening::Answered } else { opening };
+                    (replies, opening)
+                } else {
+                    (replies, opening)
                 }
-                replies
             }
-            None => vec![Reply {
-                text: "that button is not one of mine any more; use `/board` for a fresh board".into(),
-                private: true,
-                ..Reply::default()
-            }],
+            None => (
+                vec![Reply {
+                    text: "that button is not one of mine any more; use `/board` for a fresh board".into(),
+                    private: true,
+                    ..Reply::default()
+                }],
+                Opening::Fresh,
+            ),
         };
+        let (replies, opening) = replies;
         let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
-        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies).await?;
+        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
+            .await?;
         for notice in notices {
             crate::delivery::mark_posted(&self.service, Some(notice)).await;
         }
@@ -372,31 +487,72 @@ impl Handler {
 }
 
 /// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
-/// the bot's own moves) as they come.
+/// the bot's own moves) as they come. A channel that keeps refusing them for lack of permission
+/// gets no more: each player they concern is told privately instead.
 async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::router::Inbox) {
     while let Some(notice) = notices.recv().await {
-        let Ok(id) = notice.channel.parse::<u64>() else { continue };
+        let Some(channel) = notice.channel.parse::<u64>().ok().filter(|&n| n != 0).map(ChannelId::new) else {
+            continue;
+        };
         // Posted only under a claim still held, renewed for the post, and within its time: never
         // by two at once (see [`tessera_core::outbox`]).
         if !crate::delivery::holds_for_post(&service, &notice).await {
             continue;
         }
+        let stopped = {
+            let (service, channel) = (Arc::clone(&service), notice.channel.clone());
+            tokio::task::spawn_blocking(move || service.posting_stopped(PLATFORM, &channel))
+                .await
+                .unwrap_or(false)
+        };
+        if stopped {
+            tell_instead(&service, &http, &notice).await;
+            continue;
+        }
+        let about = notice.about.clone();
+        let words = service.stopped_channel_words(&notice);
         let reply = notice.into_reply();
-        match tokio::time::timeout(
-            tessera_core::outbox::POST_TIMEOUT,
-            send(&http, ChannelId::new(id), &reply, None),
-        )
-        .await
-        {
+        let posted =
+            tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, send(&http, channel, &reply, None))
+                .await;
+        match posted {
             Ok(Ok(())) => {
                 crate::delivery::mark_posted(&service, reply.outbox).await;
+                let (service, channel) = (Arc::clone(&service), channel.to_string());
+                let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &channel)).await;
                 // The players' own words go with a notice the channel got, once.
                 send_direct(&http, &reply).await;
             }
-            Ok(Err(e)) => tracing::warn!(channel = id, "a notice could not be posted: {e}"),
-            Err(_) => tracing::warn!(channel = id, "a notice was not taken in time; it is tried again later"),
+            Ok(Err(NotSent { failure: Failure::Forbidden, .. })) => {
+                let (s, c) = (Arc::clone(&service), channel.to_string());
+                let stopped =
+                    tokio::task::spawn_blocking(move || s.post_refused(PLATFORM, &c)).await.unwrap_or(false);
+                if stopped {
+                    // No more tries there: what it said goes to the players, once.
+                    for (user, text) in words {
+                        if let Some(user) = user.parse::<u64>().ok().filter(|&n| n != 0) {
+                            let _ = direct_message(&http, UserId::new(user), &text, about.as_deref()).await;
+                        }
+                    }
+                    crate::delivery::mark_posted(&service, reply.outbox).await;
+                }
+            }
+            Ok(Err(e)) => tracing::warn!(%channel, about, "a notice could not be posted: {e}"),
+            Err(_) => {
+                tracing::warn!(%channel, about, "a notice was not taken in time; it is tried again later")
+            }
         }
     }
+}
+
+/// A notice for a channel the bot no longer posts in: its words to the players, and it is done.
+async fn tell_instead(service: &Shared, http: &Http, notice: &tessera_core::service::Notice) {
+    for (user, text) in service.stopped_channel_words(notice) {
+        if let Some(user) = user.parse::<u64>().ok().filter(|&n| n != 0) {
+            let _ = direct_message(http, UserId::new(user), &text, notice.about.as_deref()).await;
+        }
+    }
+    crate::delivery::mark_posted(service, notice.outbox).await;
 }
 
 /// Runs the bot on Discord until the process ends.
@@ -415,6 +571,8 @@ pub async fn run(
         let handler = Handler {
             service: Arc::clone(&service),
             guild: options.guild.map(GuildId::new),
+            defer_after: options.defer_after,
+            slow_interactions: options.slow_interactions,
             me: std::sync::OnceLock::new(),
         };
         async move {

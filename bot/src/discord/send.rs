@@ -1,44 +1,153 @@
-//! Posting replies: in the channel, as an interaction's answer and follow-ups, or privately.
+//! Posting replies: in the channel, as an interaction's answer and follow-ups, or privately. Every
+//! request goes through the one send path ([`crate::outgoing`]): tried again on a server or network
+//! error, never on a refusal. A message the channel refuses with its files (no Attach Files) is
+//! sent again as text, a reply to a message since deleted as a plain message.
 
 use anyhow::Result;
 use serenity::all::{
     ChannelId, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, InteractionId, Message, UserId,
+    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, InteractionId, Message,
+    MessageReference, UserId,
 };
 use serenity::builder::Builder as _;
-use serenity::http::Http;
+use serenity::http::{Http, HttpError};
 
+use crate::outgoing::{Failure, Target, retrying};
 use tessera_core::service::Reply;
 
+use super::PLATFORM;
 use super::buttons::*;
 use super::text::*;
 
-/// Posts a reply in a channel: text in pieces, the board and buttons with the last piece.
+/// Discord's upload limit for a message in a server without boosts.
+pub(super) const UPLOAD_LIMIT: usize = 10 * 1024 * 1024;
+
+/// How the send path meets a Discord error.
+pub(super) fn classify(e: &serenity::Error) -> Failure {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => match r.status_code.as_u16() {
+            // serenity's own rate limiter waits these out; one that reaches us is tried again.
+            429 | 500.. => Failure::Transient(None),
+            403 => Failure::Forbidden,
+            _ => Failure::Refused,
+        },
+        serenity::Error::Http(HttpError::Request(_)) | serenity::Error::Io(_) => Failure::Transient(None),
+        _ => Failure::Refused,
+    }
+}
+
+/// Why a post failed: the error, and how the send path classified it.
+#[derive(Debug)]
+pub(super) struct NotSent {
+    pub(super) error: serenity::Error,
+    pub(super) failure: Failure,
+}
+
+impl std::fmt::Display for NotSent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({:?})", self.error, self.failure)
+    }
+}
+
+impl std::error::Error for NotSent {}
+
+/// The files of a reply's last message: the board, a finished game's GIF, and the reply's own.
+fn files(reply: &Reply) -> Vec<CreateAttachment> {
+    let pictures = [(&reply.image, "board.png"), (&reply.animation, "game.gif")]
+        .into_iter()
+        .filter_map(|(bytes, name)| bytes.as_ref().map(|b| CreateAttachment::bytes(b.clone(), name)));
+    let own = reply.files.iter().map(|f| CreateAttachment::bytes(f.bytes.clone(), f.name.as_str()));
+    pictures.chain(own).collect()
+}
+
+/// Files in groups one message can carry ([`UPLOAD_LIMIT`]): most often one group.
+fn upload_groups(files: Vec<CreateAttachment>) -> Vec<Vec<CreateAttachment>> {
+    let mut groups: Vec<Vec<CreateAttachment>> = Vec::new();
+    let mut size = 0;
+    for file in files {
+        let len = file.data.len();
+        match groups.last_mut() {
+            Some(group) if size + len <= UPLOAD_LIMIT => group.push(file),
+            _ => {
+                groups.push(vec![file]);
+                size = 0;
+            }
+        }
+        size += len;
+    }
+    groups
+}
+
+/// What is said in place of a board picture the channel does not take.
+fn without_files(reply: &Reply) -> String {
+    let board = reply.diagram.as_deref().map(|d| format!("\n```\n{d}\n```")).unwrap_or_default();
+    format!("(I may not attach files in this channel: give me Attach Files to see the pictures.){board}")
+}
+
+/// Posts a reply in a channel: text in pieces, the board, files and buttons with the last piece;
+/// `answering` makes the first piece a reply to that message (a plain message if it is gone).
 pub(super) async fn send(
     http: &Http,
     channel: ChannelId,
     reply: &Reply,
     answering: Option<&Message>,
-) -> Result<()> {
-    let (pieces, pings) = pieces(reply);
+) -> Result<(), NotSent> {
+    let about = reply.about();
+    let channel_text = channel.to_string();
+    let to = Target { platform: PLATFORM, channel: &channel_text, about: about.as_deref() };
+    let pieces = pieces(reply);
     let last = pieces.len() - 1;
     for (i, piece) in pieces.into_iter().enumerate() {
-        let mut message = CreateMessage::new().content(piece).allowed_mentions(pings.clone());
-        if let Some(m) = answering.filter(|_| i == 0) {
-            message = message.reference_message(m);
-        }
-        if i == last {
-            if let Some(png) = &reply.image {
-                message = message.add_file(CreateAttachment::bytes(png.clone(), "board.png"));
+        let answering =
+            answering.filter(|_| i == 0).map(|m| MessageReference::from(m).fail_if_not_exists(false));
+        let message = |with_files: bool, text: &str| {
+            let mut message = CreateMessage::new().content(text).allowed_mentions(piece.allowed_mentions());
+            if let Some(reference) = answering.clone() {
+                message = message.reference_message(reference);
             }
-            if let Some(gif) = &reply.animation {
-                message = message.add_file(CreateAttachment::bytes(gif.clone(), "game.gif"));
+            if i == last {
+                message = message.components(buttons(reply.actions));
+                if with_files {
+                    message =
+                        message.files(upload_groups(files(reply)).into_iter().next().unwrap_or_default());
+                }
             }
-            message = message.components(buttons(reply.actions));
+            message
+        };
+        let has_files = i == last && !files(reply).is_empty();
+        let posted = post(http, to, channel, || message(true, &piece.text)).await;
+        match posted {
+            Err(NotSent { failure: Failure::Forbidden, .. }) if has_files => {
+                // Most often Attach Files is what is missing: the words still go, with the board as text.
+                let text = format!("{}\n{}", piece.text, without_files(reply));
+                let mut texts = chunks(&text).into_iter();
+                let first = texts.next().unwrap_or_default();
+                post(http, to, channel, || message(false, &first)).await?;
+                for more in texts {
+                    post(http, to, channel, || CreateMessage::new().content(more.clone())).await?;
+                }
+            }
+            other => other?,
         }
-        channel.send_message(http, message).await?;
+    }
+    // Files beyond what the last message could carry, each group in a message of its own.
+    for group in upload_groups(files(reply)).into_iter().skip(1) {
+        post(http, to, channel, || CreateMessage::new().files(group.clone())).await?;
     }
     Ok(())
+}
+
+/// One message through the send path.
+async fn post(
+    http: &Http,
+    to: Target<'_>,
+    channel: ChannelId,
+    message: impl Fn() -> CreateMessage,
+) -> Result<(), NotSent> {
+    retrying(to, "posting a message", classify, || channel.send_message(http, message()))
+        .await
+        .map(drop)
+        .map_err(|(error, failure)| NotSent { error, failure })
 }
 
 /// Where an interaction's answer goes.
@@ -48,38 +157,44 @@ pub(super) struct Answering<'a> {
     pub(super) channel: ChannelId,
 }
 
+/// How far an interaction was answered before its replies are posted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Opening {
+    /// Not yet: the first piece is the interaction's response.
+    Fresh,
+    /// "Thinking…" shows in the channel (a slow slash command): the first public reply takes its
+    /// place; a private first reply removes it and follows privately.
+    Deferred,
+    /// Answered already (a button's message updated, or acknowledged while a slow press ran):
+    /// everything follows up.
+    Answered,
+}
+
 /// Answers an interaction: the first piece as the response, the rest as follow-ups; private
 /// replies are ephemeral. Should Discord refuse (the interaction expired, say), the public replies
 /// still reach the channel as messages: a committed move is never left unannounced.
-pub(super) async fn respond(http: &Http, to: Answering<'_>, replies: Vec<Reply>) -> Result<()> {
-    respond_after(http, to, replies, false).await
-}
-
-/// [`respond`], when the interaction may already have been answered (`answered`): then every
-/// reply is a follow-up.
-pub(super) async fn respond_after(
+pub(super) async fn respond(
     http: &Http,
     to: Answering<'_>,
     replies: Vec<Reply>,
-    answered: bool,
+    opening: Opening,
 ) -> Result<()> {
-    if replies.is_empty() && !answered {
+    if replies.is_empty() {
         // Discord wants an answer to every interaction.
-        let m = CreateInteractionResponseMessage::new().content("Done.").ephemeral(true);
-        CreateInteractionResponse::Message(m).execute(http, (to.id, to.token)).await?;
-        return Ok(());
+        let done = Reply { text: "Done.".into(), private: true, ..Reply::default() };
+        return Box::pin(respond(http, to, vec![done], opening)).await;
     }
-    let mut first = !answered;
+    let mut opening = opening;
     for (n, reply) in replies.iter().enumerate() {
-        if let Err(e) = answer(http, &to, reply, &mut first).await {
-            tracing::warn!(interaction = %to.id, "could not answer: {e}; posting in the channel instead");
+        if let Err(e) = answer(http, &to, reply, &mut opening).await {
+            tracing::warn!(interaction = %to.id, about = reply.about(), "could not answer: {e}; posting in the channel instead");
             for r in replies[n..].iter().filter(|r| !r.private) {
                 send(http, to.channel, r, None).await?;
             }
             for r in &replies[n..] {
                 send_direct(http, r).await;
             }
-            break;
+            return Ok(());
         }
         send_direct(http, reply).await;
     }
@@ -91,52 +206,111 @@ pub(super) async fn respond_after(
 pub(super) async fn send_direct(http: &Http, reply: &Reply) {
     for (user, text) in &reply.direct {
         let Ok(id) = user.parse::<u64>() else { continue };
-        let channel = match UserId::new(id).create_dm_channel(http).await {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::warn!(user = %id, "could not open a direct message: {e}");
-                continue;
-            }
-        };
-        let message = CreateMessage::new().content(escape_markdown(text));
-        if let Err(e) = channel.id.send_message(http, message).await {
-            tracing::warn!(user = %id, "could not send a direct message: {e}");
+        if id == 0 {
+            continue;
         }
+        let _ = direct_message(http, UserId::new(id), text, reply.about().as_deref()).await;
     }
 }
 
-pub(super) async fn answer(http: &Http, to: &Answering<'_>, reply: &Reply, first: &mut bool) -> Result<()> {
-    let (pieces, pings) = pieces(reply);
+/// Sends `text` to a user's direct messages, through the send path.
+pub(super) async fn direct_message(
+    http: &Http,
+    user: UserId,
+    text: &str,
+    about: Option<&str>,
+) -> Result<(), NotSent> {
+    let who = format!("@{user}");
+    let to = Target { platform: PLATFORM, channel: &who, about };
+    let dm = retrying(to, "opening a direct message", classify, || user.create_dm_channel(http))
+        .await
+        .map_err(|(error, failure)| NotSent { error, failure })?;
+    for piece in chunks(&escape_markdown(text)) {
+        post(http, to, dm.id, || CreateMessage::new().content(piece.clone())).await?;
+    }
+    Ok(())
+}
+
+/// Posts one reply as (part of) an interaction's answer.
+pub(super) async fn answer(
+    http: &Http,
+    to: &Answering<'_>,
+    reply: &Reply,
+    opening: &mut Opening,
+) -> Result<()> {
+    let about = reply.about();
+    let channel = to.channel.to_string();
+    let target = Target { platform: PLATFORM, channel: &channel, about: about.as_deref() };
+    let pieces = pieces(reply);
     let last = pieces.len() - 1;
+    let mut groups = upload_groups(files(reply)).into_iter();
+    let last_files = groups.next().unwrap_or_default();
+    if *opening == Opening::Deferred && reply.private {
+        // The "thinking…" is public and cannot become private: it goes, the answer follows privately.
+        retrying(target, "removing the deferred answer", classify, || {
+            http.delete_original_interaction_response(to.token)
+        })
+        .await
+        .map_err(|(e, _)| e)?;
+        *opening = Opening::Answered;
+    }
     for (i, piece) in pieces.into_iter().enumerate() {
-        let files: Vec<CreateAttachment> = [(&reply.image, "board.png"), (&reply.animation, "game.gif")]
-            .into_iter()
-            .filter(|_| i == last)
-            .filter_map(|(bytes, name)| bytes.as_ref().map(|b| CreateAttachment::bytes(b.clone(), name)))
-            .collect();
+        let files = if i == last { last_files.clone() } else { Vec::new() };
         let rows = if i == last { buttons(reply.actions) } else { Vec::new() };
-        if *first {
-            let mut m = CreateInteractionResponseMessage::new()
-                .content(piece)
-                .ephemeral(reply.private)
-                .allowed_mentions(pings.clone())
-                .components(rows);
-            for file in files.iter().cloned() {
-                m = m.add_file(file);
+        match *opening {
+            Opening::Fresh => {
+                let response = || {
+                    let m = CreateInteractionResponseMessage::new()
+                        .content(piece.text.clone())
+                        .ephemeral(reply.private)
+                        .allowed_mentions(piece.allowed_mentions())
+                        .components(rows.clone())
+                        .files(files.clone());
+                    CreateInteractionResponse::Message(m).execute(http, (to.id, to.token))
+                };
+                // Not tried again: a response that reached Discord but whose answer was lost
+                // cannot be given twice, and the deadline is short.
+                response().await?;
             }
-            CreateInteractionResponse::Message(m).execute(http, (to.id, to.token)).await?;
-            *first = false;
-        } else {
-            let mut m = CreateInteractionResponseFollowup::new()
-                .content(piece)
-                .ephemeral(reply.private)
-                .allowed_mentions(pings.clone())
-                .components(rows);
-            for file in files {
-                m = m.add_file(file);
+            Opening::Deferred => {
+                retrying(target, "answering a deferred command", classify, || {
+                    let mut m = EditInteractionResponse::new()
+                        .content(piece.text.clone())
+                        .allowed_mentions(piece.allowed_mentions())
+                        .components(rows.clone());
+                    for file in files.iter().cloned() {
+                        m = m.new_attachment(file);
+                    }
+                    m.execute(http, to.token)
+                })
+                .await
+                .map_err(|(e, _)| e)?;
             }
-            m.execute(http, (None, to.token)).await?;
+            Opening::Answered => {
+                retrying(target, "following up", classify, || {
+                    CreateInteractionResponseFollowup::new()
+                        .content(piece.text.clone())
+                        .ephemeral(reply.private)
+                        .allowed_mentions(piece.allowed_mentions())
+                        .components(rows.clone())
+                        .files(files.clone())
+                        .execute(http, (None, to.token))
+                })
+                .await
+                .map_err(|(e, _)| e)?;
+            }
         }
+        *opening = Opening::Answered;
+    }
+    for group in groups {
+        retrying(target, "following up with files", classify, || {
+            CreateInteractionResponseFollowup::new()
+                .ephemeral(reply.private)
+                .files(group.clone())
+                .execute(http, (None, to.token))
+        })
+        .await
+        .map_err(|(e, _)| e)?;
     }
     Ok(())
 }

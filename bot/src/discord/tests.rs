@@ -63,14 +63,45 @@ fn markdown_in_prose_is_escaped_and_the_bots_own_markup_kept() {
 #[test]
 fn a_reply_is_escaped_after_its_pings() {
     let reply = Reply { text: "*bob* to move".into(), notify: vec!["2".into()], ..Reply::default() };
-    let (sent, _) = pieces(&reply);
-    assert_eq!(sent, [r"<@2> \*bob\* to move"]);
+    let sent = pieces(&reply);
+    assert_eq!(sent, [Piece { text: r"<@2> \*bob\* to move".into(), pings: vec![UserId::new(2)] }]);
     // A reply cut short inside its block (a long TRF) still shows as a closed block.
     let cut = Reply {
         text: "t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here".into(),
         ..Reply::default()
     };
-    assert_eq!(pieces(&cut).0, ["t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here\n```"]);
+    let texts: Vec<String> = pieces(&cut).into_iter().map(|p| p.text).collect();
+    assert_eq!(texts, ["t1 as TRF:\n```\n012 x\n… 9 more lines are not shown here\n```"]);
+}
+
+#[test]
+fn a_crowd_is_pinged_over_messages_of_at_most_a_hundred() {
+    // 150 players with real-length ids, and 250 with short ones (more fit in 2,000 characters).
+    for (players, first_id) in [(150u64, 100_000_000_000_000_000u64), (250, 1)] {
+        let ids: Vec<u64> = (first_id..first_id + players).collect();
+        let reply = Reply {
+            text: "Round 1 is paired.".into(),
+            notify: ids.iter().map(u64::to_string).chain(["0".into(), "x".into()]).collect(),
+            ..Reply::default()
+        };
+        let sent = pieces(&reply);
+        let mut pinged: Vec<u64> = Vec::new();
+        for piece in &sent {
+            assert!(piece.pings.len() <= MAX_PINGS, "{} pings in one message", piece.pings.len());
+            assert!(piece.text.chars().count() <= MAX_CONTENT);
+            for user in &piece.pings {
+                assert!(piece.text.contains(&format!("<@{user}>")), "a ping the text does not name");
+            }
+            pinged.extend(piece.pings.iter().map(|u| u.get()));
+        }
+        pinged.sort_unstable();
+        assert_eq!(pinged, ids, "every player pinged once, nobody else");
+        assert!(sent.last().unwrap().text.ends_with("Round 1 is paired."));
+        assert!(sent.len() >= 2);
+    }
+    // A private reply pings nobody.
+    let private = Reply { text: "x".into(), notify: vec!["5".into()], private: true, ..Reply::default() };
+    assert_eq!(pieces(&private), [Piece { text: "x".into(), pings: vec![] }]);
 }
 
 #[test]

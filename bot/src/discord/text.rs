@@ -54,17 +54,55 @@ pub(super) fn chunks(text: &str) -> Vec<String> {
     out
 }
 
-/// The text of a reply, in Discord-sized pieces, and whom it may ping: the players it concerns
-/// (named in front of the first piece), and nobody else whatever the text says. The text is
-/// escaped ([`escape_markdown`]): names and echoed words show as typed.
-pub(super) fn pieces(reply: &Reply) -> (Vec<String>, CreateAllowedMentions) {
-    let users: Vec<UserId> = if reply.private {
-        Vec::new()
-    } else {
-        reply.notify.iter().filter_map(|id| id.parse::<u64>().ok()).map(UserId::new).collect()
+/// Most users one message may ping: Discord refuses a message whose allowed mentions name more.
+pub(super) const MAX_PINGS: usize = 100;
+
+/// One message's text and the users it may ping.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Piece {
+    pub(super) text: String,
+    pub(super) pings: Vec<UserId>,
+}
+
+impl Piece {
+    pub(super) fn allowed_mentions(&self) -> CreateAllowedMentions {
+        CreateAllowedMentions::new().users(self.pings.clone())
+    }
+}
+
+/// The text of a reply, in Discord-sized pieces, each with whom it may ping: the players it
+/// concerns (named in front of the text), and nobody else whatever the text says. More than
+/// [`MAX_PINGS`] players are named over several messages before the text, so each message stays
+/// within the limit and nobody is left out. The text is escaped ([`escape_markdown`]): names and
+/// echoed words show as typed.
+pub(super) fn pieces(reply: &Reply) -> Vec<Piece> {
+    let mut users: Vec<UserId> = Vec::new();
+    if !reply.private {
+        for id in reply.notify.iter().filter_map(|id| id.parse::<u64>().ok().filter(|&n| n != 0)) {
+            if !users.contains(&UserId::new(id)) {
+                users.push(UserId::new(id));
+            }
+        }
+    }
+    let names = |group: &[UserId]| group.iter().map(|u| format!("<@{u}> ")).collect::<String>();
+    let groups: Vec<&[UserId]> = users.chunks(MAX_PINGS).collect();
+    let mut out = Vec::new();
+    let (before, last) = match groups.split_last() {
+        Some((last, before)) => (before, *last),
+        None => (&[][..], &[][..]),
     };
-    let pings: String = users.iter().map(|u| format!("<@{u}> ")).collect();
-    (chunks(&format!("{pings}{}", escape_markdown(&reply.text))), CreateAllowedMentions::new().users(users))
+    for group in before {
+        out.extend(chunks(names(group).trim_end()).into_iter().map(|text| pinging(text, group)));
+    }
+    let text = format!("{}{}", names(last), escape_markdown(&reply.text));
+    out.extend(chunks(&text).into_iter().map(|text| pinging(text, last)));
+    out
+}
+
+/// A piece that may ping those of `group` it names.
+fn pinging(text: String, group: &[UserId]) -> Piece {
+    let pings = group.iter().copied().filter(|u| text.contains(&format!("<@{u}>"))).collect();
+    Piece { text, pings }
 }
 
 /// The bot's text as Discord shows it literally. The bot's own markup is kept: inline code and

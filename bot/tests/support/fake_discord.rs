@@ -2,6 +2,7 @@
 //! `discord_fake.rs`.
 
 use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
 use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -64,8 +65,11 @@ pub(crate) fn guild() -> Value {
 /// A request the bot made to the fake REST API.
 #[derive(Debug, Clone)]
 pub(crate) struct Posted {
+    pub(crate) method: String,
     pub(crate) path: String,
     pub(crate) body: Vec<u8>,
+    /// What the fake answered.
+    pub(crate) status: u16,
 }
 
 impl Posted {
@@ -141,10 +145,30 @@ impl Posted {
     }
 }
 
+/// How the fake misbehaves, as Discord does: the tests set it.
+#[derive(Debug, Default)]
+pub(crate) struct Trouble {
+    /// An interaction's first answer must come within this long of its dispatch, as Discord's
+    /// three seconds; a later one is refused as an unknown interaction.
+    pub(crate) deadline: Option<Duration>,
+    /// When each interaction was dispatched, by id.
+    pub(crate) dispatched: HashMap<String, Instant>,
+    /// Statuses the next channel messages are answered with (a rate limit, server errors).
+    pub(crate) fail_next: Vec<u16>,
+    /// Channels where the bot lacks Attach Files: a message with files is refused.
+    pub(crate) no_attachments: HashSet<String>,
+    /// Channels the bot may not post in at all.
+    pub(crate) forbidden: HashSet<String>,
+}
+
+/// A message id that names a deleted message: a reply to it fails unless it may fall back.
+pub(crate) const DELETED_MESSAGE: u64 = 999_999;
+
 /// The fake: REST on one port, the gateway on another.
 pub(crate) struct FakeDiscord {
     pub(crate) api: String,
     pub(crate) posted: Arc<Mutex<Vec<Posted>>>,
+    pub(crate) trouble: Arc<Mutex<Trouble>>,
     pub(crate) to_gateway: Sender<(&'static str, Value)>,
     pub(crate) identified: Receiver<Value>,
 }
@@ -157,19 +181,37 @@ pub(crate) fn start_fake(refuse_message_content: bool) -> FakeDiscord {
     let rest = tiny_http::Server::http("127.0.0.1:0").unwrap();
     let api = format!("http://127.0.0.1:{}", rest.server_addr().to_ip().unwrap().port());
     let posted = Arc::new(Mutex::new(Vec::new()));
+    let trouble = Arc::new(Mutex::new(Trouble::default()));
 
     let log = Arc::clone(&posted);
+    let troubles = Arc::clone(&trouble);
     std::thread::spawn(move || {
         for mut req in rest.incoming_requests() {
             let path = req.url().to_string();
+            let method = req.method().to_string();
             let mut body = Vec::new();
             let _ = std::io::Read::read_to_end(req.as_reader(), &mut body);
-            let logged = Posted { path: path.clone(), body: body.clone() };
+            let mut logged =
+                Posted { method: method.clone(), path: path.clone(), body: body.clone(), status: 200 };
             let header = tiny_http::Header::from_bytes("Content-Type", "application/json").unwrap();
+            let refuse = |req: tiny_http::Request, status: u16, code: u64, message: &str| {
+                let error = json!({"message": message, "code": code});
+                let _ = req.respond(
+                    tiny_http::Response::from_string(error.to_string())
+                        .with_status_code(status)
+                        .with_header(header.clone()),
+                );
+            };
             if path.contains("/interactions/") && path.ends_with("/callback") {
+                let id = path.split('/').nth(4).unwrap_or_default().to_string();
+                let late = {
+                    let t = troubles.lock().unwrap();
+                    t.deadline.zip(t.dispatched.get(&id)).is_some_and(|(d, at)| at.elapsed() > d)
+                };
+                logged.status = if path.contains("expired") || late { 404 } else { 204 };
                 log.lock().unwrap().push(logged);
                 // Discord's answer to a response that comes too late.
-                if path.contains("expired") {
+                if path.contains("expired") || late {
                     let unknown = json!({"message": "Unknown interaction", "code": 10062});
                     let _ = req.respond(
                         tiny_http::Response::from_string(unknown.to_string())
@@ -195,9 +237,45 @@ pub(crate) fn start_fake(refuse_message_content: bool) -> FakeDiscord {
                 let who = recipient["recipient_id"].as_str().unwrap_or("0").to_string();
                 let id = 8000 + who.parse::<u64>().unwrap_or(0);
                 json!({"id": id.to_string(), "type": 1, "recipients": [user(&who, "someone", false)]})
+            } else if path.contains("/webhooks/") && method == "DELETE" {
+                log.lock().unwrap().push(logged);
+                let _ = req.respond(tiny_http::Response::empty(204));
+                continue;
             } else if path.contains("/channels/") && path.ends_with("/messages")
                 || path.contains("/webhooks/")
             {
+                let channel = path.split("/channels/").nth(1).and_then(|p| p.split('/').next()).unwrap_or("");
+                let text = String::from_utf8_lossy(&body).into_owned();
+                let with_files = text.contains("filename=");
+                let refusal = {
+                    let mut t = troubles.lock().unwrap();
+                    if path.contains("/webhooks/") {
+                        None
+                    } else if t.forbidden.contains(channel)
+                        || with_files && t.no_attachments.contains(channel)
+                    {
+                        Some((403, 50013, "Missing Permissions"))
+                    } else if !t.fail_next.is_empty() {
+                        let status = t.fail_next.remove(0);
+                        Some((
+                            status,
+                            0,
+                            if status == 429 { "You are being rate limited." } else { "Server error" },
+                        ))
+                    } else if text.contains(&format!("\"message_id\":\"{DELETED_MESSAGE}\""))
+                        && !text.contains("\"fail_if_not_exists\":false")
+                    {
+                        Some((400, 50035, "Invalid Form Body: message_reference: Unknown message"))
+                    } else {
+                        None
+                    }
+                };
+                if let Some((status, code, why)) = refusal {
+                    logged.status = status;
+                    log.lock().unwrap().push(logged);
+                    refuse(req, status, code, why);
+                    continue;
+                }
                 log.lock().unwrap().push(logged);
                 message(9000 + log.lock().unwrap().len() as u64, user(BOT_ID, "tessera", true), "ok", vec![])
             } else if path.ends_with("/commands") && req.method() == &tiny_http::Method::Put {
@@ -237,7 +315,7 @@ pub(crate) fn start_fake(refuse_message_content: bool) -> FakeDiscord {
             });
         }
     });
-    FakeDiscord { api, posted, to_gateway, identified }
+    FakeDiscord { api, posted, trouble, to_gateway, identified }
 }
 
 /// One gateway connection of the fake: HELLO, READY after IDENTIFY, heartbeats, and the events.
@@ -364,6 +442,7 @@ impl FakeDiscord {
         if let Some(m) = message {
             event["message"] = m;
         }
+        self.trouble.lock().unwrap().dispatched.insert(id.to_string(), Instant::now());
         self.to_gateway.send(("INTERACTION_CREATE", event)).unwrap();
         let path = format!("/api/v10/interactions/{id}/{token}/callback");
         self.wait_until(&format!("an answer to interaction {id}"), |p| p.path == path)
@@ -392,11 +471,21 @@ pub(crate) fn sharded_bot_on_fake(
     refuse_message_content: bool,
     shards: Shards,
 ) -> (FakeDiscord, Value, tessera_bot::clock::Clock, Shared) {
+    let options = tessera_bot::discord::DiscordOptions { shards, ..Default::default() };
+    bot_on_fake_with(dir, refuse_message_content, options)
+}
+
+/// A fake Discord and the bot connected to it with `options` (the fake's address is filled in).
+pub(crate) fn bot_on_fake_with(
+    dir: &std::path::Path,
+    refuse_message_content: bool,
+    options: tessera_bot::discord::DiscordOptions,
+) -> (FakeDiscord, Value, tessera_bot::clock::Clock, Shared) {
     let fake = start_fake(refuse_message_content);
     let _ = std::fs::remove_dir_all(dir);
     let store: AnyStore = Box::new(SqliteStore::open(&dir.join("games.sqlite")).unwrap());
     let service = Arc::new(Service::new(store));
-    let options = tessera_bot::discord::DiscordOptions { guild: None, api: Some(fake.api.clone()), shards };
+    let options = tessera_bot::discord::DiscordOptions { api: Some(fake.api.clone()), ..options };
     let mut clock = tessera_bot::clock::Clock::new();
     let inbox = clock.serve(tessera_bot::discord::PLATFORM);
     let bot = Arc::clone(&service);
