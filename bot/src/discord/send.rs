@@ -97,6 +97,8 @@ pub(super) async fn send(
     let to = Target { platform: PLATFORM, channel: &channel_text, about: about.as_deref() };
     let pieces = pieces(reply);
     let last = pieces.len() - 1;
+    let mut groups = upload_groups(files(reply)).into_iter();
+    let last_files = groups.next().unwrap_or_default();
     for (i, piece) in pieces.into_iter().enumerate() {
         let answering =
             answering.filter(|_| i == 0).map(|m| MessageReference::from(m).fail_if_not_exists(false));
@@ -108,13 +110,12 @@ pub(super) async fn send(
             if i == last {
                 message = message.components(buttons(reply.actions));
                 if with_files {
-                    message =
-                        message.files(upload_groups(files(reply)).into_iter().next().unwrap_or_default());
+                    message = message.files(last_files.clone());
                 }
             }
             message
         };
-        let has_files = i == last && !files(reply).is_empty();
+        let has_files = i == last && !last_files.is_empty();
         let posted = post(http, to, channel, || message(true, &piece.text)).await;
         match posted {
             Err(NotSent { failure: Failure::Forbidden, .. }) if has_files => {
@@ -131,7 +132,7 @@ pub(super) async fn send(
         }
     }
     // Files beyond what the last message could carry, each group in a message of its own.
-    for group in upload_groups(files(reply)).into_iter().skip(1) {
+    for group in groups {
         post(http, to, channel, || CreateMessage::new().files(group.clone())).await?;
     }
     Ok(())
