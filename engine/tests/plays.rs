@@ -118,7 +118,9 @@ fn every_variant_is_played_to_its_end_against_a_random_mover() {
             assert!(plies < 3000, "{variant:?}: no end after {plies} plies: {}", game.record());
             let legal = game.position().legal_moves();
             let mv = if game.position().turn() == engine_colour {
-                let choice = searcher.play_limited(&game, Level::STRONGEST, plies, limits_ms(20)).unwrap();
+                // A depth, not a time: the same game every run, however busy the machine.
+                let depth = Limits { depth: Some(2), movetime: None };
+                let choice = searcher.play_limited(&game, Level::STRONGEST, plies, depth).unwrap();
                 assert!(legal.contains(&choice.mv), "{variant:?}: illegal turn after {}", game.record());
                 choice.mv
             } else {
