@@ -32,6 +32,10 @@ pub const BACKOFF: [Duration; 5] = [
 /// outbox tries the notice again later).
 const LONGEST_WAIT: Duration = Duration::from_secs(20);
 
+/// How long one request may wait out rate limits in all. A rate limit is the platform pacing the
+/// bot, not failing: its waits do not use up [`BACKOFF`]'s tries, only this.
+pub const RATE_LIMIT_BUDGET: Duration = Duration::from_secs(120);
+
 /// Where a request goes and what it is about, for the logs.
 #[derive(Clone, Copy, Debug)]
 pub struct Target<'a> {
@@ -54,6 +58,7 @@ where
     Fut: Future<Output = Result<T, E>>,
 {
     let mut waits = BACKOFF.iter();
+    let mut paced = Duration::ZERO;
     loop {
         let error = match attempt().await {
             Ok(done) => return Ok(done),
@@ -62,11 +67,14 @@ where
         let failure = classify(&error);
         let about = to.about.unwrap_or("-");
         let wait = match failure {
-            Failure::Transient(asked) => match (asked, waits.next()) {
-                (Some(asked), Some(_)) if asked <= LONGEST_WAIT => Some(asked),
-                (None, Some(ours)) => Some(*ours),
-                _ => None,
-            },
+            Failure::Transient(Some(asked))
+                if asked <= LONGEST_WAIT && paced + asked <= RATE_LIMIT_BUDGET =>
+            {
+                paced += asked;
+                Some(asked)
+            }
+            Failure::Transient(Some(_)) => None,
+            Failure::Transient(None) => waits.next().copied(),
             Failure::Forbidden | Failure::Refused => None,
         };
         match wait {
@@ -140,5 +148,35 @@ mod tests {
         .await;
         assert_eq!(sent, Err((503, Failure::Transient(None))));
         assert_eq!(tries.load(Ordering::SeqCst), 1 + BACKOFF.len() as u32);
+        // A long run of rate limits (each asking 1 ms here) is waited out past BACKOFF's count.
+        let tries = AtomicU32::new(0);
+        let sent = retrying(TO, "posting", classify, || async {
+            match tries.fetch_add(1, Ordering::SeqCst) {
+                0..20 => Err(429u16),
+                _ => Ok(()),
+            }
+        })
+        .await;
+        assert_eq!((sent, tries.load(Ordering::SeqCst)), (Ok(()), 21));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn rate_limits_are_waited_out_within_a_budget() {
+        // Asked to wait 10 s each time: twelve waits fill the two minutes, the thirteenth is not made.
+        let tries = AtomicU32::new(0);
+        let slow = |_: &u16| Failure::Transient(Some(Duration::from_secs(10)));
+        let started = tokio::time::Instant::now();
+        let sent: Result<(), _> = retrying(TO, "posting", slow, || async {
+            tries.fetch_add(1, Ordering::SeqCst);
+            Err(429u16)
+        })
+        .await;
+        assert!(sent.is_err());
+        assert_eq!(tries.load(Ordering::SeqCst), 13);
+        assert_eq!(started.elapsed(), RATE_LIMIT_BUDGET);
+        // A wait longer than a request may take ends the tries at once.
+        let long = |_: &u16| Failure::Transient(Some(Duration::from_secs(3600)));
+        let sent: Result<(), _> = retrying(TO, "posting", long, || async { Err(429u16) }).await;
+        assert_eq!(sent, Err((429, Failure::Transient(Some(Duration::from_secs(3600))))));
     }
 }
