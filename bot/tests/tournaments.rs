@@ -272,10 +272,12 @@ fn a_swiss_of_twenty_with_a_late_entry_and_a_withdrawal(db: &Database) {
     let standings = club.says("p01", "!t tournament standings");
     assert!(standings.contains("BH-C1") && standings.contains("(withdrawn)"), "{standings}");
     assert!(is_png(&club.say("p01", "!t tournament standings")[0].image), "a standings picture");
-    // The TRF export reads back in the pairer.
-    let trf = club.says("p01", "!t tournament export");
-    let text = trf.trim_start_matches("```\n").trim_end_matches("```");
-    let back = tessera_pairing::read_trf(text.as_bytes()).unwrap();
+    // The TRF export, too long to show, comes as a file that reads back in the pairer.
+    let export = club.say("p01", "!t tournament export").remove(0);
+    assert!(export.text.contains("is attached as tournament-"), "{}", export.text);
+    let [trf] = &export.files[..] else { panic!("one file: {:?}", export.files.len()) };
+    assert!(trf.name.ends_with(".trf"), "{}", trf.name);
+    let back = tessera_pairing::read_trf(&trf.bytes).unwrap();
     assert_eq!(back.players.len(), 21);
     assert_eq!(back.total_rounds, 5);
 }
