@@ -25,6 +25,70 @@ pub struct Config {
     pub matrix_password: Option<Secret>,
     /// Encrypts matrix-sdk's store (end-to-end keys) at rest, when given.
     pub matrix_store_passphrase: Option<Secret>,
+    /// Whose invites the Matrix bot accepts (`matrix_invites_from`).
+    pub matrix_invites_from: InvitesFrom,
+}
+
+/// Whose invites the Matrix bot accepts: `matrix_invites_from = example.org, @ann:other.org`
+/// (servers and users, comma-separated), `*` for anyone. Unset, the bot's own server only: a bot
+/// open to every server can be pulled into any room by anyone on the federation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum InvitesFrom {
+    /// The bot's own server only.
+    #[default]
+    OwnServer,
+    Anyone,
+    /// These servers (`example.org`) and users (`@ann:example.org`), lowercased.
+    Only(Vec<String>),
+}
+
+impl std::str::FromStr for InvitesFrom {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<InvitesFrom, String> {
+        let entries: Vec<&str> = text.split(',').map(str::trim).filter(|e| !e.is_empty()).collect();
+        if entries.is_empty() {
+            return Ok(InvitesFrom::OwnServer);
+        }
+        if entries == ["*"] {
+            return Ok(InvitesFrom::Anyone);
+        }
+        let mut allowed = Vec::new();
+        for entry in entries {
+            let valid = match entry.strip_prefix('@') {
+                Some(user) => user.split_once(':').is_some_and(|(l, s)| !l.is_empty() && valid_server(s)),
+                None => valid_server(entry),
+            };
+            if !valid {
+                return Err(format!(
+                    "\"{entry}\": write servers (example.org) and users (@ann:example.org), comma-separated, or * for anyone"
+                ));
+            }
+            allowed.push(entry.to_lowercase());
+        }
+        Ok(InvitesFrom::Only(allowed))
+    }
+}
+
+/// A server name as Matrix writes it: a host (name, IPv4 or `[IPv6]`) and an optional port.
+fn valid_server(server: &str) -> bool {
+    !server.is_empty()
+        && server.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        && !server.starts_with([':', '.', '-'])
+}
+
+impl InvitesFrom {
+    /// Whether an invite from `inviter` (`@ann:example.org`) is accepted by the bot `me`.
+    pub fn allows(&self, inviter: &str, me: &str) -> bool {
+        let server_of = |user: &str| user.split_once(':').map(|(_, s)| s.to_lowercase());
+        let inviter = inviter.to_lowercase();
+        let Some(from) = server_of(&inviter) else { return false };
+        match self {
+            InvitesFrom::Anyone => true,
+            InvitesFrom::OwnServer => server_of(me).is_some_and(|own| own == from),
+            InvitesFrom::Only(allowed) => allowed.iter().any(|a| *a == inviter || *a == from),
+        }
+    }
 }
 
 /// The Discord shards a process runs. Discord splits a bot's servers over shards by server id
@@ -105,6 +169,7 @@ pub struct MatrixConfig {
     /// matrix-sdk's own store (sync state, end-to-end keys) and the saved session.
     pub store_dir: PathBuf,
     pub store_passphrase: Option<Secret>,
+    pub invites_from: InvitesFrom,
 }
 
 /// Where Tessera keeps its data when nothing says otherwise: `$XDG_DATA_HOME/tessera`, or
@@ -205,6 +270,10 @@ impl Config {
             matrix_user: get("matrix_user"),
             matrix_password: secret(&get, "matrix_password")?,
             matrix_store_passphrase: secret(&get, "matrix_store_passphrase")?,
+            matrix_invites_from: match get("matrix_invites_from") {
+                Some(s) => s.parse().map_err(|e: String| anyhow::anyhow!("matrix_invites_from: {e}"))?,
+                None => InvitesFrom::OwnServer,
+            },
         })
     }
 
@@ -220,6 +289,7 @@ impl Config {
             password: self.matrix_password.clone()?,
             store_dir: self.data_dir.join("matrix"),
             store_passphrase: self.matrix_store_passphrase.clone(),
+            invites_from: self.matrix_invites_from.clone(),
         })
     }
 }
@@ -282,6 +352,36 @@ mod tests {
             assert!(e.contains(why), "{lines}: {e}");
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn invite_allowlists_are_read_and_matched() {
+        let me = "@tessera:home.org";
+        let own = InvitesFrom::default();
+        assert!(own.allows("@ann:home.org", me));
+        assert!(own.allows("@Ann:HOME.org", me));
+        assert!(!own.allows("@ann:other.org", me));
+        assert!(!own.allows("@ann:home.org.evil", me));
+        assert!(!own.allows("not-a-user", me));
+        assert_eq!("".parse(), Ok(InvitesFrom::OwnServer));
+        assert_eq!(" * ".parse(), Ok(InvitesFrom::Anyone));
+        assert!(InvitesFrom::Anyone.allows("@x:anywhere.net", me));
+        let list: InvitesFrom = "Example.org, @Bob:other.org ,localhost:8448".parse().unwrap();
+        assert_eq!(
+            list,
+            InvitesFrom::Only(vec!["example.org".into(), "@bob:other.org".into(), "localhost:8448".into()])
+        );
+        assert!(list.allows("@ann:example.org", me));
+        assert!(list.allows("@bob:other.org", me));
+        assert!(!list.allows("@carol:other.org", me), "a user entry admits that user alone");
+        assert!(list.allows("@x:localhost:8448", me));
+        assert!(!list.allows("@x:localhost", me));
+        assert!(!list.allows("@ann:home.org", me), "a list replaces the own-server default");
+        assert!(!list.allows("@ann:sub.example.org", me));
+        for bad in ["@bob", "@:x.org", "ex ample.org", "*, x.org", "@a:", ".org", "a/b"] {
+            let why = bad.parse::<InvitesFrom>().unwrap_err();
+            assert!(why.contains("comma-separated"), "{bad}: {why}");
+        }
     }
 
     #[test]

@@ -141,6 +141,7 @@ fn one_process_per_matrix_account_and_per_discord_shard(db: &Database) {
         password: Default::default(),
         store_dir: Default::default(),
         store_passphrase: None,
+        invites_from: Default::default(),
     };
     let account = tessera_bot::matrix::account_lease(&matrix("@tessera:matrix.example.org"));
     assert_eq!(account, tessera_bot::matrix::account_lease(&matrix("tessera")));

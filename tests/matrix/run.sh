@@ -44,8 +44,15 @@ for u in tessera:botpass alice:alicepass bob:bobpass; do
   "$WORK/venv-synapse/bin/register_new_matrix_user" -u "${u%%:*}" -p "${u#*:}" --no-admin \
     -k test-shared-secret "http://127.0.0.1:$PORT" >/dev/null
 done
+# The homeserver's administrator: lifts and puts back rate limits, lists a room's members.
+"$WORK/venv-synapse/bin/register_new_matrix_user" -u admin -p adminpass --admin \
+  -k test-shared-secret "http://127.0.0.1:$PORT" >/dev/null
 : >"$WORK/bot.log"
 export TESSERA_MATRIX_HOMESERVER="http://127.0.0.1:$PORT" TESSERA_MATRIX_USER=tessera TESSERA_MATRIX_PASSWORD=botpass
+# Only alice's invites: bob's are declined (e2e.py checks).
+export TESSERA_MATRIX_INVITES_FROM=@alice:localhost
+# So e2e.py can stop the homeserver and start it again (a dropped connection).
+export SYNAPSE_DIR="$HSDIR" SYNAPSE_PY="$WORK/venv-synapse/bin/python"
 export BOT_BIN BOT_DATA="$BOTDIR" BOT_LOG="$WORK/bot.log" HS="http://127.0.0.1:$PORT"
 # Debug-level logs from the bot and matrix-sdk, which e2e.py searches for secrets.
 export RUST_LOG=debug

@@ -1,36 +1,55 @@
 //! The Matrix adapter: a thin layer between matrix-sdk and the game service. It logs in (or restores
-//! its saved session), joins rooms it is invited to, hands every new text message to the service
-//! and posts the replies, boards as `m.image`. At its first start it leaves the rooms' history
-//! alone; after a restart it answers what was said while it was down (within [`CATCH_UP`]).
-//! End-to-end encryption and its keys live in matrix-sdk's SQLite store, so encrypted rooms work
-//! and survive restarts.
+//! its saved session), joins rooms it is invited to by those `matrix_invites_from` admits, hands
+//! every new text message to the service and posts the replies ([`content`]: notices unless
+//! someone is pinged, escaped HTML, replies in the command's thread), each room from its own queue
+//! ([`queue`]). At its first start it leaves the rooms' history alone; after a restart it answers
+//! what was said while it was down (within [`CATCH_UP`]). A lost connection is waited out, never
+//! the end of the process. End-to-end encryption and its keys live in matrix-sdk's SQLite store,
+//! with cross-signing and a key backup on the homeserver, so encrypted rooms work and survive
+//! restarts; a message the bot cannot decrypt is logged and its sender told once.
 
+mod content;
+mod queue;
+
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
+use matrix_sdk::attachment::BaseImageInfo;
 use matrix_sdk::authentication::matrix::MatrixSession;
-use matrix_sdk::config::SyncSettings;
+use matrix_sdk::config::{RequestConfig, SyncSettings};
+use matrix_sdk::encryption::{BackupDownloadStrategy, EncryptionSettings};
 use matrix_sdk::event_handler::Ctx;
-use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
-use matrix_sdk::ruma::events::room::message::{
-    MessageFormat, MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
+use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
+use matrix_sdk::ruma::events::room::member::{
+    MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent,
 };
-use matrix_sdk::{Client, Room, RoomState};
+use matrix_sdk::ruma::events::room::message::{
+    MessageFormat, MessageType, OriginalSyncRoomMessageEvent, Relation,
+};
+use matrix_sdk::{Client, Room, RoomMemberships, RoomState};
 
-use crate::config::MatrixConfig;
+use crate::config::{InvitesFrom, MatrixConfig};
+use crate::outgoing::Failure;
+use content::Answering;
+use queue::{Job, Positions, Rooms, classify};
 use tessera_core::secret::Secret;
-use tessera_core::service::{Incoming, Reply, Service, User, unix_now};
+use tessera_core::service::{Service, User};
 use tessera_store::AnyStore;
 
 pub const PLATFORM: &str = "matrix";
 
 type Shared = Arc<Service<AnyStore>>;
 
-/// Messages sent before this moment (milliseconds since the epoch) are history, not answered.
-#[derive(Clone, Copy, Debug)]
-struct AnswerFrom(u64);
+/// What the event handlers need: the room queues, where history ends, whose invites are taken.
+#[derive(Clone)]
+struct Handling {
+    rooms: Rooms,
+    /// Messages sent before this moment (milliseconds since the epoch) are history, not answered.
+    answer_from: u64,
+    invites: InvitesFrom,
+}
 
 /// How far back a restarted bot answers what was said while it was down.
 pub const CATCH_UP: Duration = Duration::from_secs(24 * 3600);
@@ -110,6 +129,14 @@ async fn login(cfg: &MatrixConfig, position: Option<&str>) -> Result<Client> {
     let client = Client::builder()
         .homeserver_url(&cfg.homeserver)
         .sqlite_store(&cfg.store_dir, cfg.store_passphrase.as_ref().map(Secret::expose))
+        // A few quick tries inside matrix-sdk; the sync loop and the send path do the waiting.
+        .request_config(RequestConfig::new().retry_limit(3).max_retry_time(Duration::from_secs(10)))
+        // Cross-signing and a key backup: a new device of the bot can get the room keys back.
+        .with_encryption_settings(EncryptionSettings {
+            auto_enable_cross_signing: true,
+            backup_download_strategy: BackupDownloadStrategy::AfterDecryptionFailure,
+            auto_enable_backups: true,
+        })
         .build()
         .await
         .context("connecting to the Matrix homeserver")?;
@@ -148,6 +175,65 @@ async fn login(cfg: &MatrixConfig, position: Option<&str>) -> Result<Client> {
     Ok(client)
 }
 
+/// Sets up cross-signing where matrix-sdk could not on its own: a homeserver that asks for the
+/// password again (user-interactive auth) gets it.
+async fn cross_sign(client: Client, cfg: MatrixConfig) {
+    use matrix_sdk::ruma::api::client::uiaa;
+    let encryption = client.encryption();
+    encryption.wait_for_e2ee_initialization_tasks().await;
+    let Err(e) = encryption.bootstrap_cross_signing_if_needed(None).await else { return };
+    let Some(asked) = e.as_uiaa_response() else {
+        tracing::warn!("could not set up cross-signing: {e}");
+        return;
+    };
+    let user = client.user_id().map_or(cfg.user.clone(), |u| u.to_string());
+    let mut password = uiaa::Password::new(
+        uiaa::UserIdentifier::Matrix(uiaa::MatrixUserIdentifier::new(user)),
+        cfg.password.expose().to_owned(),
+    );
+    password.session = asked.session.clone();
+    match encryption.bootstrap_cross_signing(Some(uiaa::AuthData::Password(password))).await {
+        Ok(()) => tracing::info!("cross-signing set up"),
+        Err(e) => tracing::warn!("could not set up cross-signing: {e}"),
+    }
+}
+
+/// Whether an error is the network's or the server's passing trouble, worth waiting out.
+fn passing(error: &anyhow::Error) -> bool {
+    let failure = if let Some(e) = error.downcast_ref::<matrix_sdk::Error>() {
+        classify(e)
+    } else if let Some(e) = error.downcast_ref::<matrix_sdk::HttpError>() {
+        queue::classify_http(e)
+    } else {
+        Failure::Refused
+    };
+    matches!(failure, Failure::Transient(_))
+}
+
+/// The longest wait between tries to reach the homeserver.
+const LONGEST_WAIT: Duration = Duration::from_secs(30);
+
+/// Runs `attempt` until it succeeds, waiting out the network's and the server's passing trouble
+/// with backoff; any other error is returned.
+async fn patiently<T, F, Fut>(what: &str, mut attempt: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T>>,
+{
+    let mut wait = Duration::from_secs(1);
+    loop {
+        match attempt().await {
+            Ok(done) => return Ok(done),
+            Err(e) if passing(&e) => {
+                tracing::warn!("{what}: {e:#}; trying again in {wait:?}");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(LONGEST_WAIT);
+            }
+            Err(e) => return Err(e.context(what.to_string())),
+        }
+    }
+}
+
 /// The lease that keeps a Matrix account to one process ([`crate::lease::Standing`]): its sync
 /// position and end-to-end keys belong to one device, which two processes would fork. Named by
 /// the full user id: a bare localpart is completed with the homeserver's host.
@@ -162,13 +248,14 @@ pub fn account_lease(cfg: &MatrixConfig) -> String {
     format!("matrix:@{}:{}", user.trim_start_matches('@'), host.to_lowercase())
 }
 
-/// Runs the bot on Matrix until the process ends.
-/// The process's clock hands it this platform's notices through `notices`.
+/// Runs the bot on Matrix until the process ends. The process's clock hands it this platform's
+/// notices through `notices`. A lost connection is waited out (the sync goes on after it); only a
+/// refusal that waiting cannot cure (a wrong password, a session the homeserver ended) returns.
 pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::router::Inbox) -> Result<()> {
     // Our own position: the sync whose messages were all answered. matrix-sdk saves its own
-    // position when a sync arrives, before the handlers answer it, so a process killed in between
-    // would never see those messages again; from ours, they come back and are answered (a message
-    // answered already is recognised by its event id and skipped).
+    // position when a sync arrives, before the messages are answered, so a process killed in
+    // between would never see those messages again; from ours, they come back and are answered (a
+    // message answered already is recognised by its event id and skipped).
     let account = account_lease(&cfg);
     let ours = {
         let (service, account) = (Arc::clone(&service), account.clone());
@@ -178,7 +265,8 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::router::Inb
         .await
         .context("reading the sync position")??
     };
-    let client = login(&cfg, ours.as_deref()).await?;
+    let client = patiently("logging in to Matrix", || login(&cfg, ours.as_deref())).await?;
+    tokio::spawn(cross_sign(client.clone(), cfg.clone()));
     // With a position this is a restart: what arrived while the bot was down (within a day) is
     // answered, oldest first, each in its room. Without one, the room histories the first sync
     // brings are not the bot's business.
@@ -193,40 +281,84 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::router::Inb
     if let Some(position) = ours {
         catch_up = catch_up.token(position);
     } else if !resumed {
-        let first = client.sync_once(catch_up).await.context("first sync with the homeserver")?;
+        let first = patiently("the first sync with the homeserver", || async {
+            Ok(client.sync_once(SyncSettings::default()).await?)
+        })
+        .await?;
         catch_up = SyncSettings::default().token(first.next_batch);
     }
-    client.add_event_handler_context(service.clone());
-    client.add_event_handler_context(AnswerFrom(answer_from));
+    let (positions, saved) = Positions::new();
+    let positions = Arc::new(positions);
+    tokio::spawn(save_positions(Arc::clone(&service), account.clone(), saved));
+    let rooms = Rooms::new(Arc::clone(&service), client.clone(), Arc::clone(&positions));
+    client.add_event_handler_context(Handling {
+        rooms: rooms.clone(),
+        answer_from,
+        invites: cfg.invites_from.clone(),
+    });
     client.add_event_handler(on_invite);
     client.add_event_handler(on_message);
-    // Handlers run in order within a sync, so the missed messages are answered as they were sent.
-    let caught_up = client
-        .sync_once(catch_up.filter(catch_up_filter()))
-        .await
-        .context("catching up with the homeserver")?;
-    save_position(&service, &account, caught_up.next_batch.clone()).await;
+    client.add_event_handler(on_unreadable);
+    client.add_event_handler(on_member);
+    // Each room's missed messages are answered in the order they were sent.
+    let catch_up = catch_up.filter(catch_up_filter());
+    let caught_up = patiently("catching up with the homeserver", || async {
+        Ok(client.sync_once(catch_up.clone()).await?)
+    })
+    .await?;
+    positions.synced(caught_up.next_batch.clone());
     if let Some(me) = client.user_id() {
         service.set_bot_account(PLATFORM, me.as_str());
     }
-    tokio::spawn(deliver(service.clone(), client.clone(), notices));
+    tokio::spawn(leave_empty_rooms(client.clone()));
+    tokio::spawn(deliver(rooms, notices));
     tracing::info!(
         user = %client.user_id().map_or("?".into(), |u| u.to_string()),
         resumed,
         "Tessera is on Matrix"
     );
-    // Each sync's handlers have all run when its callback comes: its messages are answered.
-    client
-        .sync_with_callback(SyncSettings::default().token(caught_up.next_batch), |response| {
-            let (service, account) = (Arc::clone(&service), account.clone());
-            async move {
-                save_position(&service, &account, response.next_batch).await;
-                matrix_sdk::LoopCtrl::Continue
+    let mut settings = SyncSettings::default().token(caught_up.next_batch);
+    let mut wait = Duration::from_secs(1);
+    loop {
+        match client.sync_once(settings.clone()).await {
+            // Its messages are queued in their rooms: the position is saved once they are answered.
+            Ok(response) => {
+                positions.synced(response.next_batch.clone());
+                settings = settings.token(response.next_batch);
+                wait = Duration::from_secs(1);
             }
-        })
-        .await
-        .context("syncing with the homeserver")?;
-    Ok(())
+            Err(e)
+                if matches!(
+                    e.client_api_error_kind(),
+                    Some(matrix_sdk::ruma::api::error::ErrorKind::UnknownToken { .. })
+                ) =>
+            {
+                return Err(e).context(
+                    "the homeserver ended the bot's session; delete session.json in the Matrix store to log in again",
+                );
+            }
+            Err(e) => {
+                // Whatever the trouble, the bot keeps trying: a homeserver comes back.
+                tracing::warn!("syncing with the homeserver: {e}; trying again in {wait:?}");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(LONGEST_WAIT);
+            }
+        }
+    }
+}
+
+/// Saves each position [`Positions`] hands out, the newest first when they come faster.
+async fn save_positions(
+    service: Shared,
+    account: String,
+    mut saved: tokio::sync::watch::Receiver<Option<String>>,
+) {
+    while saved.changed().await.is_ok() {
+        let position = saved.borrow_and_update().clone();
+        if let Some(position) = position {
+            save_position(&service, &account, position).await;
+        }
+    }
 }
 
 /// The channel setting (platform `matrix`, the account's lease name as the channel) that keeps the
@@ -266,8 +398,22 @@ fn catch_up_filter() -> matrix_sdk::ruma::api::client::sync::sync_events::v3::Fi
     definition.into()
 }
 
-async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client) {
-    if client.user_id() != Some(&*event.state_key) {
+async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client, handling: Ctx<Handling>) {
+    let Some(me) = client.user_id() else { return };
+    if me != event.state_key || event.content.membership != MembershipState::Invite {
+        return;
+    }
+    if !handling.invites.allows(event.sender.as_str(), me.as_str()) {
+        tracing::warn!(
+            room = %room.room_id(),
+            inviter = %event.sender,
+            "declining an invite from outside matrix_invites_from"
+        );
+        tokio::spawn(async move {
+            if let Err(e) = room.leave().await {
+                tracing::warn!(room = %room.room_id(), "could not decline an invite: {e}");
+            }
+        });
         return;
     }
     tokio::spawn(async move {
@@ -282,89 +428,102 @@ async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client) {
     });
 }
 
+/// Someone left: a room the bot is the last one in is left too.
+async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, client: Client) {
+    if !matches!(event.content.membership, MembershipState::Leave | MembershipState::Ban)
+        || room.state() != RoomState::Joined
+        || client.user_id() == Some(&*event.state_key)
+    {
+        return;
+    }
+    leave_if_alone(&client, &room).await;
+}
+
+async fn leave_if_alone(client: &Client, room: &Room) {
+    let Ok(members) = room.members(RoomMemberships::ACTIVE).await else { return };
+    if members.iter().any(|m| Some(m.user_id()) != client.user_id()) {
+        return;
+    }
+    tracing::info!(room = %room.room_id(), "leaving a room nobody else is in");
+    if let Err(e) = room.leave().await {
+        tracing::warn!(room = %room.room_id(), "could not leave an empty room: {e}");
+    }
+}
+
+/// Rooms everyone else left while the bot was away.
+async fn leave_empty_rooms(client: Client) {
+    for room in client.joined_rooms() {
+        leave_if_alone(&client, &room).await;
+    }
+}
+
 async fn on_message(
     event: OriginalSyncRoomMessageEvent,
     room: Room,
     client: Client,
-    service: Ctx<Shared>,
-    answer_from: Ctx<AnswerFrom>,
+    handling: Ctx<Handling>,
 ) {
     if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
         return;
     }
-    if u64::from(event.origin_server_ts.get()) < answer_from.0.0 {
+    if u64::from(event.origin_server_ts.get()) < handling.answer_from {
         return;
     }
-    let MessageType::Text(text) = event.content.msgtype else { return };
-    // A message answered before a restart comes again with the sync from our own position.
-    let event_id = event.event_id.to_string();
-    let seen = {
-        let (service, event_id) = (Arc::clone(&service), event_id.clone());
-        tokio::task::spawn_blocking(move || service.store().was_handled(PLATFORM, &event_id)).await
-    };
-    if matches!(seen, Ok(Ok(true))) {
-        tracing::debug!(event = %event_id, "answered before a restart");
-        return;
-    }
-    tracing::debug!(event = %event_id, "a message to answer");
-    let sender = event.sender.to_string();
-    let (name, is_admin) = match room.get_member(&event.sender).await {
-        Ok(Some(m)) => (
-            m.display_name().map(str::to_string).unwrap_or_else(|| event.sender.localpart().to_string()),
-            is_moderator(m.power_level()),
-        ),
-        _ => (event.sender.localpart().to_string(), false),
-    };
-    let channel = room.room_id().to_string();
-    let service = Arc::clone(&service);
-    let service_for_marks = Arc::clone(&service);
-    let html = text.formatted.filter(|f| f.format == MessageFormat::Html).map(|f| f.body);
-    let body = with_pills_resolved(&text.body, html.as_deref());
+    let MessageType::Text(text) = &event.content.msgtype else { return };
+    tracing::debug!(event = %event.event_id, "a message to answer");
+    let html = text.formatted.as_ref().filter(|f| f.format == MessageFormat::Html).map(|f| f.body.as_str());
+    let body = with_pills_resolved(&text.body, html);
     let me = client.user_id().map(|id| id.to_string()).unwrap_or_default();
     let body = addressed_by_mention(&body, &me);
-    fault("matrix-before-answer");
-    // The service talks to its database synchronously: keep it off the async workers.
-    let replies = tokio::task::spawn_blocking(move || {
-        let author = User::new(sender, name);
-        // The bot itself may be mentioned: a challenge to it is a practice game.
-        let mentioned: Vec<User> = mentions(&body);
-        let msg = Incoming {
-            platform: PLATFORM,
-            channel: &channel,
-            author: &author,
-            is_admin,
-            text: &body,
-            mentions: &mentioned,
-            now: unix_now(),
-        };
-        service.handle(&msg)
-    })
-    .await
-    .unwrap_or_default();
-    let answered = !replies.is_empty();
-    for reply in replies {
-        match send(&room, &reply).await {
-            Ok(()) => crate::delivery::mark_posted(&service_for_marks, reply.outbox).await,
-            Err(e) => tracing::warn!(room = %room.room_id(), "could not answer: {e}"),
-        }
-    }
-    if answered {
-        let service = Arc::clone(&service_for_marks);
-        let marked = tokio::task::spawn_blocking(move || {
-            service.store().mark_handled(PLATFORM, &event_id, unix_now())
-        })
-        .await;
-        if !matches!(marked, Ok(Ok(_))) {
-            tracing::error!("could not record an answered message: a restart may answer it again");
-        }
-    }
+    let answering = Answering {
+        event_id: event.event_id.clone(),
+        sender: event.sender.clone(),
+        thread: match &event.content.relates_to {
+            Some(Relation::Thread(thread)) => Some(thread.clone()),
+            _ => None,
+        },
+    };
+    // Counted before the sync ends, answered in the room's own time.
+    let sync = handling.rooms.positions.begin();
+    handling.rooms.push(room.room_id().to_owned(), Job::Command { answering, body, sync });
 }
 
-/// Intentional mentions (`m.mentions`) of the players a message concerns, so their clients notify
-/// them; nobody else is mentioned whatever the text says.
-fn mentioning(content: RoomMessageEventContent, notify: &[String]) -> RoomMessageEventContent {
-    let users = notify.iter().filter_map(|id| matrix_sdk::ruma::OwnedUserId::try_from(id.as_str()).ok());
-    content.add_mentions(matrix_sdk::ruma::events::Mentions::with_user_ids(users))
+/// A message that reached the bot still encrypted: it had no key for it. Logged without its
+/// content, and its sender told once per room (see [`queue`]).
+async fn on_unreadable(
+    event: OriginalSyncRoomEncryptedEvent,
+    room: Room,
+    client: Client,
+    handling: Ctx<Handling>,
+) {
+    if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
+        return;
+    }
+    if u64::from(event.origin_server_ts.get()) < handling.answer_from {
+        return;
+    }
+    tracing::warn!(
+        room = %room.room_id(),
+        sender = %event.sender,
+        event = %event.event_id,
+        "a message the bot could not decrypt"
+    );
+    let answering =
+        Answering { event_id: event.event_id.clone(), sender: event.sender.clone(), thread: None };
+    let sync = handling.rooms.positions.begin();
+    handling.rooms.push(room.room_id().to_owned(), Job::Unreadable { answering, sync });
+}
+
+/// Queues the notices nobody's message asked for (reminders, losses on time, tournament rounds,
+/// the bot's own moves with their boards) in their rooms as they come.
+async fn deliver(rooms: Rooms, mut notices: crate::router::Inbox) {
+    while let Some(notice) = notices.recv().await {
+        let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else {
+            tracing::warn!(room = %notice.channel, "a notice for something that is no room");
+            continue;
+        };
+        rooms.push(room_id, Job::Notice(Box::new(notice)));
+    }
 }
 
 /// Moderators (power level 50, Element's default for them) and above, and room creators, who
@@ -393,60 +552,6 @@ fn png_info(png: &[u8]) -> BaseImageInfo {
     }
 }
 
-/// A reply's text as a Matrix message: plain text only, with no `formatted_body`, so nothing in
-/// it (a player named `<b>x</b>` or `<a href=…>`) can become HTML; clients show it as written.
-/// Errors go out as notices: Matrix has no message only one member sees.
-fn content(reply: &Reply) -> RoomMessageEventContent {
-    if reply.private {
-        RoomMessageEventContent::notice_plain(&reply.text)
-    } else {
-        mentioning(RoomMessageEventContent::text_plain(&reply.text), &reply.notify)
-    }
-}
-
-async fn send(room: &Room, reply: &Reply) -> Result<()> {
-    room.send(content(reply)).await?;
-    if let Some(png) = &reply.image {
-        let config = AttachmentConfig::new().info(AttachmentInfo::Image(png_info(png)));
-        room.send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config).await?;
-    }
-    if let Some(gif) = &reply.animation {
-        let info = BaseImageInfo {
-            size: u32::try_from(gif.len()).ok().map(Into::into),
-            is_animated: Some(true),
-            ..BaseImageInfo::default()
-        };
-        let config = AttachmentConfig::new().info(AttachmentInfo::Image(info));
-        room.send_attachment("game.gif", &mime::IMAGE_GIF, gif.clone(), config).await?;
-    }
-    Ok(())
-}
-
-/// Posts the notices nobody's message asked for (reminders, losses on time, tournament rounds,
-/// the bot's own moves with their boards) as they come.
-async fn deliver(service: Shared, client: Client, mut notices: crate::router::Inbox) {
-    while let Some(notice) = notices.recv().await {
-        let Ok(room_id) = matrix_sdk::ruma::RoomId::parse(&notice.channel) else { continue };
-        let Some(room) = client.get_room(&room_id) else {
-            tracing::warn!(room = %room_id, "a notice for a room the bot is not in");
-            continue;
-        };
-        // Posted only under a claim still held, renewed for the post, and within its time: never
-        // by two at once (see [`tessera_core::outbox`]).
-        if !crate::delivery::holds_for_post(&service, &notice).await {
-            continue;
-        }
-        let reply = notice.into_reply();
-        match tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, send(&room, &reply)).await {
-            Ok(Ok(())) => crate::delivery::mark_posted(&service, reply.outbox).await,
-            Ok(Err(e)) => tracing::warn!(room = %room_id, "a notice could not be posted: {e}"),
-            Err(_) => {
-                tracing::warn!(room = %room_id, "a notice was not taken in time; it is tried again later")
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,19 +569,6 @@ mod tests {
         assert_eq!(info.height, Some(decoded.height.into()));
         assert_eq!(info.size, Some((png.len() as u32).into()));
         assert_eq!(png_info(b"not a picture").width, None);
-    }
-
-    #[test]
-    fn names_cannot_inject_html() {
-        let text = "<b>h</b> <a href=\"https://e\">x</a> **x** [y](http://e) ||z|| &amp; ```";
-        for private in [false, true] {
-            let reply =
-                Reply { text: text.into(), private, notify: vec!["@bob:x.org".into()], ..Reply::default() };
-            let json = serde_json::to_value(content(&reply)).unwrap();
-            assert_eq!(json["body"], text, "the text as written");
-            assert_eq!(json["msgtype"], if private { "m.notice" } else { "m.text" });
-            assert!(json.get("format").is_none() && json.get("formatted_body").is_none(), "{json}");
-        }
     }
 
     #[test]
