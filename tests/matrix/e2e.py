@@ -27,6 +27,7 @@ TIMEOUT = float(os.environ.get("STEP_TIMEOUT", "60"))
 
 
 BOT = None
+ADMIN = None
 
 
 def fail(msg):
@@ -115,6 +116,7 @@ class Watcher:
         self.client, self.room_id = client, room_id
         self.texts, self.images, self.gifs = [], [], []
         self.mentions = {}  # text -> the user ids its m.mentions names
+        self.events = []  # (body, content) of every text the bot sent, in order
         self.infos = []  # (w, h, mimetype) announced with each picture
         client.add_event_callback(self.on_event, (object,))
 
@@ -140,6 +142,11 @@ class Watcher:
             self.texts.append(event.body)
             content = (event.source or {}).get("content", {})
             self.mentions[event.body] = content.get("m.mentions", {}).get("user_ids", [])
+            self.events.append((event.body, content))
+
+    def content_of(self, text):
+        """The content of the last event the bot sent whose body is `text`."""
+        return next(c for b, c in reversed(self.events) if b == text)
 
     async def wait_for(self, needle, images=0):
         deadline = time.time() + TIMEOUT
@@ -152,13 +159,92 @@ class Watcher:
         fail(f"no reply containing {needle!r} within {TIMEOUT}s; the bot said: {self.texts[-5:]}")
 
 
-async def say(client, room_id, text, encrypted, html=None):
+async def say(client, room_id, text, encrypted, html=None, relates_to=None):
+    """Sends `text` (with `html`, in the thread or reply `relates_to` says); returns its event id."""
     await client.sync(timeout=500)
     await keys(client)
     content = {"msgtype": "m.text", "body": text}
     if html:
         content.update(format="org.matrix.custom.html", formatted_body=html)
-    await client.room_send(room_id, "m.room.message", content, ignore_unverified_devices=True)
+    if relates_to:
+        content["m.relates_to"] = relates_to
+    resp = await client.room_send(room_id, "m.room.message", content, ignore_unverified_devices=True)
+    if not getattr(resp, "event_id", None):
+        fail(f"{client.user_id} could not send {text!r}: {resp}")
+    return resp.event_id
+
+
+def admin(method, path, body=None):
+    """A call to Synapse's admin API as the homeserver's administrator."""
+    req = urllib.request.Request(
+        f"{HS}{path}", method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def rate_limited(user, limited):
+    """Puts the homeserver's message rate limit on `user`, or lifts it (as the README tells operators
+    to lift it for the bot)."""
+    path = f"/_synapse/admin/v1/users/{user}/override_ratelimit"
+    if limited:
+        admin("DELETE", path)
+    else:
+        admin("POST", path, {"messages_per_second": 0, "burst_count": 0})
+
+
+def admin_login():
+    global ADMIN
+    body = json.dumps({"type": "m.login.password", "identifier": {"type": "m.id.user", "user": "admin"}, "password": "adminpass"})
+    req = urllib.request.Request(f"{HS}/_matrix/client/v3/login", data=body.encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        ADMIN = json.loads(r.read())["access_token"]
+
+
+def synapse(action):
+    """Stops the homeserver, or starts it again on the same database."""
+    pid_file = os.path.join(os.environ["SYNAPSE_DIR"], "homeserver.pid")
+    if action == "stop":
+        with open(pid_file) as f:
+            pid = int(f.read())
+        os.kill(pid, 15)
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        fail("the homeserver did not stop")
+    config = os.path.join(os.environ["SYNAPSE_DIR"], "homeserver.yaml")
+    subprocess.run([os.environ["SYNAPSE_PY"], "-m", "synapse.app.homeserver", "-c", config, "--daemonize"], check=True)
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{HS}/health", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    fail("the homeserver did not come back")
+
+
+async def new_room(creator, invite, encrypted=False, name="tessera e2e"):
+    """A room `creator` makes, inviting `invite`; returns its id once the bot has joined."""
+    initial = [{"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}] if encrypted else []
+    room = await creator.room_create(invite=invite, initial_state=initial, name=name)
+    await wait_for_member(creator, room.room_id, BOT_ID)
+    return room.room_id
+
+
+async def wait_for_member(client, room_id, user):
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        await client.sync(timeout=1000)
+        r = client.rooms.get(room_id)
+        if r and user in r.users:
+            return
+    fail(f"{user} did not join the room {room_id}")
 
 
 async def play_game(alice, bob, encrypted):
@@ -166,28 +252,24 @@ async def play_game(alice, bob, encrypted):
     room = await alice.room_create(invite=["@bob:localhost", BOT_ID], initial_state=initial, name="tessera e2e")
     room_id = room.room_id
     await bob.join(room_id)
-    # Wait for the bot to join.
-    deadline = time.time() + TIMEOUT
-    while time.time() < deadline:
-        await alice.sync(timeout=1000)
-        r = alice.rooms.get(room_id)
-        if r and BOT_ID in r.users:
-            break
-    else:
-        fail("the bot did not join the room")
+    await wait_for_member(alice, room_id, BOT_ID)
     for c in (alice, bob):
         await c.sync(timeout=1000)
         await keys(c)
     watch_a, watch_b = Watcher(alice, room_id), Watcher(bob, room_id)
     if encrypted:
-        await say(alice, room_id, "!t challenge @bob:localhost chess white", encrypted)
+        command = await say(alice, room_id, "!t challenge @bob:localhost chess white", encrypted)
     else:
         # As Element sends a mention: the display name in the body, the ID only in a pill.
         pill = '<a href="https://matrix.to/#/@bob:localhost">bob</a>'
-        await say(alice, room_id, "!t challenge bob chess white", encrypted, html=f"!t challenge {pill} chess white")
+        command = await say(alice, room_id, "!t challenge bob chess white", encrypted, html=f"!t challenge {pill} chess white")
     challenge = await watch_b.wait_for("challenges bob")
     if watch_b.mentions.get(challenge) != ["@bob:localhost"]:
         fail(f"the challenge should mention bob (m.mentions), it mentions {watch_b.mentions.get(challenge)}")
+    # A ping is m.text, answering the command it comes from.
+    content = watch_b.content_of(challenge)
+    if content.get("msgtype") != "m.text" or content.get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id") != command:
+        fail(f"the challenge should be m.text replying to {command}: {content}")
     await say(bob, room_id, "!t accept", encrypted)
     await watch_a.wait_for("begins", images=1)
     moves = [(alice, watch_b, "f3"), (bob, watch_a, "e5"), (alice, watch_b, "g4"), (bob, watch_a, "Qh4#")]
@@ -254,6 +336,8 @@ async def play_game(alice, bob, encrypted):
     if not encrypted:
         await play_tournament(alice, bob, room_id, watch_a, watch_b)
         await play_practice(alice, room_id, watch_a)
+        await conventions(alice, room_id, watch_a)
+        await rate_limit(alice, room_id, watch_a)
 
 
 async def play_practice(alice, room_id, watch_a):
@@ -262,15 +346,126 @@ async def play_practice(alice, room_id, watch_a):
     images = len(watch_a.images)
     await say(alice, room_id, f"!t challenge {BOT_ID} chess white level 1", False)
     await watch_a.wait_for("practice against me at level 1", images=images + 1)
+    # The connection drops: the homeserver stops and comes back. The bot waits it out, keeps
+    # running, and answers a move made after.
+    synapse("stop")
+    await asyncio.sleep(3)
+    if BOT.poll() is not None:
+        fail(f"the bot ended ({BOT.returncode}) when the homeserver went away")
+    synapse("start")
     await say(alice, room_id, "e4", False)
     await watch_a.wait_for("alice played e4", images=images + 2)
     answer = await watch_a.wait_for("tessera played", images=images + 3)
     img = Image.open(io.BytesIO(watch_a.images[-1]))
     if img.format != "PNG":
         fail(f"the bot's move came with a {img.format}, not a PNG board")
+    if BOT.poll() is not None:
+        fail("the bot ended after the homeserver came back")
     await say(alice, room_id, "!t resign", False)
     await watch_a.wait_for("alice resigns")
-    print(f"practice: {answer!r}", flush=True)
+    print(f"practice, across a homeserver restart: {answer!r}", flush=True)
+
+
+async def conventions(alice, room_id, watch_a):
+    """Answers to commands are m.notice where nobody is pinged, with escaped HTML beside the text as
+    written; a command sent in a thread is answered in that thread, replying to it."""
+    root = await say(alice, room_id, "a thread about nothing", False)
+    thread = {"rel_type": "m.thread", "event_id": root, "is_falling_back": True, "m.in_reply_to": {"event_id": root}}
+    command = await say(alice, room_id, "!t <b>zz</b>", False, relates_to=thread)
+    text = await watch_a.wait_for('"<b>zz</b>"')
+    content = watch_a.content_of(text)
+    relation = content.get("m.relates_to", {})
+    if relation.get("rel_type") != "m.thread" or relation.get("event_id") != root:
+        fail(f"the answer to a command in a thread is not in that thread: {relation}")
+    if relation.get("m.in_reply_to", {}).get("event_id") != command:
+        fail(f"the answer in the thread does not reply to the command {command}: {relation}")
+    if content.get("msgtype") != "m.notice" or content.get("m.mentions") != {}:
+        fail(f"an answer that pings nobody is not an m.notice stating no mentions: {content}")
+    html = content.get("formatted_body", "")
+    if content.get("format") != "org.matrix.custom.html" or "&lt;b&gt;zz&lt;/b&gt;" not in html or "<b>" in html:
+        fail(f"the name is not escaped in the HTML: {html!r}")
+    if "<code>!t help</code>" not in html:
+        fail(f"inline code is not <code> in the HTML: {html!r}")
+    print(f"conventions: {text!r} in the thread, as {html!r}", flush=True)
+
+
+async def rate_limit(alice, room_id, watch_a):
+    """With the homeserver's message rate limit on the bot (0.5 a second after a burst of 5), eight
+    quick commands are all answered, in order: the bot waits as the homeserver asks and tries again."""
+    rate_limited(BOT_ID, True)
+    try:
+        words = [f"zz{i}" for i in range(8)]
+        began = time.time()
+        for word in words:
+            await say(alice, room_id, f"!t {word}", False)
+        await watch_a.wait_for('"zz7"')
+        took = time.time() - began
+        answered = [t.split('"')[1] for t in watch_a.texts if t.startswith('I don\'t know "zz') and "<" not in t]
+        if answered[-len(words):] != words:
+            fail(f"under the rate limit, answers are missing or out of order: {answered}")
+        with open(os.environ["BOT_LOG"]) as f:
+            if "M_LIMIT_EXCEEDED" not in f.read():
+                fail("the bot never met the homeserver's rate limit: the test tests nothing")
+    finally:
+        rate_limited(BOT_ID, False)
+    print(f"rate limit: {len(words)} answers in order in {took:.1f}s", flush=True)
+
+
+async def unreadable(alice, bob):
+    """Alice's client leaves the bot's device out of the room key (blacklists it): the bot cannot
+    decrypt her messages, says so once, and not again for her second one."""
+    room_id = await new_room(alice, ["@bob:localhost", BOT_ID], encrypted=True, name="unreadable")
+    await bob.join(room_id)
+    await wait_for_member(alice, room_id, "@bob:localhost")
+    for c in (alice, bob):
+        await c.sync(timeout=1000)
+        await keys(c)
+    devices = list(alice.device_store.active_user_devices(BOT_ID))
+    if not devices:
+        fail("alice knows no device of the bot")
+    for device in devices:
+        alice.blacklist_device(device)
+    watch_b = Watcher(bob, room_id)
+    await say(alice, room_id, "!t zzhidden1", True)
+    await say(alice, room_id, "!t zzhidden2", True)
+    # Bob's message is readable; the room is answered in order, so his answer comes after the rest.
+    await say(bob, room_id, "!t zzbob", True)
+    await watch_b.wait_for('"zzbob"')
+    told = [t for t in watch_b.texts if "could not read a message from @alice:localhost" in t]
+    if len(told) != 1:
+        fail(f"the bot should say once that it could not read alice's messages, it said {len(told)}: {watch_b.texts}")
+    if any("zzhidden" in t for t in watch_b.texts):
+        fail("the bot answered a message it should not have been able to read")
+    with open(os.environ["BOT_LOG"]) as f:
+        log = f.read()
+    if "could not decrypt" not in log or "zzhidden" in log:
+        fail("the unreadable message is not logged, or its content is")
+    print(f"unreadable: {told[0]!r}", flush=True)
+
+
+async def invites(alice, bob):
+    """An invite from outside matrix_invites_from (bob; only alice is allowed) is declined, and the
+    bot leaves a room everyone else left."""
+    room = await bob.room_create(invite=[BOT_ID], name="not allowed")
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        await bob.sync(timeout=1000)
+        state = await bob.room_get_state_event(room.room_id, "m.room.member", BOT_ID)
+        if getattr(state, "content", {}).get("membership") == "leave":
+            break
+    else:
+        fail("the bot did not decline bob's invite")
+    room_id = await new_room(alice, [BOT_ID], name="soon empty")
+    await alice.room_leave(room_id)
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        members = admin("GET", f"/_synapse/admin/v1/rooms/{room_id}/members").get("members", [])
+        if BOT_ID not in members:
+            break
+        await asyncio.sleep(0.5)
+    else:
+        fail("the bot stayed in a room everyone else left")
+    print("invites: bob's declined; the empty room left", flush=True)
 
 
 async def play_tournament(alice, bob, room_id, watch_a, watch_b):
@@ -287,6 +482,17 @@ async def play_tournament(alice, bob, room_id, watch_a, watch_b):
     paired = await watch_b.wait_for("round 1 of 1 is paired")
     if sorted(watch_b.mentions.get(paired, [])) != ["@alice:localhost", "@bob:localhost"]:
         fail(f"the pairing should mention both players, it mentions {watch_b.mentions.get(paired)}")
+    # Each player's own word of the round comes by direct message: alice accepts the bot's invite.
+    dm = None
+    deadline = time.time() + TIMEOUT
+    while dm is None and time.time() < deadline:
+        await alice.sync(timeout=1000)
+        dm = next((r for r, room in alice.invited_rooms.items() if BOT_ID in room.users or BOT_ID in room.invited_users), None)
+    if dm is None:
+        fail("the bot invited alice to no direct room")
+    await alice.join(dm)
+    watch_dm = Watcher(alice, dm)
+    private = await watch_dm.wait_for("has begun")
     game = paired.split("game #")[1].split(",")[0]
     black = paired.split(" (white) vs ")[1].split(" (black)")[0]
     loser = alice if black == "alice" else bob
@@ -298,16 +504,23 @@ async def play_tournament(alice, bob, room_id, watch_a, watch_b):
     img = Image.open(io.BytesIO(watch_a.images[-1]))
     if img.format != "PNG" or img.size[0] < 200:
         fail(f"the bracket picture is {img.format} {img.size}")
-    print(f"tournament: {refused!r}; {over!r}; bracket {img.size}", flush=True)
+    print(f"tournament: {refused!r}; {over!r}; bracket {img.size}; privately {private!r}", flush=True)
 
 
 async def main():
+    started = time.time()
+    admin_login()
+    # Lifted for the players and, as an operator would, for the bot; put back on the bot where tested.
+    for user in ("@alice:localhost", "@bob:localhost", BOT_ID):
+        rate_limited(user, False)
     start_bot()
     alice = await player("alice", "alicepass")
     bob = await player("bob", "bobpass")
     try:
         await play_game(alice, bob, encrypted=False)
         await play_game(alice, bob, encrypted=True)
+        await unreadable(alice, bob)
+        await invites(alice, bob)
     finally:
         await alice.close()
         await bob.close()
@@ -326,6 +539,7 @@ async def main():
         if secret in log:
             fail("a secret is in the bot's log")
     print(f"bot log: {len(log)} bytes at debug level, no secret in it", flush=True)
+    print(f"the whole run took {time.time() - started:.0f}s", flush=True)
     print("MATRIX E2E OK", flush=True)
 
 
