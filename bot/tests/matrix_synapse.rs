@@ -1,7 +1,11 @@
 //! The Matrix adapter end to end on a real homeserver: `tests/matrix/run.sh` installs Synapse and a
 //! matrix-nio client from PyPI (into `target/matrix-e2e`), starts Synapse on 127.0.0.1, and plays whole
 //! games through this build of the bot in a plain and in an encrypted room, restarting the bot
-//! mid-game. It needs python3 and PyPI; without them it fails, it does not skip.
+//! mid-game; then a tournament (its export attached, each player's word by direct message), a
+//! practice game across a restart of the homeserver, a command in a thread, eight commands under
+//! the homeserver's message rate limit, messages the bot cannot decrypt, and invites from outside
+//! the allowlist (`tests/matrix/e2e.py`). It needs python3 and PyPI; without them it fails, it
+//! does not skip.
 
 use std::process::Command;
 

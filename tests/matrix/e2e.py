@@ -17,7 +17,7 @@ import tempfile
 import time
 import urllib.request
 
-from nio import AsyncClient, AsyncClientConfig, MegolmEvent, RoomEncryptedImage, RoomMessageImage
+from nio import AsyncClient, AsyncClientConfig, MegolmEvent, RoomEncryptedFile, RoomEncryptedImage, RoomMessageFile, RoomMessageImage
 from nio.crypto.attachments import decrypt_attachment
 from PIL import Image
 
@@ -117,6 +117,7 @@ class Watcher:
         self.texts, self.images, self.gifs = [], [], []
         self.mentions = {}  # text -> the user ids its m.mentions names
         self.events = []  # (body, content) of every text the bot sent, in order
+        self.files = []  # (name, mimetype, bytes) of every file the bot sent
         self.infos = []  # (w, h, mimetype) announced with each picture
         client.add_event_callback(self.on_event, (object,))
 
@@ -125,7 +126,13 @@ class Watcher:
             return
         if isinstance(event, MegolmEvent):
             return  # not decrypted (yet)
-        if isinstance(event, (RoomEncryptedImage, RoomMessageImage)):
+        if isinstance(event, (RoomEncryptedFile, RoomMessageFile)):
+            content = (event.source or {}).get("content", {})
+            data = download(self.client, event.url)
+            if isinstance(event, RoomEncryptedFile):
+                data = decrypt_attachment(data, event.key["k"], event.hashes["sha256"], event.iv)
+            self.files.append((event.body, content.get("info", {}).get("mimetype", ""), data))
+        elif isinstance(event, (RoomEncryptedImage, RoomMessageImage)):
             info = (event.source or {}).get("content", {}).get("info", {})
             if isinstance(event, RoomEncryptedImage):
                 data = download(self.client, event.url)
@@ -504,7 +511,18 @@ async def play_tournament(alice, bob, room_id, watch_a, watch_b):
     img = Image.open(io.BytesIO(watch_a.images[-1]))
     if img.format != "PNG" or img.size[0] < 200:
         fail(f"the bracket picture is {img.format} {img.size}")
-    print(f"tournament: {refused!r}; {over!r}; bracket {img.size}; privately {private!r}", flush=True)
+    # The export comes as a file after its text.
+    files = len(watch_a.files)
+    await say(alice, room_id, "!t tournament export", False)
+    deadline = time.time() + TIMEOUT
+    while len(watch_a.files) == files and time.time() < deadline:
+        await alice.sync(timeout=1000)
+    if len(watch_a.files) != files + 1:
+        fail("the tournament's export came as no file")
+    name, mimetype, data = watch_a.files[-1]
+    if not name.endswith(".trf") or not mimetype.startswith("text/plain") or b"012 Matrix Cup" not in data:
+        fail(f"the export is {name} ({mimetype}): {data[:80]!r}")
+    print(f"tournament: {refused!r}; {over!r}; bracket {img.size}; privately {private!r}; {name} attached", flush=True)
 
 
 async def main():

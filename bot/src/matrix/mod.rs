@@ -311,6 +311,7 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::router::Inb
         service.set_bot_account(PLATFORM, me.as_str());
     }
     tokio::spawn(leave_empty_rooms(client.clone()));
+    tokio::spawn(pending_invites(client.clone(), cfg.invites_from.clone()));
     tokio::spawn(deliver(rooms, notices));
     tracing::info!(
         user = %client.user_id().map_or("?".into(), |u| u.to_string()),
@@ -403,10 +404,27 @@ async fn on_invite(event: StrippedRoomMemberEvent, room: Room, client: Client, h
     if me != event.state_key || event.content.membership != MembershipState::Invite {
         return;
     }
-    if !handling.invites.allows(event.sender.as_str(), me.as_str()) {
+    answer_invite(room, event.sender.as_str(), me.as_str(), &handling.invites);
+}
+
+/// Invites that came before the bot listened (at its very first start): answered as new ones.
+async fn pending_invites(client: Client, invites: InvitesFrom) {
+    let Some(me) = client.user_id().map(|u| u.to_string()) else { return };
+    for room in client.invited_rooms() {
+        let inviter = match room.invite_details().await {
+            Ok(details) => details.inviter.map(|m| m.user_id().to_string()),
+            Err(_) => None,
+        };
+        answer_invite(room, inviter.as_deref().unwrap_or_default(), &me, &invites);
+    }
+}
+
+/// Joins the room, or declines the invite when `inviter` is not one `invites` admits.
+fn answer_invite(room: Room, inviter: &str, me: &str, invites: &InvitesFrom) {
+    if !invites.allows(inviter, me) {
         tracing::warn!(
             room = %room.room_id(),
-            inviter = %event.sender,
+            inviter,
             "declining an invite from outside matrix_invites_from"
         );
         tokio::spawn(async move {

@@ -31,6 +31,16 @@ pub enum Job {
     Notice(Box<Notice>),
 }
 
+impl Job {
+    /// The sync that brought it, for a job that holds the saved position back.
+    fn sync(&self) -> Option<u64> {
+        match self {
+            Job::Command { sync, .. } | Job::Unreadable { sync, .. } => Some(*sync),
+            Job::Notice(_) => None,
+        }
+    }
+}
+
 /// What the room tasks share.
 #[derive(Clone)]
 pub struct Rooms {
@@ -49,14 +59,22 @@ impl Rooms {
 
     /// Queues `job` for its room, starting the room's task if it has none.
     pub fn push(&self, room: OwnedRoomId, job: Job) {
-        let Ok(mut queues) = self.queues.lock() else { return };
+        let mut queues = self.queues.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let queue = queues.entry(room.clone()).or_insert_with(|| {
             let (tx, mut rx) = unbounded_channel::<Job>();
             let rooms = self.clone();
             let room = room.clone();
             tokio::spawn(async move {
                 while let Some(job) = rx.recv().await {
-                    rooms.run(&room, job).await;
+                    let sync = job.sync();
+                    // Each job on a task of its own: one that panics loses itself, not the room.
+                    let (r, id) = (rooms.clone(), room.clone());
+                    if let Err(e) = tokio::spawn(async move { r.run(&id, job).await }).await {
+                        tracing::error!(room = %room, "answering in a room panicked: {e}");
+                        if let Some(sync) = sync {
+                            rooms.positions.answered(sync);
+                        }
+                    }
                 }
             });
             tx
@@ -444,7 +462,7 @@ impl Positions {
 
     /// A message of the sync being handled is to be answered: its sync number.
     pub fn begin(&self) -> u64 {
-        let Ok(mut s) = self.state.lock() else { return 0 };
+        let mut s = self.state();
         let current = s.current;
         *s.pending.entry(current).or_default() += 1;
         current
@@ -452,7 +470,7 @@ impl Positions {
 
     /// A message of sync `sync` is answered (or will never be).
     pub fn answered(&self, sync: u64) {
-        let Ok(mut s) = self.state.lock() else { return };
+        let mut s = self.state();
         if let Some(left) = s.pending.get_mut(&sync) {
             *left = left.saturating_sub(1);
             if *left == 0 {
@@ -465,11 +483,16 @@ impl Positions {
     /// The sync being handled is handled to the end (its messages queued): `position` is where
     /// the next starts.
     pub fn synced(&self, position: String) {
-        let Ok(mut s) = self.state.lock() else { return };
+        let mut s = self.state();
         let current = s.current;
         s.synced.insert(current, position);
         s.current += 1;
         self.advance(&mut s);
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, PositionState> {
+        // Plain counts, consistent after any panic: the lock is taken whatever happened.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn advance(&self, s: &mut PositionState) {
