@@ -155,10 +155,11 @@ class Watcher:
         """The content of the last event the bot sent whose body is `text`."""
         return next(c for b, c in reversed(self.events) if b == text)
 
-    async def wait_for(self, needle, images=0):
+    async def wait_for(self, needle, images=0, since=0):
+        """The last text containing `needle` (among those from the `since`-th on)."""
         deadline = time.time() + TIMEOUT
         while time.time() < deadline:
-            found = [t for t in self.texts if needle in t]
+            found = [t for t in self.texts[since:] if needle in t]
             if found and len(self.images) >= images:
                 return found[-1]
             await self.client.sync(timeout=1000)
@@ -341,8 +342,9 @@ async def play_game(alice, bob, encrypted):
         fail(f"the game GIF is {gif.format} with {getattr(gif, 'n_frames', 1)} frames, expected 5")
     print(f"{'encrypted' if encrypted else 'plain'} room: {final!r}; {len(watch_a.images)} boards and the game GIF checked", flush=True)
     if not encrypted:
-        await play_tournament(alice, bob, room_id, watch_a, watch_b)
+        dm = await play_tournament(alice, bob, room_id, watch_a, watch_b)
         await play_practice(alice, room_id, watch_a)
+        await secret_answer(alice, room_id, watch_a, dm)
         await conventions(alice, room_id, watch_a)
         await rate_limit(alice, room_id, watch_a)
 
@@ -420,7 +422,7 @@ async def rate_limit(alice, room_id, watch_a):
 
 async def unreadable(alice, bob):
     """Alice's client leaves the bot's device out of the room key (blacklists it): the bot cannot
-    decrypt her messages, says so once, and not again for her second one."""
+    decrypt her messages, says so once, and not again for her second one, nor after a restart."""
     room_id = await new_room(alice, ["@bob:localhost", BOT_ID], encrypted=True, name="unreadable")
     await bob.join(room_id)
     await wait_for_member(alice, room_id, "@bob:localhost")
@@ -441,6 +443,15 @@ async def unreadable(alice, bob):
     told = [t for t in watch_b.texts if "could not read a message from @alice:localhost" in t]
     if len(told) != 1:
         fail(f"the bot should say once that it could not read alice's messages, it said {len(told)}: {watch_b.texts}")
+    # Remembered across a restart: a third unreadable message is not announced again.
+    stop_bot()
+    start_bot()
+    await say(alice, room_id, "!t zzhidden3", True)
+    await say(bob, room_id, "!t zzbob2", True)
+    await watch_b.wait_for('"zzbob2"')
+    told = [t for t in watch_b.texts if "could not read a message from @alice:localhost" in t]
+    if len(told) != 1:
+        fail(f"after a restart the bot said again that it could not read alice's messages: {watch_b.texts}")
     if any("zzhidden" in t for t in watch_b.texts):
         fail("the bot answered a message it should not have been able to read")
     with open(os.environ["BOT_LOG"]) as f:
@@ -523,6 +534,28 @@ async def play_tournament(alice, bob, room_id, watch_a, watch_b):
     if not name.endswith(".trf") or not mimetype.startswith("text/plain") or b"012 Matrix Cup" not in data:
         fail(f"the export is {name} ({mimetype}): {data[:80]!r}")
     print(f"tournament: {refused!r}; {over!r}; bracket {img.size}; privately {private!r}; {name} attached", flush=True)
+    return dm
+
+
+async def secret_answer(alice, room_id, watch_a, dm):
+    """A question that names the opponent's winning answer goes to alice's direct messages; the room
+    hears only that it did, in a notice replying to her move."""
+    since = len(watch_a.texts)
+    await say(alice, room_id, f"!t challenge {BOT_ID} hans38-postal white level 1", False)
+    await watch_a.wait_for("practice against me", since=since)
+    watch_dm = Watcher(alice, dm)
+    since = len(watch_a.texts)
+    command = await say(alice, room_id, "@@e4", False)
+    said = await watch_a.wait_for("private answer", since=since)
+    content = watch_a.content_of(said)
+    if content.get("msgtype") != "m.notice" or content.get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id") != command:
+        fail(f"the word of a private answer should be an m.notice replying to {command}: {content}")
+    private = await watch_dm.wait_for("Not played yet")
+    if any("Not played yet" in t or "can answer" in t for t in watch_a.texts):
+        fail("the private answer was said in the room")
+    await say(alice, room_id, "!t resign", False)
+    await watch_a.wait_for("alice resigns", since=since)
+    print(f"secret: {said!r} in the room; {private[:40]!r}… in the direct room", flush=True)
 
 
 async def main():
