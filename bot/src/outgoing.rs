@@ -33,8 +33,10 @@ pub const BACKOFF: [Duration; 5] = [
 const LONGEST_WAIT: Duration = Duration::from_secs(20);
 
 /// How long one request may wait out rate limits in all. A rate limit is the platform pacing the
-/// bot, not failing: its waits do not use up [`BACKOFF`]'s tries, only this.
-pub const RATE_LIMIT_BUDGET: Duration = Duration::from_secs(120);
+/// bot, not failing: its waits do not use up [`BACKOFF`]'s tries, only this. Short enough that a
+/// notice's post ends within its time ([`tessera_core::outbox::POST_TIMEOUT`]) rather than being
+/// cut off after a part of it went out, which would post that part twice.
+pub const RATE_LIMIT_BUDGET: Duration = Duration::from_secs(20);
 
 /// Where a request goes and what it is about, for the logs.
 #[derive(Clone, Copy, Debug)]
@@ -162,7 +164,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn rate_limits_are_waited_out_within_a_budget() {
-        // Asked to wait 10 s each time: twelve waits fill the two minutes, the thirteenth is not made.
+        // Asked to wait 10 s each time: two waits fill the budget, the third is not made.
         let tries = AtomicU32::new(0);
         let slow = |_: &u16| Failure::Transient(Some(Duration::from_secs(10)));
         let started = tokio::time::Instant::now();
@@ -172,7 +174,7 @@ mod tests {
         })
         .await;
         assert!(sent.is_err());
-        assert_eq!(tries.load(Ordering::SeqCst), 13);
+        assert_eq!(tries.load(Ordering::SeqCst), 3);
         assert_eq!(started.elapsed(), RATE_LIMIT_BUDGET);
         // A wait longer than a request may take ends the tries at once.
         let long = |_: &u16| Failure::Transient(Some(Duration::from_secs(3600)));
