@@ -38,6 +38,16 @@ const LONGEST_WAIT: Duration = Duration::from_secs(20);
 /// cut off after a part of it went out, which would post that part twice.
 pub const RATE_LIMIT_BUDGET: Duration = Duration::from_secs(20);
 
+/// A number that tells this process's posts from another's (and from an earlier run's): the
+/// process id and the start time's low bits, for idempotency keys such as Discord's nonces.
+pub fn process_tag() -> u32 {
+    static TAG: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *TAG.get_or_init(|| {
+        let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        std::process::id().wrapping_mul(2_654_435_761) ^ started.as_millis() as u32
+    })
+}
+
 /// Where a request goes and what it is about, for the logs.
 #[derive(Clone, Copy, Debug)]
 pub struct Target<'a> {
@@ -46,9 +56,40 @@ pub struct Target<'a> {
     pub about: Option<&'a str>,
 }
 
+/// How long to wait between tries.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// After each server or network error, in turn; when they run out, the tries end.
+    pub backoff: &'static [Duration],
+    /// The longest single wait a rate limit may ask for.
+    pub longest_wait: Duration,
+    /// All of one request's rate-limit waits together.
+    pub budget: Duration,
+}
+
+/// The schedule every post follows.
+pub const SCHEDULE: Schedule =
+    Schedule { backoff: &BACKOFF, longest_wait: LONGEST_WAIT, budget: RATE_LIMIT_BUDGET };
+
 /// Runs `attempt` until it succeeds, fails in a way `classify` says is not worth another try, or
 /// the tries of [`BACKOFF`] run out. Returns the last error and how it was classified.
 pub async fn retrying<T, E, F, Fut>(
+    to: Target<'_>,
+    what: &str,
+    classify: impl Fn(&E) -> Failure,
+    attempt: F,
+) -> Result<T, (E, Failure)>
+where
+    E: std::fmt::Display,
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, E>>,
+{
+    retrying_on(SCHEDULE, to, what, classify, attempt).await
+}
+
+/// [`retrying`] on another schedule.
+pub async fn retrying_on<T, E, F, Fut>(
+    schedule: Schedule,
     to: Target<'_>,
     what: &str,
     classify: impl Fn(&E) -> Failure,
@@ -59,7 +100,7 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, E>>,
 {
-    let mut waits = BACKOFF.iter();
+    let mut waits = schedule.backoff.iter();
     let mut paced = Duration::ZERO;
     loop {
         let error = match attempt().await {
@@ -70,7 +111,7 @@ where
         let about = to.about.unwrap_or("-");
         let wait = match failure {
             Failure::Transient(Some(asked))
-                if asked <= LONGEST_WAIT && paced + asked <= RATE_LIMIT_BUDGET =>
+                if asked <= schedule.longest_wait && paced + asked <= schedule.budget =>
             {
                 paced += asked;
                 Some(asked)
@@ -110,21 +151,28 @@ mod tests {
 
     const TO: Target<'static> = Target { platform: "test", channel: "c", about: Some("game #1") };
 
+    /// The real schedule's shape, in milliseconds.
+    const QUICK: Schedule = Schedule {
+        backoff: &[Duration::from_millis(1); 5],
+        longest_wait: Duration::from_millis(20),
+        budget: Duration::from_millis(20),
+    };
+
     fn classify(code: &u16) -> Failure {
         match code {
-            429 => Failure::Transient(Some(Duration::from_millis(1))),
+            429 => Failure::Transient(Some(Duration::from_micros(10))),
             500.. => Failure::Transient(None),
             403 => Failure::Forbidden,
             _ => Failure::Refused,
         }
     }
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn server_errors_are_tried_again_and_refusals_are_not() {
         // Two server errors and a rate limit, then success: four tries.
         let tries = AtomicU32::new(0);
         let answers = [502u16, 500, 429];
-        let sent = retrying(TO, "posting", classify, || async {
+        let sent = retrying_on(QUICK, TO, "posting", classify, || async {
             let n = tries.fetch_add(1, Ordering::SeqCst) as usize;
             answers.get(n).map_or(Ok("taken"), |code| Err(*code))
         })
@@ -134,7 +182,7 @@ mod tests {
             [(403u16, Failure::Forbidden), (400, Failure::Refused), (404, Failure::Refused)]
         {
             let tries = AtomicU32::new(0);
-            let sent: Result<(), _> = retrying(TO, "posting", classify, || async {
+            let sent: Result<(), _> = retrying_on(QUICK, TO, "posting", classify, || async {
                 tries.fetch_add(1, Ordering::SeqCst);
                 Err(code)
             })
@@ -143,16 +191,16 @@ mod tests {
         }
         // A server that never recovers: the first try and one per backoff step.
         let tries = AtomicU32::new(0);
-        let sent: Result<(), _> = retrying(TO, "posting", classify, || async {
+        let sent: Result<(), _> = retrying_on(QUICK, TO, "posting", classify, || async {
             tries.fetch_add(1, Ordering::SeqCst);
             Err(503u16)
         })
         .await;
         assert_eq!(sent, Err((503, Failure::Transient(None))));
-        assert_eq!(tries.load(Ordering::SeqCst), 1 + BACKOFF.len() as u32);
-        // A long run of rate limits (each asking 1 ms here) is waited out past BACKOFF's count.
+        assert_eq!(tries.load(Ordering::SeqCst), 1 + QUICK.backoff.len() as u32);
+        // A long run of short rate limits is waited out past the backoff's count.
         let tries = AtomicU32::new(0);
-        let sent = retrying(TO, "posting", classify, || async {
+        let sent = retrying_on(QUICK, TO, "posting", classify, || async {
             match tries.fetch_add(1, Ordering::SeqCst) {
                 0..20 => Err(429u16),
                 _ => Ok(()),
@@ -162,23 +210,23 @@ mod tests {
         assert_eq!((sent, tries.load(Ordering::SeqCst)), (Ok(()), 21));
     }
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn rate_limits_are_waited_out_within_a_budget() {
-        // Asked to wait 10 s each time: two waits fill the budget, the third is not made.
+        // Asked to wait 8 ms each time: two waits fit the 20 ms budget, the third is not made.
         let tries = AtomicU32::new(0);
-        let slow = |_: &u16| Failure::Transient(Some(Duration::from_secs(10)));
-        let started = tokio::time::Instant::now();
-        let sent: Result<(), _> = retrying(TO, "posting", slow, || async {
+        let slow = |_: &u16| Failure::Transient(Some(Duration::from_millis(8)));
+        let started = std::time::Instant::now();
+        let sent: Result<(), _> = retrying_on(QUICK, TO, "posting", slow, || async {
             tries.fetch_add(1, Ordering::SeqCst);
             Err(429u16)
         })
         .await;
         assert!(sent.is_err());
         assert_eq!(tries.load(Ordering::SeqCst), 3);
-        assert_eq!(started.elapsed(), RATE_LIMIT_BUDGET);
+        assert!(started.elapsed() >= Duration::from_millis(16), "both waits were made");
         // A wait longer than a request may take ends the tries at once.
         let long = |_: &u16| Failure::Transient(Some(Duration::from_secs(3600)));
-        let sent: Result<(), _> = retrying(TO, "posting", long, || async { Err(429u16) }).await;
+        let sent: Result<(), _> = retrying_on(QUICK, TO, "posting", long, || async { Err(429u16) }).await;
         assert_eq!(sent, Err((429, Failure::Transient(Some(Duration::from_secs(3600))))));
     }
 }

@@ -319,6 +319,23 @@ impl Handler {
         }
     }
 
+    /// Posts an interaction's replies; then, in this order, marks the notices of those taken sent
+    /// (before anything slow: their claims must not run out), notes that the channel takes posts,
+    /// and sends the players' direct messages.
+    async fn finish(&self, http: &Http, to: Answering<'_>, replies: Vec<Reply>, opening: Opening) {
+        let channel = to.channel;
+        let taken = respond(http, to, &replies, opening).await;
+        for (reply, _) in replies.iter().zip(&taken).filter(|(_, taken)| **taken) {
+            crate::delivery::mark_posted(&self.service, reply.outbox).await;
+        }
+        if replies.iter().zip(&taken).any(|(r, taken)| *taken && !r.private) {
+            self.sent(channel, None, None).await;
+        }
+        for reply in &replies {
+            send_direct(http, reply).await;
+        }
+    }
+
     /// Waits for an interaction's `work` up to [`DiscordOptions::defer_after`]; past it, tells
     /// Discord to wait (`defer`) and then waits for the work. The opening says how the answer
     /// goes on: `deferred` once deferred, [`Opening::Answered`] should Discord refuse the deferral
@@ -344,13 +361,19 @@ impl Handler {
             answer = &mut work => return (answer, Opening::Fresh),
             () = tokio::time::sleep(self.defer_after) => {}
         }
-        let opening = match defer.execute(http, interaction).await {
-            Ok(()) => deferred,
-            Err(e) => {
-                tracing::warn!(interaction = %interaction.0, "could not defer a slow answer: {e}");
-                Opening::Answered
-            }
-        };
+        // Bounded: a stalled connection must not hold the answer past the deadline unnoticed.
+        let opening =
+            match tokio::time::timeout(Duration::from_secs(1), defer.execute(http, interaction)).await {
+                Ok(Ok(())) => deferred,
+                Ok(Err(e)) => {
+                    tracing::warn!(interaction = %interaction.0, "could not defer a slow answer: {e}");
+                    Opening::Answered
+                }
+                Err(_) => {
+                    tracing::warn!(interaction = %interaction.0, "deferring a slow answer took too long");
+                    Opening::Answered
+                }
+            };
         (work.await, opening)
     }
 
@@ -365,12 +388,8 @@ impl Handler {
                 }
                 Err(e) => (vec![Reply { text: e, private: true, ..Reply::default() }], Opening::Fresh),
             };
-        let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
-        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
-            .await?;
-        for notice in notices {
-            crate::delivery::mark_posted(&self.service, Some(notice)).await;
-        }
+        self.finish(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
+            .await;
         Ok(())
     }
 
@@ -476,12 +495,8 @@ impl Handler {
             ),
         };
         let (replies, opening) = replies;
-        let notices: Vec<i64> = replies.iter().filter_map(|r| r.outbox).collect();
-        respond(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
-            .await?;
-        for notice in notices {
-            crate::delivery::mark_posted(&self.service, Some(notice)).await;
-        }
+        self.finish(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
+            .await;
         Ok(())
     }
 }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use serenity::all::{
     ChannelId, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
     CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, InteractionId, Message,
-    MessageReference, UserId,
+    MessageReference, Nonce, UserId,
 };
 use serenity::builder::Builder as _;
 use serenity::http::{Http, HttpError};
@@ -78,10 +78,32 @@ fn upload_groups(files: Vec<CreateAttachment>) -> Vec<Vec<CreateAttachment>> {
     groups
 }
 
-/// What is said in place of a board picture the channel does not take.
+/// What is said in place of the files a channel does not take: which were left out, and the board
+/// drawn as text.
 fn without_files(reply: &Reply) -> String {
     let board = reply.diagram.as_deref().map(|d| format!("\n```\n{d}\n```")).unwrap_or_default();
-    format!("(I may not attach files in this channel: give me Attach Files to see the pictures.){board}")
+    let names: Vec<&str> = reply.files.iter().map(|f| f.name.as_str()).collect();
+    let left_out = if names.is_empty() { String::new() } else { format!(" Left out: {}.", names.join(", ")) };
+    format!(
+        "(I may not attach files in this channel: give me Attach Files to see the pictures.{left_out}){board}"
+    )
+}
+
+/// The nonce a message is posted with, Discord then taking a second post with the same nonce as
+/// the first (within minutes) instead of showing it twice: a try whose answer was lost, or a
+/// notice posted again after its post was cut off. Derived from the notice where the message posts
+/// one; otherwise unique to this post.
+fn nonce(outbox: Option<i64>, piece: usize, with_files: bool) -> String {
+    static POSTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let variant = if with_files { "" } else { "t" };
+    match outbox {
+        Some(notice) => format!("n{notice}.{piece}{variant}"),
+        None => {
+            let n = POSTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            // Within Discord's 25 characters: 1 + 8 + 10 + 1 + a piece's digits + 1.
+            format!("p{:08x}{:x}.{piece}{variant}", crate::outgoing::process_tag(), n & 0xff_ffff_ffff)
+        }
+    }
 }
 
 /// Posts a reply in a channel: text in pieces, the board, files and buttons with the last piece;
@@ -99,11 +121,16 @@ pub(super) async fn send(
     let last = pieces.len() - 1;
     let mut groups = upload_groups(files(reply)).into_iter();
     let last_files = groups.next().unwrap_or_default();
+    let mut files_refused = false;
     for (i, piece) in pieces.into_iter().enumerate() {
         let answering =
             answering.filter(|_| i == 0).map(|m| MessageReference::from(m).fail_if_not_exists(false));
         let message = |with_files: bool, text: &str| {
-            let mut message = CreateMessage::new().content(text).allowed_mentions(piece.allowed_mentions());
+            let mut message = CreateMessage::new()
+                .content(text)
+                .allowed_mentions(piece.allowed_mentions())
+                .nonce(Nonce::String(nonce(reply.outbox, i, with_files)))
+                .enforce_nonce(true);
             if let Some(reference) = answering.clone() {
                 message = message.reference_message(reference);
             }
@@ -120,6 +147,7 @@ pub(super) async fn send(
         match posted {
             Err(NotSent { failure: Failure::Forbidden, .. }) if has_files => {
                 // Most often Attach Files is what is missing: the words still go, with the board as text.
+                files_refused = true;
                 let text = format!("{}\n{}", piece.text, without_files(reply));
                 let mut texts = chunks(&text).into_iter();
                 let first = texts.next().unwrap_or_default();
@@ -131,8 +159,9 @@ pub(super) async fn send(
             other => other?,
         }
     }
-    // Files beyond what the last message could carry, each group in a message of its own.
-    for group in groups {
+    // Files beyond what the last message could carry, each group in a message of its own (none,
+    // where the channel refuses files: the text said so).
+    for group in groups.filter(|_| !files_refused) {
         post(http, to, channel, || CreateMessage::new().files(group.clone())).await?;
     }
     Ok(())
@@ -173,33 +202,34 @@ pub(super) enum Opening {
 
 /// Answers an interaction: the first piece as the response, the rest as follow-ups; private
 /// replies are ephemeral. Should Discord refuse (the interaction expired, say), the public replies
-/// still reach the channel as messages: a committed move is never left unannounced.
+/// still reach the channel as messages: a committed move is never left unannounced. Says which
+/// replies were taken, so that the caller marks their notices sent before anything else (the
+/// players' direct messages) is sent.
 pub(super) async fn respond(
     http: &Http,
     to: Answering<'_>,
-    replies: Vec<Reply>,
+    replies: &[Reply],
     opening: Opening,
-) -> Result<()> {
+) -> Vec<bool> {
     if replies.is_empty() {
         // Discord wants an answer to every interaction.
         let done = Reply { text: "Done.".into(), private: true, ..Reply::default() };
-        return Box::pin(respond(http, to, vec![done], opening)).await;
+        Box::pin(respond(http, to, &[done], opening)).await;
+        return Vec::new();
     }
+    let mut taken = vec![false; replies.len()];
     let mut opening = opening;
     for (n, reply) in replies.iter().enumerate() {
         if let Err(e) = answer(http, &to, reply, &mut opening).await {
             tracing::warn!(interaction = %to.id, about = reply.about(), "could not answer: {e}; posting in the channel instead");
-            for r in replies[n..].iter().filter(|r| !r.private) {
-                send(http, to.channel, r, None).await?;
+            for (i, r) in replies.iter().enumerate().skip(n).filter(|(_, r)| !r.private && !r.secret) {
+                taken[i] = send(http, to.channel, r, None).await.is_ok();
             }
-            for r in &replies[n..] {
-                send_direct(http, r).await;
-            }
-            return Ok(());
+            return taken;
         }
-        send_direct(http, reply).await;
+        taken[n] = true;
     }
-    Ok(())
+    taken
 }
 
 /// The private words a reply carries, each to its player's direct messages. Where a player takes

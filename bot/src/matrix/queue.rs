@@ -146,9 +146,33 @@ impl Rooms {
         .await
         .unwrap_or_default();
         let answered = !replies.is_empty();
+        let channel = room.room_id().to_string();
         for reply in replies {
-            if self.post(room, &reply, Some(to)).await.is_ok() {
-                crate::delivery::mark_posted(&self.service, reply.outbox).await;
+            // An answer (a committed move's, say) is not given up while the homeserver is away:
+            // this room's queue waits for it, the other rooms' do not.
+            let mut wait = std::time::Duration::from_secs(1);
+            let posted = loop {
+                match self.post(room, &reply, Some(to)).await {
+                    Err(Failure::Transient(_)) => {
+                        tracing::warn!(room = %channel, about = reply.about().as_deref().unwrap_or("-"),
+                            "an answer could not be posted yet; trying again in {wait:?}");
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(std::time::Duration::from_secs(30));
+                    }
+                    other => break other,
+                }
+            };
+            let service = Arc::clone(&self.service);
+            let ch = channel.clone();
+            match posted {
+                Ok(()) => {
+                    crate::delivery::mark_posted(&self.service, reply.outbox).await;
+                    let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &ch)).await;
+                }
+                Err(Failure::Forbidden) => {
+                    let _ = tokio::task::spawn_blocking(move || service.post_refused(PLATFORM, &ch)).await;
+                }
+                Err(_) => {}
             }
             self.send_direct(&reply).await;
         }
@@ -240,8 +264,9 @@ impl Rooms {
             Ok(()) => {
                 let ch = channel.clone();
                 let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &ch)).await;
-                self.send_direct(&notice.clone().into_reply()).await;
+                // Marked first: the players' words must not hold the notice's claim past its time.
                 crate::delivery::mark_posted(&self.service, notice.outbox).await;
+                self.send_direct(&notice.clone().into_reply()).await;
             }
             Err(Failure::Forbidden) => {
                 let ch = channel.clone();
@@ -315,7 +340,12 @@ impl Rooms {
         if let Some(room) = self.client.get_dm_room(user) {
             return Some(room);
         }
-        retrying(target, "opening a direct room", classify, || self.client.create_dm(user)).await.ok()
+        // Tried once: a try whose answer was lost would open a second room and invite them twice.
+        let once = |e: &matrix_sdk::Error| match classify(e) {
+            Failure::Transient(_) => Failure::Refused,
+            other => other,
+        };
+        retrying(target, "opening a direct room", once, || self.client.create_dm(user)).await.ok()
     }
 }
 
@@ -387,13 +417,16 @@ async fn attach(
     thread: &Option<matrix_sdk::ruma::OwnedEventId>,
     target: Target<'_>,
 ) -> Result<(), Failure> {
+    // One transaction id however often it is tried: a try that reached the homeserver but whose
+    // answer was lost is not posted twice.
+    let txn = TransactionId::new();
     retrying(target, &format!("attaching {name}"), classify, || {
         let reply = thread.as_ref().map(|event_id| ThreadReply {
             event_id: event_id.clone(),
             enforce_thread: EnforceThread::Threaded(ReplyWithinThread::No),
             add_mentions: AddMentions::No,
         });
-        let config = AttachmentConfig::new().info(info()).reply(reply);
+        let config = AttachmentConfig::new().info(info()).reply(reply).txn_id(txn.clone());
         room.send_attachment(name, kind, bytes.to_vec(), config).into_future()
     })
     .await
