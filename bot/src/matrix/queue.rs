@@ -65,7 +65,22 @@ impl Rooms {
             let rooms = self.clone();
             let room = room.clone();
             tokio::spawn(async move {
-                while let Some(job) = rx.recv().await {
+                loop {
+                    let job = match tokio::time::timeout(IDLE, rx.recv()).await {
+                        Ok(Some(job)) => job,
+                        Ok(None) => break,
+                        Err(_) => {
+                            // Idle: the room's task goes (rooms the bot left, rooms gone quiet),
+                            // unless a job came in meanwhile. Checked under the lock `push` sends
+                            // under, so no job is left in a queue nobody reads.
+                            let mut queues = rooms.queues.lock().unwrap_or_else(|p| p.into_inner());
+                            if rx.is_empty() {
+                                queues.remove(&room);
+                                break;
+                            }
+                            continue;
+                        }
+                    };
                     let sync = job.sync();
                     // Each job on a task of its own: one that panics loses itself, not the room.
                     let (r, id) = (rooms.clone(), room.clone());
@@ -348,6 +363,9 @@ impl Rooms {
         retrying(target, "opening a direct room", once, || self.client.create_dm(user)).await.ok()
     }
 }
+
+/// How long a room's task waits for work before it ends; the next job starts a new one.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// The channel setting (one per sender) that says a room was told of an unreadable message.
 const UNREADABLE: &str = "unreadable-told:";
