@@ -166,8 +166,15 @@ impl Rooms {
             // An answer (a committed move's, say) is not given up while the homeserver is away:
             // this room's queue waits for it, the other rooms' do not.
             let mut wait = std::time::Duration::from_secs(1);
+            let started = std::time::Instant::now();
+            // A reply that posts a stored notice is the outbox's once its claim may run out: the
+            // outbox posts it then, and this must not post it too.
+            let claim = std::time::Duration::from_millis(tessera_core::outbox::CLAIM_MS as u64 / 2);
             let posted = loop {
                 match self.post(room, &reply, Some(to)).await {
+                    Err(Failure::Transient(_)) if reply.outbox.is_some() && started.elapsed() > claim => {
+                        break Err(Failure::Refused);
+                    }
                     Err(Failure::Transient(_)) => {
                         tracing::warn!(room = %channel, about = reply.about().as_deref().unwrap_or("-"),
                             "an answer could not be posted yet; trying again in {wait:?}");
