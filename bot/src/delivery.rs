@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::outgoing::Failure;
 use crate::router::Router;
 use tessera_core::service::{Notice, Service};
 use tessera_core::store::Store;
@@ -56,4 +57,36 @@ pub async fn mark_posted<S: Store + Send + Sync + 'static>(service: &Arc<Service
     if let Err(e) = tokio::task::spawn_blocking(move || service.notice_sent(notice)).await {
         tracing::error!("marking a notice sent panicked: {e}");
     }
+}
+
+/// After a post in `channel`, its standing kept: a refusal for lack of permission counted
+/// ([`Service::post_refused`]), any post that went through clearing the count
+/// ([`Service::post_taken`]). True when the channel now takes no more notices.
+pub async fn record_post<S: Store + Send + Sync + 'static>(
+    service: &Arc<Service<S>>,
+    platform: &'static str,
+    channel: &str,
+    failed: Option<Failure>,
+) -> bool {
+    let (service, channel) = (Arc::clone(service), channel.to_string());
+    tokio::task::spawn_blocking(move || match failed {
+        None => {
+            service.post_taken(platform, &channel);
+            false
+        }
+        Some(Failure::Forbidden) => service.post_refused(platform, &channel),
+        Some(_) => false,
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// Whether the bot has stopped posting notices in `channel` ([`Service::posting_stopped`]).
+pub async fn posting_stopped<S: Store + Send + Sync + 'static>(
+    service: &Arc<Service<S>>,
+    platform: &'static str,
+    channel: &str,
+) -> bool {
+    let (service, channel) = (Arc::clone(service), channel.to_string());
+    tokio::task::spawn_blocking(move || service.posting_stopped(platform, &channel)).await.unwrap_or(false)
 }

@@ -38,16 +38,6 @@ const LONGEST_WAIT: Duration = Duration::from_secs(20);
 /// cut off after a part of it went out, which would post that part twice.
 pub const RATE_LIMIT_BUDGET: Duration = Duration::from_secs(20);
 
-/// A number that tells this process's posts from another's (and from an earlier run's): the
-/// process id and the start time's low bits, for idempotency keys such as Discord's nonces.
-pub fn process_tag() -> u32 {
-    static TAG: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *TAG.get_or_init(|| {
-        let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        std::process::id().wrapping_mul(2_654_435_761) ^ started.as_millis() as u32
-    })
-}
-
 /// Where a request goes and what it is about, for the logs.
 #[derive(Clone, Copy, Debug)]
 pub struct Target<'a> {

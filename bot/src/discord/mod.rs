@@ -306,17 +306,10 @@ impl Handler {
     /// After a post in `channel`: the notice it carried marked sent, and the channel's standing
     /// (refused for lack of permission, or writable again) kept.
     async fn sent(&self, channel: ChannelId, notice: Option<i64>, failed: Option<Failure>) {
-        let (service, channel) = (Arc::clone(&self.service), channel.to_string());
-        match failed {
-            None => {
-                crate::delivery::mark_posted(&self.service, notice).await;
-                let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &channel)).await;
-            }
-            Some(Failure::Forbidden) => {
-                let _ = tokio::task::spawn_blocking(move || service.post_refused(PLATFORM, &channel)).await;
-            }
-            Some(_) => {}
+        if failed.is_none() {
+            crate::delivery::mark_posted(&self.service, notice).await;
         }
+        crate::delivery::record_post(&self.service, PLATFORM, &channel.to_string(), failed).await;
     }
 
     /// Posts an interaction's replies; then, in this order, marks the notices of those taken sent
@@ -514,60 +507,38 @@ async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::router::I
         if !crate::delivery::holds_for_post(&service, &notice).await {
             continue;
         }
-        let stopped = {
-            let (service, channel) = (Arc::clone(&service), notice.channel.clone());
-            tokio::task::spawn_blocking(move || service.posting_stopped(PLATFORM, &channel))
-                .await
-                .unwrap_or(false)
-        };
-        if stopped {
-            tell_instead(&service, &http, &notice).await;
-            continue;
-        }
-        let about = notice.about.clone();
-        let words = service.stopped_channel_words(&notice);
         let reply = notice.into_reply();
-        let posted =
-            tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, send(&http, channel, &reply, None))
-                .await;
-        match posted {
-            Ok(Ok(())) => {
-                crate::delivery::mark_posted(&service, reply.outbox).await;
-                let (service, channel) = (Arc::clone(&service), channel.to_string());
-                let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &channel)).await;
-                // The players' own words go with a notice the channel got, once.
-                send_direct(&http, &reply).await;
-            }
-            Ok(Err(NotSent { failure: Failure::Forbidden, .. })) => {
-                let (s, c) = (Arc::clone(&service), channel.to_string());
-                let stopped =
-                    tokio::task::spawn_blocking(move || s.post_refused(PLATFORM, &c)).await.unwrap_or(false);
-                if stopped {
-                    // No more tries there: what it said goes to the players, once.
-                    for (user, text) in words {
-                        if let Some(user) = user.parse::<u64>().ok().filter(|&n| n != 0) {
-                            let _ = direct_message(&http, UserId::new(user), &text, about.as_deref()).await;
-                        }
-                    }
-                    crate::delivery::mark_posted(&service, reply.outbox).await;
+        let channel_id = channel.to_string();
+        let stopped = crate::delivery::posting_stopped(&service, PLATFORM, &channel_id).await;
+        let posted = if stopped {
+            Err(Failure::Forbidden)
+        } else {
+            let posted =
+                tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, send(&http, channel, &reply, None));
+            match posted.await {
+                Ok(sent) => sent.map_err(|e| e.failure),
+                Err(_) => {
+                    tracing::warn!(%channel, about = reply.about(), "a notice was not taken in time; it is tried again later");
+                    Err(Failure::Transient(None))
                 }
             }
-            Ok(Err(e)) => tracing::warn!(%channel, about, "a notice could not be posted: {e}"),
-            Err(_) => {
-                tracing::warn!(%channel, about, "a notice was not taken in time; it is tried again later")
+        };
+        let stopped =
+            stopped || crate::delivery::record_post(&service, PLATFORM, &channel_id, posted.err()).await;
+        if posted.is_ok() {
+            crate::delivery::mark_posted(&service, reply.outbox).await;
+            // The players' own words go with a notice the channel got, once.
+            send_direct(&http, &reply).await;
+        } else if stopped {
+            // No more tries there: what it said goes to the players, once.
+            for (user, text) in reply.words_instead(PLATFORM, &channel_id) {
+                if let Some(user) = user.parse::<u64>().ok().filter(|&n| n != 0) {
+                    let _ = direct_message(&http, UserId::new(user), &text, reply.about().as_deref()).await;
+                }
             }
+            crate::delivery::mark_posted(&service, reply.outbox).await;
         }
     }
-}
-
-/// A notice for a channel the bot no longer posts in: its words to the players, and it is done.
-async fn tell_instead(service: &Shared, http: &Http, notice: &tessera_core::service::Notice) {
-    for (user, text) in service.stopped_channel_words(notice) {
-        if let Some(user) = user.parse::<u64>().ok().filter(|&n| n != 0) {
-            let _ = direct_message(http, UserId::new(user), &text, notice.about.as_deref()).await;
-        }
-    }
-    crate::delivery::mark_posted(service, notice.outbox).await;
 }
 
 /// Runs the bot on Discord until the process ends.

@@ -101,7 +101,7 @@ fn nonce(outbox: Option<i64>, piece: usize, with_files: bool) -> String {
         None => {
             let n = POSTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             // Within Discord's 25 characters: 1 + 8 + 10 + 1 + a piece's digits + 1.
-            format!("p{:08x}{:x}.{piece}{variant}", crate::outgoing::process_tag(), n & 0xff_ffff_ffff)
+            format!("p{:08x}{:x}.{piece}{variant}", process_tag(), n & 0xff_ffff_ffff)
         }
     }
 }
@@ -344,4 +344,16 @@ pub(super) async fn answer(
         .map_err(|(e, _)| e)?;
     }
     Ok(())
+}
+
+/// This process's name among the living ([`tessera_core::process::new_holder`]) in 32 bits: its
+/// posts' nonces differ from another's and from an earlier run's.
+fn process_tag() -> u32 {
+    use std::hash::{Hash, Hasher};
+    static TAG: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *TAG.get_or_init(|| {
+        let mut hash = std::collections::hash_map::DefaultHasher::new();
+        tessera_core::process::new_holder().hash(&mut hash);
+        hash.finish() as u32
+    })
 }

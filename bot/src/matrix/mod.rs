@@ -51,16 +51,28 @@ struct Handling {
     invites: InvitesFrom,
 }
 
+impl Handling {
+    /// Whether an event is one to answer: in a room the bot is in, from someone else, and not
+    /// history.
+    fn answers(
+        &self,
+        room: &Room,
+        client: &Client,
+        sender: &matrix_sdk::ruma::UserId,
+        sent: matrix_sdk::ruma::MilliSecondsSinceUnixEpoch,
+    ) -> bool {
+        room.state() == RoomState::Joined
+            && client.user_id() != Some(sender)
+            && u64::from(sent.get()) >= self.answer_from
+    }
+}
+
 /// How far back a restarted bot answers what was said while it was down.
 pub const CATCH_UP: Duration = Duration::from_secs(24 * 3600);
 
 /// Most messages per room the catch-up sync brings (the homeserver's default is 10): the bot's own
 /// replies count too, so a room busy while the bot was down is still answered.
 const CATCH_UP_EVENTS: u32 = 200;
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
 
 /// Users a message names by Matrix ID (`@alice:example.org`).
 pub fn mentions(body: &str) -> Vec<User> {
@@ -275,7 +287,8 @@ pub async fn run(service: Shared, cfg: MatrixConfig, notices: crate::router::Inb
         let saved = client.state_store().get_kv_data(StateStoreDataKey::SyncToken).await;
         matches!(saved, Ok(Some(StateStoreDataValue::SyncToken(_))))
     };
-    let answer_from = if resumed { now_ms().saturating_sub(CATCH_UP.as_millis() as u64) } else { now_ms() };
+    let now = tessera_core::process::local_ms().max(0) as u64;
+    let answer_from = if resumed { now.saturating_sub(CATCH_UP.as_millis() as u64) } else { now };
     tracing::info!(position = ?ours, resumed, "catching up");
     let mut catch_up = SyncSettings::default();
     if let Some(position) = ours {
@@ -481,10 +494,7 @@ async fn on_message(
     client: Client,
     handling: Ctx<Handling>,
 ) {
-    if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
-        return;
-    }
-    if u64::from(event.origin_server_ts.get()) < handling.answer_from {
+    if !handling.answers(&room, &client, &event.sender, event.origin_server_ts) {
         return;
     }
     let MessageType::Text(text) = &event.content.msgtype else { return };
@@ -514,10 +524,7 @@ async fn on_unreadable(
     client: Client,
     handling: Ctx<Handling>,
 ) {
-    if room.state() != RoomState::Joined || client.user_id() == Some(&*event.sender) {
-        return;
-    }
-    if u64::from(event.origin_server_ts.get()) < handling.answer_from {
+    if !handling.answers(&room, &client, &event.sender, event.origin_server_ts) {
         return;
     }
     tracing::warn!(

@@ -184,18 +184,10 @@ impl Rooms {
                     other => break other,
                 }
             };
-            let service = Arc::clone(&self.service);
-            let ch = channel.clone();
-            match posted {
-                Ok(()) => {
-                    crate::delivery::mark_posted(&self.service, reply.outbox).await;
-                    let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &ch)).await;
-                }
-                Err(Failure::Forbidden) => {
-                    let _ = tokio::task::spawn_blocking(move || service.post_refused(PLATFORM, &ch)).await;
-                }
-                Err(_) => {}
+            if posted.is_ok() {
+                crate::delivery::mark_posted(&self.service, reply.outbox).await;
             }
+            crate::delivery::record_post(&self.service, PLATFORM, &channel, posted.err()).await;
             self.send_direct(&reply).await;
         }
         if answered {
@@ -250,71 +242,44 @@ impl Rooms {
         if !crate::delivery::holds_for_post(&self.service, &notice).await {
             return;
         }
-        let about = notice.about.clone();
+        let reply = notice.into_reply();
+        let about = reply.about();
+        let about = about.as_deref().unwrap_or("-");
         let channel = room_id.to_string();
-        let stopped = {
-            let (service, channel) = (Arc::clone(&self.service), channel.clone());
-            tokio::task::spawn_blocking(move || service.posting_stopped(PLATFORM, &channel)).await
-        };
-        if matches!(stopped, Ok(true)) {
-            self.privately_instead(notice).await;
-            return;
-        }
+        let stopped = crate::delivery::posting_stopped(&self.service, PLATFORM, &channel).await;
         let room = self.client.get_room(room_id).filter(|r| r.state() == RoomState::Joined);
         let posted = match &room {
+            _ if stopped => Err(Failure::Forbidden),
             Some(room) => {
-                let reply = notice.clone().into_reply();
                 match tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, self.post(room, &reply, None))
                     .await
                 {
                     Ok(posted) => posted,
                     Err(_) => {
-                        tracing::warn!(room = %room_id, about = about.as_deref().unwrap_or("-"),
-                            "a notice was not taken in time; it is tried again later");
+                        tracing::warn!(room = %room_id, about, "a notice was not taken in time; it is tried again later");
                         return;
                     }
                 }
             }
             // A room the bot left (or never joined) refuses like a room without permission.
             None => {
-                tracing::warn!(room = %room_id, about = about.as_deref().unwrap_or("-"), "a notice for a room the bot is not in");
+                tracing::warn!(room = %room_id, about, "a notice for a room the bot is not in");
                 Err(Failure::Forbidden)
             }
         };
-        let service = Arc::clone(&self.service);
-        match posted {
-            Ok(()) => {
-                let ch = channel.clone();
-                let _ = tokio::task::spawn_blocking(move || service.post_taken(PLATFORM, &ch)).await;
-                // Marked first: the players' words must not hold the notice's claim past its time.
-                crate::delivery::mark_posted(&self.service, notice.outbox).await;
-                self.send_direct(&notice.clone().into_reply()).await;
-            }
-            Err(Failure::Forbidden) => {
-                let ch = channel.clone();
-                let stop = tokio::task::spawn_blocking(move || service.post_refused(PLATFORM, &ch)).await;
-                if matches!(stop, Ok(true)) {
-                    self.privately_instead(notice).await;
-                }
-            }
-            // Left in the outbox: tried again later.
-            Err(_) => {}
+        let stopped =
+            stopped || crate::delivery::record_post(&self.service, PLATFORM, &channel, posted.err()).await;
+        if posted.is_ok() {
+            // Marked first: the players' words must not hold the notice's claim past its time.
+            crate::delivery::mark_posted(&self.service, reply.outbox).await;
+            self.send_direct(&reply).await;
+        } else if stopped {
+            // No more tries there: what it said goes to the players, once.
+            let words = reply.words_instead(PLATFORM, &channel);
+            self.send_direct(&Reply { direct: words, about: reply.about(), ..Reply::default() }).await;
+            crate::delivery::mark_posted(&self.service, reply.outbox).await;
         }
-    }
-
-    /// A notice for a room that no longer takes posts, said to its players privately.
-    async fn privately_instead(&self, notice: Notice) {
-        let service = Arc::clone(&self.service);
-        let outbox = notice.outbox;
-        let words = {
-            let notice = Notice { image: None, animation: None, files: Vec::new(), ..notice.clone() };
-            tokio::task::spawn_blocking(move || service.stopped_channel_words(&notice))
-                .await
-                .unwrap_or_default()
-        };
-        let reply = Reply { direct: words, about: notice.about, ..Reply::default() };
-        self.send_direct(&reply).await;
-        crate::delivery::mark_posted(&self.service, outbox).await;
+        // Otherwise left in the outbox: tried again later.
     }
 
     /// Posts a reply in `room`, answering `to` where it answers a command: a secret one goes to

@@ -230,39 +230,13 @@ pub(crate) fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &d
     let (t, p, [g1, g2]) = first_round_of_four(&*store, Format::RoundRobin);
     let at = |board| PairingAt { round: 1, board, leg: 0 };
     let set = SetResult::Set;
-    assert_eq!(
-        store
-            .set_pairing_result(
-                t,
-                at(1),
-                &ResultSetting { result: "1/2-1/2", reason: "agreed by phone", now: T0 + 10, expected: None },
-                &[]
-            )
-            .unwrap(),
-        set
-    );
-    assert_eq!(
-        store
-            .set_pairing_result(
-                t,
-                at(2),
-                &ResultSetting { result: "-+", reason: "no show", now: T0 + 20, expected: None },
-                &[]
-            )
-            .unwrap(),
-        set
-    );
-    assert_eq!(
-        store
-            .set_pairing_result(
-                t,
-                at(3),
-                &ResultSetting { result: "1-0", reason: "no such board", now: T0 + 30, expected: None },
-                &[]
-            )
-            .unwrap(),
-        SetResult::NoPairing
-    );
+    // Board `board`'s result set to `result`, for `reason`, at `now`, expecting `expected`.
+    let setting = |board, result, reason, now, expected| {
+        store.set_pairing_result(t, at(board), &ResultSetting { result, reason, now, expected }, &[]).unwrap()
+    };
+    assert_eq!(setting(1, "1/2-1/2", "agreed by phone", T0 + 10, None), set);
+    assert_eq!(setting(2, "-+", "no show", T0 + 20, None), set);
+    assert_eq!(setting(3, "1-0", "no such board", T0 + 30, None), SetResult::NoPairing);
     let (one, two) = (store.game(g1).unwrap().unwrap(), store.game(g2).unwrap().unwrap());
     assert_eq!(
         (one.result.as_deref(), one.result_reason.as_deref(), one.rated),
@@ -279,52 +253,12 @@ pub(crate) fn an_organisers_result_ends_the_game_and_a_forfeit_is_unrated(db: &d
     finished.sort();
     assert_eq!(finished, [(g1, "1/2-1/2".to_string(), p[0], p[1]), (g2, "0-1".to_string(), p[2], p[3])]);
     // A correction changes the game itself, and a forfeit corrected to a played result is rated.
-    assert_eq!(
-        store
-            .set_pairing_result(
-                t,
-                at(1),
-                &ResultSetting {
-                    result: "1-0",
-                    reason: "corrected",
-                    now: T0 + 40,
-                    expected: Some(Some("1/2-1/2"))
-                },
-                &[]
-            )
-            .unwrap(),
-        set
-    );
+    assert_eq!(setting(1, "1-0", "corrected", T0 + 40, Some(Some("1/2-1/2"))), set);
     assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
-    assert_eq!(
-        store
-            .set_pairing_result(
-                t,
-                at(2),
-                &ResultSetting {
-                    result: "1-0",
-                    reason: "played after all",
-                    now: T0 + 40,
-                    expected: Some(Some("-+"))
-                },
-                &[]
-            )
-            .unwrap(),
-        set
-    );
+    assert_eq!(setting(2, "1-0", "played after all", T0 + 40, Some(Some("-+"))), set);
     assert!(store.game(g2).unwrap().unwrap().rated);
     // A setting that expected what is no longer there changes nothing and says what is.
-    assert_eq!(
-        store
-            .set_pairing_result(
-                t,
-                at(1),
-                &ResultSetting { result: "0-1", reason: "late", now: T0 + 50, expected: Some(None) },
-                &[]
-            )
-            .unwrap(),
-        SetResult::Changed(Some("1-0".into()))
-    );
+    assert_eq!(setting(1, "0-1", "late", T0 + 50, Some(None)), SetResult::Changed(Some("1-0".into())));
     assert_eq!(store.game(g1).unwrap().unwrap().result.as_deref(), Some("1-0"));
 }
 

@@ -117,6 +117,22 @@ impl Reply {
         })
     }
 
+    /// What is said privately in place of posting the reply in `channel`, which no longer takes
+    /// the bot's posts ([`Service::posting_stopped`]): to each player it concerns, where it could
+    /// not be posted and its text; and the reply's own private words.
+    pub fn words_instead(&self, platform: &str, channel: &str) -> Vec<(String, String)> {
+        let text = format!(
+            "I can no longer post in the channel {} (I lack a permission there; an admin of it can \
+             give it back). What I had to say there:\n{}",
+            super::channel_name(platform, channel),
+            self.text
+        );
+        let mut words: Vec<(String, String)> =
+            self.notify.iter().map(|u| (u.clone(), text.clone())).collect();
+        words.extend(self.direct.iter().cloned());
+        words
+    }
+
     /// An export: shown in the text when short enough for one message (in a code block, as
     /// `fenced` asks), always attached as `name`; `summary` stands in for a longer one.
     pub(super) fn export(name: String, body: String, fenced: bool, summary: String) -> Reply {

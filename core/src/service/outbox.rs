@@ -20,7 +20,8 @@ const REFUSED: &str = "posts-refused";
 impl<S: Store> Service<S> {
     /// A post to this channel was refused for lack of permission: counted. True once it has
     /// refused [`REFUSALS_TO_STOP`] in a row: from then on its notices go to the players
-    /// privately instead ([`Service::posting_stopped`]), until a post there goes through again.
+    /// privately instead ([`Service::posting_stopped`], [`Reply::words_instead`]), until a post
+    /// there goes through again.
     pub fn post_refused(&self, platform: &str, channel: &str) -> bool {
         let refusals = self.refusals(platform, channel) + 1;
         if let Err(e) = self.store.set_channel_setting(platform, channel, REFUSED, &refusals.to_string()) {
@@ -55,21 +56,6 @@ impl<S: Store> Service<S> {
             Ok(v) => v.and_then(|v| v.parse().ok()).unwrap_or(0),
             Err(_) => 0,
         }
-    }
-
-    /// What is said privately, to each player a notice concerns, in place of a notice that the
-    /// channel no longer takes: who could not be reached where, then the notice's text.
-    pub fn stopped_channel_words(&self, notice: &Notice) -> Vec<(String, String)> {
-        let text = format!(
-            "I can no longer post in the channel {} (I lack a permission there; an admin of it can \
-             give it back). What I had to say there:\n{}",
-            channel_name(&notice.platform, &notice.channel),
-            notice.text
-        );
-        let mut words: Vec<(String, String)> =
-            notice.notify.iter().map(|u| (u.clone(), text.clone())).collect();
-        words.extend(notice.direct.iter().cloned());
-        words
     }
 
     /// A fresh claim for notices this call writes and posts itself as part of its answer.
