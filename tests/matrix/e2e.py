@@ -444,8 +444,9 @@ async def unreadable(alice, bob):
         told = [t for t in watch_b.texts if "could not read a message from @alice:localhost" in t]
         if len(told) != 1:
             fail(f"{when} the bot should have said once that it could not read alice's messages, it said {len(told)}: {watch_b.texts}")
+        return told[0]
 
-    await told_once("zzbob", "after two unreadable messages")
+    said = await told_once("zzbob", "after two unreadable messages")
     # Remembered across a restart: a third unreadable message is not announced again.
     stop_bot()
     start_bot()
@@ -457,7 +458,7 @@ async def unreadable(alice, bob):
         log = f.read()
     if "could not decrypt" not in log or "zzhidden" in log:
         fail("the unreadable message is not logged, or its content is")
-    print(f"unreadable: {told[0]!r}", flush=True)
+    print(f"unreadable: {said!r}", flush=True)
 
 
 async def invites(alice, bob):
