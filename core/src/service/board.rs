@@ -113,9 +113,9 @@ pub(super) fn caption(l: &Loaded, now: i64) -> Caption {
         (winner, o.to_string())
     });
     let mut clocks = [None, None];
-    if let (None, Some(days)) = (&result, l.row.days_per_move) {
+    if let (None, Some(deadline)) = (&result, l.deadline) {
         let turn = l.game.position().turn();
-        clocks[turn.index()] = Some(time_left(l.row.last_move_at + days as i64 * DAY - now));
+        clocks[turn.index()] = Some(time_left(deadline - now));
     }
     Caption { names: [l.white.name.clone(), l.black.name.clone()], clocks, result }
 }

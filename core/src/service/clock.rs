@@ -17,8 +17,7 @@ impl<S: Store> Service<S> {
         let served = |p: &str| platforms.is_none_or(|ps| ps.contains(&p));
         for row in self.store.clocked_games()?.into_iter().filter(|r| served(&r.platform)) {
             let Ok(loaded) = self.load(row) else { continue };
-            let Some(days) = loaded.row.days_per_move else { continue };
-            let deadline = loaded.row.last_move_at + days as i64 * DAY;
+            let (Some(days), Some(deadline)) = (loaded.row.days_per_move, loaded.deadline) else { continue };
             let mover = loaded.player(loaded.game.position().turn());
             // One game's failure is logged and skipped: the other games' clocks still run. Each
             // notice is stored with its change and posted from the outbox after the tick.
@@ -56,5 +55,13 @@ impl<S: Store> Service<S> {
             tracing::error!("the tournaments' tick failed: {e:#}");
         }
         Ok(self.outbox_due(platforms))
+    }
+
+    /// When the player to move in a running game on a clock runs out of time: `days_per_move`
+    /// after the last move. Every reader of a deadline (the clock's tick, a move's check, the
+    /// captions and listings) asks here.
+    pub(super) fn deadline_of(&self, row: &GameRow) -> Option<i64> {
+        let days = row.days_per_move.filter(|_| row.result.is_none())?;
+        Some(row.last_move_at + i64::from(days) * DAY)
     }
 }

@@ -27,11 +27,9 @@ impl<S: Store> Service<S> {
             // clock after those with one); then the others, newest first. Read off the rows: only
             // the games shown are replayed.
             rows.sort_by_key(|row| match row_turn(row) {
-                Some(turn) if (turn == Color::White) == (row.white == me.id) => (
-                    0,
-                    row.days_per_move.map_or(i64::MAX, |d| row.last_move_at + i64::from(d) * DAY),
-                    -row.id,
-                ),
+                Some(turn) if (turn == Color::White) == (row.white == me.id) => {
+                    (0, self.deadline_of(row).unwrap_or(i64::MAX), -row.id)
+                }
                 _ => (1, 0, -row.id),
             });
         }

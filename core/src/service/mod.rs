@@ -86,6 +86,9 @@ struct Loaded {
     game: Game,
     white: Player,
     black: Player,
+    /// When the player to move runs out of time ([`Service::deadline_of`]), for a running game on
+    /// a clock.
+    deadline: Option<i64>,
 }
 
 impl Loaded {
@@ -368,7 +371,8 @@ impl<S: Store> Service<S> {
             self.store.player_by_id(row.white).map_err(internal)?.ok_or_else(|| corrupt(&row, "no white"))?;
         let black =
             self.store.player_by_id(row.black).map_err(internal)?.ok_or_else(|| corrupt(&row, "no black"))?;
-        Ok(Loaded { row, game, white, black })
+        let deadline = if game.outcome().is_none() { self.deadline_of(&row) } else { None };
+        Ok(Loaded { row, game, white, black, deadline })
     }
 
     /// The game a command is about: the one named, or the author's only game in this channel,
@@ -604,17 +608,11 @@ fn status_line(l: &Loaded, now: i64) -> String {
 /// The time the player to move has left in a running game on a clock (", 2d 5h left"); empty
 /// without a clock.
 fn clock_left(l: &Loaded, now: i64) -> String {
-    match deadline(l) {
+    match l.deadline {
         Some(at) if at > now => format!(", {} left", time_left(at - now)),
         Some(_) => ", out of time".into(),
         None => String::new(),
     }
-}
-
-/// When the player to move runs out of time, for a running game on a clock.
-fn deadline(l: &Loaded) -> Option<i64> {
-    let days = l.row.days_per_move.filter(|_| l.game.outcome().is_none())?;
-    Some(l.row.last_move_at + days as i64 * DAY)
 }
 
 fn draw_name(reason: DrawReason) -> &'static str {

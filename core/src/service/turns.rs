@@ -12,8 +12,8 @@ impl<S: Store> Service<S> {
         now: i64,
         answer: bool,
     ) -> Result<Option<Vec<Reply>>, String> {
-        let Some(days) = loaded.row.days_per_move else { return Ok(None) };
-        if loaded.row.result.is_some() || now < loaded.row.last_move_at + days as i64 * DAY {
+        let Some(deadline) = loaded.deadline.filter(|_| loaded.row.result.is_none()) else { return Ok(None) };
+        if now < deadline {
             return Ok(None);
         }
         let loser = loaded.game.position().turn();
@@ -184,7 +184,8 @@ impl<S: Store> Service<S> {
                 Some(_) => self.games.forget(row.id),
                 None => self.games.put(row.id, &row.start_fen, &row.moves, &game),
             }
-            Loaded { row, game, white, black }
+            let deadline = if outcome.is_none() { self.deadline_of(&row) } else { None };
+            Loaded { row, game, white, black, deadline }
         };
         let id = after.row.id;
         let mark = match outcome {
