@@ -1,11 +1,14 @@
 //! What a player waits for: one move through the game service on a file database (parse, rebuild
 //! the game from its stored moves, check, commit with fsync, draw the PNG), through a 120-ply game
 //! in every variant; and one autocomplete answer at the end of each game.
-//! Run: `cargo bench -p tessera-bot --bench service`.
+//! Run: `cargo bench -p tessera-bot --bench service`. With `TESSERA_BENCH_CONDITIONAL=50`, before each
+//! move the waiting player holds 50 conditional lines in the game (none expecting the move, so the
+//! move checks all 50 and drops them in its transaction): the move path with a full tree.
 
 use std::time::{Duration, Instant};
 
 use tessera_core::service::{Incoming, Service, User};
+use tessera_core::store::Store;
 use tessera_rules::{Game, Position, Variant, notation};
 use tessera_store::SqliteStore;
 
@@ -55,6 +58,8 @@ fn main() {
     );
     // `TESSERA_BENCH_VARIANTS=quad-square,shrink` measures only those.
     let only = std::env::var("TESSERA_BENCH_VARIANTS").unwrap_or_default();
+    let lines: usize =
+        std::env::var("TESSERA_BENCH_CONDITIONAL").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
     let wanted = |v: Variant| only.is_empty() || only.split(',').any(|name| name.trim() == v.name());
     for (n, &variant) in Variant::ALL.iter().enumerate().filter(|(_, v)| wanted(**v)) {
         let channel = format!("bench-{n}");
@@ -79,8 +84,15 @@ fn main() {
         let mut asked = 0;
         // Blue Chip begins with Black placing the chip.
         let first = usize::from(Position::start(variant).turn() == tessera_rules::Color::Black);
+        let store = service.store();
+        let id = store.channel_games("bench", &channel).expect("the games")[0].id;
+        let mut replayed = Game::new(Position::start(variant));
         for (ply, text) in game.iter().enumerate() {
             let player = &players[(ply + first) % 2];
+            if lines > 0 {
+                plant_lines(store, id, &players[(ply + first + 1) % 2], &replayed, text, lines);
+            }
+            replayed.play_text(text).expect("the game replays");
             let played = format!("{} played ", player.name);
             let t = Instant::now();
             let mut replies = say(player, text, &[]);
@@ -138,4 +150,34 @@ fn main() {
         t.elapsed().as_secs_f64() * 1e3
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Gives the waiting player `n` conditional lines in game `id`, each expecting a turn other than
+/// `next` (the one about to be played) and answering it, straight into the store (untimed).
+fn plant_lines(store: &impl Store, id: i64, waiting: &User, game: &Game, next: &str, n: usize) {
+    let pos = game.position();
+    let player = store.player("bench", &waiting.id, &waiting.name).expect("the player").id;
+    let stored = store.game(id).expect("the game").expect("it exists");
+    let seen: Vec<i64> = store.conditional_lines(id).expect("the lines").iter().map(|l| l.id).collect();
+    let next = notation::parse(next).ok().and_then(|p| p.resolve(pos).ok());
+    let others: Vec<_> = pos.legal_moves().into_iter().filter(|m| Some(*m) != next).collect();
+    if others.is_empty() {
+        return;
+    }
+    let planted: Vec<Vec<String>> = (0..n)
+        .map(|i| {
+            let expected = others[i % others.len()];
+            let after = pos.played(&expected);
+            let answers = after.legal_moves();
+            let mut line = vec![notation::san_and_lan_unmarked(pos, &expected).1];
+            if let Some(answer) = answers.get(i / others.len() % answers.len().max(1)) {
+                line.push(notation::san_and_lan_unmarked(&after, answer).1);
+            }
+            line
+        })
+        .collect();
+    assert!(
+        store.change_conditional_lines(id, player, &stored.moves, &seen, &planted, &[], 0).expect("planted"),
+        "the lines are planted on the game as it stands"
+    );
 }

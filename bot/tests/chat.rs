@@ -436,6 +436,10 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
                 w.setup = twelve_games();
                 w.setup.push(step("bob", "!t draw #12"));
             }
+            "conditional" => {
+                w.setup = twelve_games();
+                w.setup.push(step("alice", "e4 #12"));
+            }
             "takeback" => {
                 w.setup = twelve_games();
                 w.setup.extend([
@@ -508,6 +512,8 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
         let example = spec.example_text();
         let replies = talk::say_at(&service, "room", w.author, w.admin, &example, T0);
         assert!(!replies.is_empty(), "{example}: no answer");
-        assert!(!replies[0].private, "{example} is refused: {}", replies[0].text);
+        // Conditional turns are answered privately whatever they say: look at the words.
+        let refused = replies[0].private && !replies[0].text.starts_with("Saved");
+        assert!(!refused, "{example} is refused: {}", replies[0].text);
     }
 }

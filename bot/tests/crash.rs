@@ -39,10 +39,31 @@ struct Table {
 
 /// What a line sent to the bot was, to judge its answer.
 enum Sent {
-    Move { game: i64, ply: usize, text: String, player: String },
-    Resign { game: i64, player: String },
-    Challenge { challenger: String },
+    Move {
+        game: i64,
+        ply: usize,
+        text: String,
+        player: String,
+    },
+    Resign {
+        game: i64,
+        player: String,
+    },
+    Challenge {
+        challenger: String,
+    },
     Accept,
+    /// A conditional line: if the opponent plays `expected` as move `ply + 1`, `answer` follows.
+    Conditional {
+        game: i64,
+        ply: usize,
+        expected: String,
+        answer: String,
+    },
+    Vacation {
+        player: String,
+        on: bool,
+    },
 }
 
 #[derive(Default)]
@@ -57,6 +78,10 @@ struct Tally {
     acked_resignations: BTreeSet<i64>,
     lost_moves: Vec<String>,
     missing: Vec<String>,
+    /// Acknowledged conditional lines: game -> (ply, expected, answer).
+    acked_lines: BTreeMap<i64, (usize, String, String)>,
+    /// Acknowledged vacations begun, and ended, by player.
+    acked_vacations: BTreeMap<String, (usize, usize)>,
 }
 
 /// The stored games, replayed: each kept with its replay, extended move by move as it grows.
@@ -124,6 +149,33 @@ fn verify(db: &std::path::Path, tally: &mut Tally, replays: &mut Replays) -> Sto
             raw.query_row("SELECT COUNT(*) FROM challenges WHERE id = ?1", [c], |r| r.get(0)).unwrap();
         if n != 1 {
             tally.missing.push(format!("challenge {c} acknowledged, not stored"));
+        }
+    }
+    // A line acknowledged before the turn it expected: that turn came with its answer, in one
+    // transaction, whatever the kill interrupted.
+    for (&game, (ply, expected, answer)) in &tally.acked_lines {
+        let moves = games.get(&game).map(|g| g.moves.as_slice()).unwrap_or_default();
+        if moves.get(*ply) == Some(expected) && moves.get(ply + 1) != Some(answer) {
+            tally.missing.push(format!(
+                "game #{game}: {expected} came as move {} but not the planned answer {answer} ({:?})",
+                ply + 1,
+                moves.get(ply + 1)
+            ));
+        }
+    }
+    for (player, &(begun, ended)) in &tally.acked_vacations {
+        let (stored, over): (i64, i64) = raw
+            .query_row(
+                "SELECT COUNT(*), COUNT(*) FILTER (WHERE ends_at - started_at < 86400) FROM vacations v
+                 JOIN players p ON p.id = v.player_id WHERE p.user_id = ?1",
+                [player],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        if (stored as usize) < begun || (over as usize) < ended {
+            tally.missing.push(format!(
+                "{player}: {begun} vacations begun and {ended} ended were acknowledged; stored {stored}, ended {over}"
+            ));
         }
     }
     // Plies run 1..n in every game: nothing stored twice, nothing skipped.
@@ -244,12 +296,43 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
                     } else {
                         t.black.clone()
                     };
+                    let waiting = if player == t.white { t.black.clone() } else { t.white.clone() };
+                    let planned = tally.acked_lines.get(&row.id).filter(|l| l.0 == row.moves.len()).cloned();
+                    // Now and then the player not to move plans an answer to a turn the driver is
+                    // likely to play next; or someone goes on, or comes back from, vacation.
+                    let roll = rng.below(10);
+                    if roll == 0 && planned.is_none() && row.moves.len() + 2 < LONGEST {
+                        let expected = pick_move(game, &mut rng);
+                        let mut then = game.clone();
+                        then.play_text(&expected).unwrap();
+                        if then.outcome().is_none() {
+                            let answer = pick_move(&then, &mut rng);
+                            let ply = row.moves.len();
+                            tally.sent_moves.insert((row.id, ply + 1, expected.clone()));
+                            tally.sent_moves.insert((row.id, ply + 2, answer.clone()));
+                            lines.push(format!("/as {waiting}"));
+                            lines.push(format!("!t conditional #{} {expected} {answer} !", row.id));
+                            what.push((next, Sent::Conditional { game: row.id, ply, expected, answer }));
+                            continue;
+                        }
+                    }
+                    if roll == 1 {
+                        let on = rng.below(2) == 0;
+                        lines.push(format!("/as {waiting}"));
+                        lines.push(if on { "!t vacation 1d".into() } else { "!t vacation off".into() });
+                        what.push((next, Sent::Vacation { player: waiting, on }));
+                        continue;
+                    }
                     lines.push(format!("/as {player}"));
                     if row.moves.len() >= LONGEST {
                         what.push((next, Sent::Resign { game: row.id, player }));
                         lines.push("!t resign".into());
                     } else {
-                        let text = pick_move(game, &mut rng);
+                        // A planned turn is played most of the time, to set its answer off.
+                        let text = match planned {
+                            Some((_, expected, _)) if rng.below(4) > 0 => expected,
+                            _ => pick_move(game, &mut rng),
+                        };
                         let ply = row.moves.len() + 1;
                         tally.sent_moves.insert((row.id, ply, text.clone()));
                         // Confirmed in advance: a random turn may be one the bot would ask about.
@@ -319,6 +402,22 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
                         .and_then(|s| s.split(')').next())
                         .and_then(|s| s.parse().ok());
                     id.map(|id| tally.acked_challenges.insert(id)).is_some()
+                }
+                Sent::Conditional { game, ply, expected, answer: planned } => {
+                    let acked = answer.contains(&format!("Saved for game #{game}"));
+                    if acked {
+                        tally.acked_lines.insert(game, (ply, expected, planned));
+                    }
+                    acked
+                }
+                Sent::Vacation { player, on } => {
+                    let acked = answer.contains(if on { "Enjoy your vacation" } else { "Welcome back" });
+                    if acked {
+                        let counts = tally.acked_vacations.entry(player).or_default();
+                        if on { counts.0 += 1 } else { counts.1 += 1 }
+                    }
+                    // Whether one runs is not known here after a kill: the refusal is an answer too.
+                    acked || answer.contains("on vacation already") || answer.contains("not on vacation")
                 }
                 Sent::Accept => {
                     let id = answer

@@ -194,7 +194,10 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert!(pressed.json()["data"].get("content").is_none(), "the challenge text stays");
     let begins = fake.follow_up(accept, "Game #1 begins");
     assert!(begins.shows(Variant::Chess, &[]), "the board is uploaded with the answer");
-    assert_eq!(begins.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
+    assert_eq!(
+        begins.buttons(),
+        ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1", "tessera:conditional:1"]
+    );
 
     // Autocomplete lists legal moves for the player to move only.
     let knights = choices(&fake.interact(id(), &alice, 4, typing("move", ("move", 3, "N")), None));
@@ -209,6 +212,19 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let played = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("Nf3"))], json!({})), None);
     assert!(played.text().contains("alice played Nf3"), "{}", played.text());
     assert!(played.shows(Variant::Chess, &["Nf3"]));
+    // "Conditional…" opens a form; what is written there is planned, and only alice reads the answer.
+    let board_message = message(9101, user(BOT_ID, "tessera", true), "alice played Nf3", vec![]);
+    let form = fake.interact(id(), &alice, 3, press("tessera:conditional:1"), Some(board_message));
+    assert_eq!(form.json()["type"], 9, "MODAL: {}", form.text());
+    assert_eq!(form.json()["data"]["custom_id"], "tessera-form:conditional:1");
+    let line = json!({"custom_id": "tessera-form:conditional:1", "components": [{"type": 1, "components": [
+        {"type": 4, "custom_id": "value", "value": "d5 Nc3"}]}]});
+    let saved = fake.interact(id(), &alice, 5, line, None);
+    assert!(
+        saved.ephemeral() && saved.text().contains("if they play d5, you answer Nc3"),
+        "{}",
+        saved.text()
+    );
     // bob's answer comes too late for Discord: the move is committed, so it is posted in the channel.
     let late = id();
     let e5 = slash("move", &[("move", 3, json!("e5"))], json!({}));
@@ -228,7 +244,10 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert!(reply.shows(Variant::Chess, &["Nf3", "e5", "d4"]));
     assert!(reply.json()["content"].as_str().unwrap().starts_with("<@2> alice played d4"), "bob is pinged");
     assert_eq!(reply.json()["allowed_mentions"]["users"], json!(["2"]));
-    assert_eq!(reply.buttons(), ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1"]);
+    assert_eq!(
+        reply.buttons(),
+        ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1", "tessera:conditional:1"]
+    );
     let board_message = message(9200, user(BOT_ID, "tessera", true), "board", vec![]);
 
     let flipped = fake.interact(id(), &bob, 3, press("tessera:flip:1"), Some(board_message.clone()));

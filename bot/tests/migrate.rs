@@ -28,19 +28,21 @@ use talk::{PLATFORM, T0};
 
 /// Every table of the schema but the migrations' and the leases', in the order the copy takes them
 /// (each after those it refers to).
-const TABLES: [&str; 12] = [
+const TABLES: [&str; 14] = [
     "channel_settings",
     "handled_messages",
     "outbox",
     "players",
     "challenges",
     "games",
+    "conditional_lines",
     "moves",
     "pending_turns",
     "player_settings",
     "tournaments",
     "tournament_pairings",
     "tournament_players",
+    "vacations",
 ];
 
 /// What `who` writes in `channel`; the replies' text, which must not be empty.
@@ -296,6 +298,7 @@ fn whole(cluster: &postgres::Cluster) {
         rated: false,
         now: T0,
         bot: None,
+        weekends_off: false,
     };
     assert_eq!(pg.create_game(&game).unwrap(), games + 1);
     let mut challenge = pg.open_challenges(PLATFORM, "lobby", 1).unwrap().remove(0);

@@ -136,6 +136,7 @@ fn bad_challenges_to_the_bot_are_refused_and_change_nothing() {
         variant: Variant::Chess,
         color: ColorChoice::Random,
         days: None,
+        weekends_off: false,
         rated: false,
         level: Some(7),
     };

@@ -15,7 +15,9 @@ mod tournaments;
 
 use std::sync::{Arc, Barrier};
 
-use tessera_core::model::{Append, BotOpponent, Challenge, GameId, NewGame, PlayerId};
+use tessera_core::model::{
+    Append, BotOpponent, Challenge, GameId, LinesAfter, NewGame, PlayerId, Vacation, VacationStart,
+};
 use tessera_core::model::{
     Entry, Format, GameTemplate, NewPairing, NewTournament, PairingAt, PairingKind, ResultSetting, SetResult,
     TournamentId, TournamentStatus,
@@ -93,6 +95,8 @@ postgres::on_both_databases! {
     a_reminder_and_a_loss_on_time_happen_once_and_not_after_a_move,
     a_lease_has_one_holder_until_it_expires_or_is_given_up,
     racing_for_a_lease_exactly_one_gets_it,
+    conditional_lines_live_and_die_with_the_moves,
+    a_vacation_starts_within_the_allowance_once_and_ends_early,
 }
 
 use talk::{T0, say};
@@ -147,6 +151,7 @@ fn new_game_in(channel: &str, white: PlayerId, black: PlayerId) -> NewGame<'_> {
         rated: false,
         now: 100,
         bot: None,
+        weekends_off: false,
     }
 }
 
@@ -166,6 +171,7 @@ fn challenge(platform: &str, channel: &str, by: PlayerId, to: PlayerId, at: i64)
         days_per_move: None,
         created_at: at,
         rated: true,
+        weekends_off: false,
     }
 }
 
@@ -632,4 +638,127 @@ fn racing_for_a_lease_exactly_one_gets_it(db: &dyn Db) {
         assert_eq!(won, 1, "round {round}: one holder");
     }
     assert_eq!(db.open().lease("race").unwrap().unwrap().generation, 2);
+}
+
+fn conditional_lines_live_and_die_with_the_moves(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = store.create_game(&NewGame { weekends_off: true, ..new_game_in("main", a, b) }).unwrap();
+    assert!(store.game(g).unwrap().unwrap().weekends_off, "the clock's weekend rule is kept");
+    let lines = |s: &dyn Store| s.conditional_lines(g).unwrap();
+    let e4 = vec!["e2-e4".to_string()];
+    assert_eq!(
+        store.append_turns(g, &[], &["e2-e4"], None, &LinesAfter::default(), 110).unwrap(),
+        Append::Stored
+    );
+    let turns = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // Given on the moves it was planned on, and on the lines as they were read.
+    assert!(
+        !store.change_conditional_lines(g, a, &[], &[], &[turns(&["e7-e5", "g1-f3"])], &[], 120).unwrap()
+    );
+    assert!(
+        store
+            .change_conditional_lines(
+                g,
+                a,
+                &e4,
+                &[],
+                &[turns(&["e7-e5", "g1-f3", "b8-c6", "f1-b5"])],
+                &[],
+                120
+            )
+            .unwrap()
+    );
+    let first = lines(&*store);
+    assert_eq!(first.len(), 1);
+    assert_eq!((first[0].player, first[0].from_ply), (a, 1));
+    assert_eq!(first[0].turns, turns(&["e7-e5", "g1-f3", "b8-c6", "f1-b5"]));
+    assert!(
+        !store.change_conditional_lines(g, a, &e4, &[], &[turns(&["c7-c5", "b1-c3"])], &[], 121).unwrap(),
+        "stale view"
+    );
+    let seen = vec![first[0].id];
+    assert!(
+        store.change_conditional_lines(g, a, &e4, &seen, &[turns(&["c7-c5", "b1-c3"])], &[], 121).unwrap()
+    );
+    let both = lines(&*store);
+    assert_eq!(both.len(), 2);
+    // A move whose mover read fewer lines than there are is refused, changing nothing.
+    let keep = LinesAfter { seen: seen.clone(), kept: vec![(first[0].id, 3, turns(&["b8-c6", "f1-b5"]))] };
+    assert_eq!(
+        store.append_turns(g, &e4, &["e7-e5", "g1-f3"], None, &keep, 130).unwrap(),
+        Append::LinesChanged
+    );
+    assert_eq!(store.game(g).unwrap().unwrap().moves, e4);
+    // The turn and its answer in one: the answered line shortened, the other dropped.
+    let keep = LinesAfter { seen: both.iter().map(|l| l.id).collect(), ..keep };
+    assert_eq!(store.append_turns(g, &e4, &["e7-e5", "g1-f3"], None, &keep, 130).unwrap(), Append::Stored);
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!((row.moves.len(), row.last_move_at), (3, 130));
+    let left = lines(&*store);
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        (left[0].id, left[0].from_ply, left[0].turns.clone()),
+        (first[0].id, 3, turns(&["b8-c6", "f1-b5"]))
+    );
+    // On moves that are not the game's, nothing.
+    let seen: Vec<i64> = left.iter().map(|l| l.id).collect();
+    let none = LinesAfter { seen: seen.clone(), kept: vec![] };
+    assert_eq!(store.append_turns(g, &e4, &["d7-d5"], None, &none, 140).unwrap(), Append::Conflict);
+    // Only the owner's lines are dropped by the owner.
+    assert!(store.change_conditional_lines(g, b, &row.moves, &seen, &[], &seen, 141).unwrap());
+    assert_eq!(lines(&*store).len(), 1, "b cannot drop a's line");
+    assert!(store.change_conditional_lines(g, a, &row.moves, &seen, &[], &seen, 141).unwrap());
+    assert!(lines(&*store).is_empty());
+    // A takeback drops every line.
+    assert!(
+        store
+            .change_conditional_lines(g, b, &row.moves, &[], &[turns(&["b1-c3", "g8-f6"])], &[], 150)
+            .unwrap()
+    );
+    store.set_takeback_offer(g, Some(a)).unwrap();
+    assert!(store.take_back(g, 3, 1, a, 160).unwrap());
+    assert!(lines(&*store).is_empty(), "the game left them");
+    // A finished game takes no lines.
+    assert!(store.finish(g, "1-0", "resignation", 170).unwrap());
+    let moves = store.game(g).unwrap().unwrap().moves;
+    assert!(
+        !store.change_conditional_lines(g, a, &moves, &[], &[turns(&["a7-a6", "a2-a3"])], &[], 180).unwrap()
+    );
+}
+
+fn a_vacation_starts_within_the_allowance_once_and_ends_early(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let day = 86_400;
+    let notice = NewNotice::text("local", "main", "a is on vacation", vec!["b".into()]);
+    assert_eq!(
+        store.start_vacation(a, 1000, 1000 + 3 * day, 0, 30 * day, &[notice]).unwrap(),
+        VacationStart::Started
+    );
+    assert_eq!(
+        store.start_vacation(a, 2000, 2000 + day, 0, 30 * day, &[]).unwrap(),
+        VacationStart::AlreadyOn { until: 1000 + 3 * day }
+    );
+    assert_eq!(
+        store.vacations(&[a, b], 0).unwrap(),
+        [Vacation { player: a, start: 1000, end: 1000 + 3 * day }]
+    );
+    assert!(store.end_vacation(a, 1000 + day, &[]).unwrap());
+    assert!(!store.end_vacation(a, 1000 + day + 5, &[]).unwrap(), "ended once");
+    // One day used: 29 more fit, 30 do not.
+    let now = 1000 + 2 * day;
+    assert_eq!(
+        store.start_vacation(a, now, now + 30 * day, 0, 30 * day, &[]).unwrap(),
+        VacationStart::OverAllowance { used: day }
+    );
+    assert_eq!(
+        store.start_vacation(a, now, now + 29 * day, 0, 30 * day, &[]).unwrap(),
+        VacationStart::Started
+    );
+    assert_eq!(store.vacations(&[a], now + 29 * day).unwrap().len(), 0, "those over by then are left out");
+    assert_eq!(store.vacations(&[b], 0).unwrap(), []);
+    // The change's notice was stored with it.
+    let held = store.outbox_claim(Some("local"), "h", 0, 10).unwrap();
+    assert!(held.iter().any(|n| n.text == "a is on vacation"), "{held:?}");
 }

@@ -59,6 +59,8 @@ pub struct TournamentSettings {
     /// Points for a pairing-allocated bye, in halves.
     pub bye_halves: u32,
     pub name: Option<String>,
+    /// Days of vacation a player may take in its games: `None` as each player's allowance, 0 none.
+    pub vacation_days: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +101,8 @@ pub enum Command {
         variant: Variant,
         color: ColorChoice,
         days: Option<u32>,
+        /// `noweekend`: Saturday and Sunday do not count on the clock.
+        weekends_off: bool,
         rated: bool,
         /// The practice opponent's strength, 1 to 5, for a challenge to the bot itself.
         level: Option<u8>,
@@ -140,6 +144,13 @@ pub enum Command {
     Leaderboard(Option<Variant>),
     /// A player's ratings, results and recent games.
     Profile,
+    /// Show the author's conditional turns in a game, `clear` them, or plan a line.
+    Conditional {
+        game: GameRef,
+        line: Option<String>,
+    },
+    /// Start a vacation (`5d`), end it (`off`), or show the allowance.
+    Vacation(Option<String>),
 }
 
 /// What a message is: a command, a plain message that might be a move, or too long to read.

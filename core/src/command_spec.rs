@@ -148,19 +148,27 @@ pub enum Strays {
 pub enum Section {
     Challenges,
     Playing,
+    Correspondence,
     LookingUp,
     Ratings,
     Tournaments,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 5] =
-        [Section::Challenges, Section::Playing, Section::LookingUp, Section::Ratings, Section::Tournaments];
+    pub(crate) const ALL: [Section; 6] = [
+        Section::Challenges,
+        Section::Playing,
+        Section::Correspondence,
+        Section::LookingUp,
+        Section::Ratings,
+        Section::Tournaments,
+    ];
 
     pub(crate) fn title(self) -> &'static str {
         match self {
             Section::Challenges => "Challenges",
             Section::Playing => "Playing",
+            Section::Correspondence => "Playing over days",
             Section::LookingUp => "Looking things up",
             Section::Ratings => "Ratings",
             Section::Tournaments => "Tournaments",
@@ -446,6 +454,8 @@ pub struct ButtonSpec {
     pub settles: bool,
     /// Its answer is for the one who pressed it alone (a flipped board).
     pub private: bool,
+    /// It asks for this option of its command first, in a form (Discord: a modal), then runs.
+    pub asks: Option<&'static str>,
 }
 
 /// The one-click answers a reply invites. Platforms without buttons ignore them: the reply's text
@@ -471,7 +481,7 @@ impl Actions {
     pub fn buttons(self) -> (i64, &'static [&'static str]) {
         match self {
             Actions::Challenge(id) => (id, &["accept", "decline"]),
-            Actions::Game(id) => (id, &["resign", "draw", "flip"]),
+            Actions::Game(id) => (id, &["resign", "draw", "flip", "conditional"]),
             Actions::Confirm(id) => (id, &["confirm"]),
             Actions::DrawOffer(id) => (id, &["draw-yes", "draw-no"]),
             Actions::TakebackOffer(id) => (id, &["takeback-yes", "takeback-no"]),

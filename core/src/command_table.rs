@@ -212,6 +212,12 @@ pub static COMMANDS: &[CommandSpec] = &[
                 "white|black",
             ),
             opt("days", Kind::Days, "Days per move (default: no clock)", "3d").after(&["days", "day"]),
+            opt(
+                "noweekend",
+                Kind::Flag { on: &["noweekend", "noweekends", "weekdays"], off: &["weekends"] },
+                "Saturday and Sunday (in your time zone, `!t settings tz`) don't count on the clock",
+                "noweekend",
+            ),
             opt("rated", RATED, "Counts for ratings (default: no)", "rated"),
             opt(
                 "level",
@@ -227,7 +233,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         section: Section::Challenges,
         // What a challenge to a person may say: `level` is only for a game against the bot, which
         // is never rated nor clocked, so no one challenge takes every option.
-        example: "@bob hans38 white 3d rated",
+        example: "@bob hans38 white 3d noweekend rated",
         build: |a| {
             Ok(Command::Challenge {
                 variant: a.variant("variant").unwrap_or(Variant::Chess),
@@ -237,6 +243,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                     _ => ColorChoice::Random,
                 },
                 days: a.small("days"),
+                weekends_off: a.flag("noweekend").unwrap_or(false),
                 rated: a.flag("rated").unwrap_or(false),
                 level: a.number("level").and_then(|n| u8::try_from(n).ok()),
             })
@@ -544,6 +551,45 @@ pub static COMMANDS: &[CommandSpec] = &[
         build: |_| Ok(Command::Profile),
     },
     CommandSpec {
+        name: "conditional",
+        aliases: &["cond", "conditionals", "premove"],
+        group: None,
+        summary: "Plan answers to your opponent's next turns, privately: if they play e5, I play Nf3",
+        options: &[
+            GAME,
+            opt(
+                "line",
+                Kind::Text { max: 1000 },
+                "Turns in order, theirs first (e5 Nf3 Nc6 Bb5); clear removes your lines; nothing shows them",
+                "e5 Nf3 Nc6 Bb5",
+            ),
+        ],
+        strays: Strays::Join("line"),
+        slash: true,
+        moderated: false,
+        section: Section::Correspondence,
+        example: "#12 e5 Nf3 Nc6 Bb5",
+        build: |a| Ok(Command::Conditional { game: game(a), line: a.word("line").map(str::to_string) }),
+    },
+    CommandSpec {
+        name: "vacation",
+        aliases: &["holiday", "away"],
+        group: None,
+        summary: "Stop the clocks of all your games for some days, or end your vacation early",
+        options: &[opt(
+            "length",
+            Kind::Text { max: 20 },
+            "How long, like 5d; off ends it; nothing shows your allowance",
+            "5d",
+        )],
+        strays: Strays::Join("length"),
+        slash: true,
+        moderated: false,
+        section: Section::Correspondence,
+        example: "5d",
+        build: |a| Ok(Command::Vacation(a.word("length").map(str::to_string))),
+    },
+    CommandSpec {
         name: "create",
         aliases: &["new"],
         group: Some(&TOURNAMENT),
@@ -578,13 +624,20 @@ pub static COMMANDS: &[CommandSpec] = &[
                 "bye 1|1/2|0",
             )
             .after(&["bye"]),
+            opt(
+                "vacation",
+                Kind::Number { min: 0, max: Some(365) },
+                "Most vacation days a player may take in its games; 0 for none (default: their allowance)",
+                "vacation 10",
+            )
+            .after(&["vacation", "vacations"]),
             opt("name", Kind::Text { max: 80 }, "Its name", "name ...").after(&["name", "called"]),
         ],
         strays: Strays::Each("variant"),
         slash: true,
         moderated: false,
         section: Section::Tournaments,
-        example: "swiss hans38 rounds 5 3d rated limit 32 bye 1/2 in 2h name Winter Cup",
+        example: "swiss hans38 rounds 5 3d rated limit 32 bye 1/2 vacation 10 in 2h name Winter Cup",
         build: |a| {
             let format = a.word("format").and_then(Format::parse).unwrap_or(Format::Swiss);
             let rounds = a.small("rounds");
@@ -614,6 +667,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                     _ => 2,
                 },
                 name: a.word("name").map(str::to_string),
+                vacation_days: a.small("vacation"),
             }))
         },
     },
@@ -738,7 +792,17 @@ pub static COMMANDS: &[CommandSpec] = &[
 ];
 
 const fn button(id: &'static str, label: &'static str, tone: Tone, command: &'static str) -> ButtonSpec {
-    ButtonSpec { id, label, tone, command, fixed: &[], confirm: None, settles: false, private: false }
+    ButtonSpec {
+        id,
+        label,
+        tone,
+        command,
+        fixed: &[],
+        confirm: None,
+        settles: false,
+        private: false,
+        asks: None,
+    }
 }
 
 /// A button that answers the message it is on (a challenge, an offer, the resignation prompt):
@@ -775,6 +839,12 @@ pub static BUTTONS: &[ButtonSpec] = &[
         ..button("flip", "Flip board", Tone::Neutral, "board")
     },
     button("confirm", "Play it anyway", Tone::Danger, "confirm"),
+    // Planned privately: the form's answer is the presser's alone.
+    ButtonSpec {
+        asks: Some("line"),
+        private: true,
+        ..button("conditional", "Conditional…", Tone::Neutral, "conditional")
+    },
     button("t-join", "Join", Tone::Go, "tournament join"),
     button("t-leave", "Leave", Tone::Neutral, "tournament leave"),
 ];

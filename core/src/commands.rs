@@ -99,6 +99,15 @@ pub fn button_spec(id: &str) -> Option<&'static ButtonSpec> {
 
 /// The command a button stands for, on game or tournament `number`.
 pub fn button_command(b: &ButtonSpec, number: i64) -> Result<Command, CommandError> {
+    button_command_with(b, number, None)
+}
+
+/// As [`button_command`], with what the presser wrote in the button's form ([`ButtonSpec::asks`]).
+pub fn button_command_with(
+    b: &ButtonSpec,
+    number: i64,
+    asked: Option<&str>,
+) -> Result<Command, CommandError> {
     let spec = by_path(b.command).ok_or_else(|| CommandError(format!("no command {}", b.command)))?;
     let mut args = Args::default();
     let target = spec
@@ -111,6 +120,11 @@ pub fn button_command(b: &ButtonSpec, number: i64) -> Result<Command, CommandErr
         let o =
             spec.option(name).ok_or_else(|| CommandError(format!("{} has no option {name}", b.command)))?;
         args.give(spec, o, Raw::Word(word))?;
+    }
+    if let (Some(name), Some(text)) = (b.asks, asked.map(str::trim).filter(|t| !t.is_empty())) {
+        let o =
+            spec.option(name).ok_or_else(|| CommandError(format!("{} has no option {name}", b.command)))?;
+        args.give(spec, o, Raw::Word(text))?;
     }
     args.complete(spec, false)?;
     (spec.build)(&args)
@@ -251,16 +265,18 @@ mod tests {
                 variant: Variant::Hans38,
                 color: ColorChoice::White,
                 days: Some(3),
+                weekends_off: false,
                 rated: false,
                 level: None
             }
         );
         assert_eq!(
-            cmd("!t play <@123> quad-square days 7 rated"),
+            cmd("!t play <@123> quad-square days 7 noweekend rated"),
             Command::Challenge {
                 variant: Variant::QuadSquare,
                 color: ColorChoice::Random,
                 days: Some(7),
+                weekends_off: true,
                 rated: true,
                 level: None
             }
@@ -273,6 +289,12 @@ mod tests {
         assert_eq!(cmd("!t draw"), Command::Draw(Offer::Offer, None));
         assert_eq!(cmd("!t takeback accept #2"), Command::Takeback(Offer::Accept, Some(2)));
         assert_eq!(cmd("!t games mine"), Command::Games(Scope::Mine));
+        assert_eq!(
+            cmd("!t conditional #7 @@e5 Ng1-f3 @e2-e4"),
+            Command::Conditional { game: Some(7), line: Some("@@e5 Ng1-f3 @e2-e4".into()) }
+        );
+        assert_eq!(cmd("!t cond #7"), Command::Conditional { game: Some(7), line: None });
+        assert_eq!(cmd("!t vacation 5d"), Command::Vacation(Some("5d".into())));
         assert_eq!(cmd("!t rematch @bob"), Command::Rematch(None));
         assert_eq!(parse("e4").unwrap(), Parsed::Plain("e4".into()));
         assert_eq!(parse("!tea time").unwrap(), Parsed::Plain("!tea time".into()));
@@ -422,6 +444,7 @@ mod table_tests {
                 bye_halves: 0,
                 // `#3` names a game wherever it stands, so it is not part of the name.
                 name: Some("Cup t5".into()),
+                vacation_days: None,
             }))
         );
         assert_eq!(

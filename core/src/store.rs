@@ -172,6 +172,55 @@ pub trait Store: Send + Sync + TournamentStore {
     }
     /// Gives the lease up if `holder` holds it: the next process need not wait for it to expire.
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool>;
+
+    /// Stores `turns` as moves `before.len() + 1, ...` of the game, the last with `result` if it
+    /// ended the game, on condition that the game runs and has exactly the moves `before` and that
+    /// its conditional lines are exactly `lines.seen`; in the same transaction the lines in
+    /// `lines.kept` are shortened and every other line of the game is dropped. Clears draw and
+    /// takeback offers. A conditional answer is stored so, with the turn it answers: once.
+    fn append_turns(
+        &self,
+        game: GameId,
+        before: &[String],
+        turns: &[&str],
+        result: Option<(&str, &str)>,
+        lines: &LinesAfter,
+        now: i64,
+    ) -> Result<Append>;
+    /// The game's conditional lines, every player's, oldest first. Only the service reads them:
+    /// each player is shown their own alone.
+    fn conditional_lines(&self, game: GameId) -> Result<Vec<ConditionalLine>>;
+    /// Adds `player`'s lines `add` (each the turns from now on) and drops their lines `drop`, if
+    /// the game still runs with exactly the moves `before` and the game's lines are still exactly
+    /// `seen`; false, changing nothing, otherwise.
+    #[allow(clippy::too_many_arguments)] // The view it was planned on, and the change.
+    fn change_conditional_lines(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        before: &[String],
+        seen: &[i64],
+        add: &[Vec<String>],
+        drop: &[i64],
+        now: i64,
+    ) -> Result<bool>;
+
+    /// The vacations of `players` that end after `since`, by start.
+    fn vacations(&self, players: &[PlayerId], since: i64) -> Result<Vec<Vacation>>;
+    /// Starts a vacation of `player` from `start` to `end` unless one runs at `start`, or those
+    /// begun since `window_start` and this one would last longer than `allowance` seconds in all;
+    /// `notices` (the opponents told) are stored with it.
+    fn start_vacation(
+        &self,
+        player: PlayerId,
+        start: i64,
+        end: i64,
+        window_start: i64,
+        allowance: i64,
+        notices: &[NewNotice],
+    ) -> Result<VacationStart>;
+    /// Ends `player`'s running vacation at `now`, with `notices`; false if none ran.
+    fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool>;
 }
 
 pub trait TournamentStore {
@@ -428,6 +477,50 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         (**self).release_lease(name, holder)
+    }
+    fn append_turns(
+        &self,
+        game: GameId,
+        before: &[String],
+        turns: &[&str],
+        result: Option<(&str, &str)>,
+        lines: &LinesAfter,
+        now: i64,
+    ) -> Result<Append> {
+        (**self).append_turns(game, before, turns, result, lines, now)
+    }
+    fn conditional_lines(&self, game: GameId) -> Result<Vec<ConditionalLine>> {
+        (**self).conditional_lines(game)
+    }
+    #[allow(clippy::too_many_arguments)] // The view it was planned on, and the change.
+    fn change_conditional_lines(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        before: &[String],
+        seen: &[i64],
+        add: &[Vec<String>],
+        drop: &[i64],
+        now: i64,
+    ) -> Result<bool> {
+        (**self).change_conditional_lines(game, player, before, seen, add, drop, now)
+    }
+    fn vacations(&self, players: &[PlayerId], since: i64) -> Result<Vec<Vacation>> {
+        (**self).vacations(players, since)
+    }
+    fn start_vacation(
+        &self,
+        player: PlayerId,
+        start: i64,
+        end: i64,
+        window_start: i64,
+        allowance: i64,
+        notices: &[NewNotice],
+    ) -> Result<VacationStart> {
+        (**self).start_vacation(player, start, end, window_start, allowance, notices)
+    }
+    fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool> {
+        (**self).end_vacation(player, now, notices)
     }
 }
 

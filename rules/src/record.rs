@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::Move;
 use crate::game::{Game, Outcome, PlayError, WinReason};
 use crate::notation;
 use crate::position::Position;
@@ -246,7 +247,27 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
         None => Position::start(variant),
     };
     let mut game = Game::new(start);
-    let mut tokens = record.moves.iter().peekable();
+    play_tokens(&mut game, &record.moves)?;
+    Ok(Replay { game, record })
+}
+
+/// Reads turns written one after another from `start` (a conditional line: `e5 Nf3 Nc6 Bb5`,
+/// `@@e5 Ng1-f3 @e2-e4`), grouping a compound turn's actions as a record's are: a square action
+/// joins the turn before it while that turn can take it, and a move number starts a new turn.
+/// Each turn must be legal where it is played; the error names the first that is not.
+pub fn read_turns(start: &Position, text: &str) -> Result<Vec<Move>, ReplayError> {
+    let record = parse_record(text)?;
+    if !record.headers.is_empty() || record.result.is_some() {
+        return Err(ReplayError::Syntax("only turns, one after another, like `e5 Nf3 Nc6 Bb5`".into()));
+    }
+    let mut game = Game::new(start.clone());
+    play_tokens(&mut game, &record.moves)?;
+    Ok(game.moves().to_vec())
+}
+
+/// Plays a record's move texts on `game`, a compound turn's actions grouped into one turn.
+fn play_tokens(game: &mut Game, moves: &[RecordToken]) -> Result<(), ReplayError> {
+    let mut tokens = moves.iter().peekable();
     let mut ply = 0;
     // The turn just played, and the position before it, to explain a square action it could not take.
     let mut last: Option<(usize, String, Position)> = None;
@@ -287,7 +308,7 @@ pub fn replay(variant: Variant, text: &str) -> Result<Replay, ReplayError> {
         }
         last = Some((ply, turn, before));
     }
-    Ok(Replay { game, record })
+    Ok(())
 }
 
 /// The moves of `game` as a record ([`Game::record`]): SAN for FIDE chess, so that other chess

@@ -4,8 +4,8 @@
 
 use anyhow::{Context, Result};
 use tessera_core::model::{
-    BotOpponent, Challenge, Entrant, FinishedGame, Format, GameRow, Lease, PairingKind, PairingRow, Player,
-    RatedResult, TournamentRow, TournamentStatus,
+    BotOpponent, Challenge, ConditionalLine, Entrant, FinishedGame, Format, GameRow, Lease, PairingKind,
+    PairingRow, Player, RatedResult, TournamentRow, TournamentStatus, Vacation,
 };
 use tessera_core::outbox::{NoticeKind, OutboxRow, notify_list};
 
@@ -86,6 +86,7 @@ pub(crate) fn game_row(r: &impl Columns, moves: Vec<String>) -> Result<GameRow> 
         rated: r.flag(14)?,
         created_at: number(r, 15)?,
         bot: BotOpponent::from_columns(r.int(16)?, level_opt(r, 17)?),
+        weekends_off: r.flag(18)?,
         moves,
     })
 }
@@ -103,6 +104,7 @@ pub(crate) fn challenge_row(r: &impl Columns) -> Result<Challenge> {
         days_per_move: small_opt(r, 7)?,
         created_at: number(r, 8)?,
         rated: r.flag(9)?,
+        weekends_off: r.flag(10)?,
     })
 }
 
@@ -135,6 +137,7 @@ pub(crate) fn tournament_row(r: &impl Columns) -> Result<TournamentRow> {
         status: TournamentStatus::parse(&string(r, 13)?),
         current_round: small(r, 14)?,
         created_at: number(r, 15)?,
+        vacation_days: small_opt(r, 16)?,
     })
 }
 
@@ -209,4 +212,20 @@ pub(crate) fn rated_result_row(r: &impl Columns) -> Result<RatedResult> {
         result: string(r, 6)?,
         finished_at: number(r, 7)?,
     })
+}
+
+/// A `conditional_lines` row selected as [`crate::sql::CONDITIONAL_LINES`].
+pub(crate) fn conditional_line(r: &impl Columns) -> Result<ConditionalLine> {
+    let turns = string(r, 3)?;
+    Ok(ConditionalLine {
+        id: number(r, 0)?,
+        player: number(r, 1)?,
+        from_ply: usize::try_from(number(r, 2)?)?,
+        turns: turns.lines().map(str::to_string).collect(),
+    })
+}
+
+/// A `vacations` row selected as [`crate::sql::VACATIONS`].
+pub(crate) fn vacation(r: &impl Columns) -> Result<Vacation> {
+    Ok(Vacation { player: number(r, 0)?, start: number(r, 1)?, end: number(r, 2)? })
 }

@@ -6,14 +6,14 @@
 // Players, settings, challenges, games.
 
 /// The columns a challenge is read by ([`crate::rows::challenge_row`]).
-pub const CHALLENGE_COLUMNS: &str =
-    "id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated";
+pub const CHALLENGE_COLUMNS: &str = "id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated, weekends_off";
 
 pub const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
-     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level";
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level, \
+     weekends_off";
 
 pub const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
-     rated, starts_at, max_players, bye_halves, status, current_round, created_at";
+     rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days";
 
 /// `(player)`.
 pub const PLAYER_BY_ID: &str = "SELECT id, platform, user_id, name FROM players WHERE id = ?1";
@@ -220,3 +220,42 @@ pub const MARK_HANDLED: &str =
 /// `(platform, message)`.
 pub const WAS_HANDLED: &str =
     "SELECT COUNT(*) > 0 FROM handled_messages WHERE platform = ?1 AND message_id = ?2";
+
+// Conditional turns and vacations (issue 30).
+
+/// `(game)`: the game's conditional lines, oldest first ([`crate::rows::conditional_line`]).
+pub const CONDITIONAL_LINES: &str =
+    "SELECT id, player_id, from_ply, turns FROM conditional_lines WHERE game_id = ?1 ORDER BY id";
+
+/// `(game, player, from_ply, turns, created_at)`.
+pub const INSERT_CONDITIONAL_LINE: &str = "INSERT INTO conditional_lines (game_id, player_id, from_ply, turns, created_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+
+/// `(line, game, player)`.
+pub const DELETE_CONDITIONAL_LINE: &str =
+    "DELETE FROM conditional_lines WHERE id = ?1 AND game_id = ?2 AND player_id = ?3";
+
+/// `(line, from_ply, turns)`.
+pub const SHORTEN_CONDITIONAL_LINE: &str =
+    "UPDATE conditional_lines SET from_ply = ?2, turns = ?3 WHERE id = ?1";
+
+/// `(game)`.
+pub const DROP_CONDITIONAL_LINES: &str = "DELETE FROM conditional_lines WHERE game_id = ?1";
+
+/// `(player, since)`: the player's vacations that end after `since`, by start.
+pub const VACATIONS: &str = "SELECT player_id, started_at, ends_at FROM vacations WHERE player_id = ?1 AND ends_at > ?2 ORDER BY started_at";
+
+/// `(player, at)`: when the vacation running at `at` ends.
+pub const RUNNING_VACATION: &str =
+    "SELECT ends_at FROM vacations WHERE player_id = ?1 AND started_at <= ?2 AND ends_at > ?2";
+
+/// `(player, since)`: seconds of vacation begun since `since`.
+pub const VACATION_USED: &str = "SELECT CAST(COALESCE(SUM(ends_at - started_at), 0) AS BIGINT) FROM vacations
+         WHERE player_id = ?1 AND started_at >= ?2";
+
+/// `(player, started_at, ends_at)`.
+pub const INSERT_VACATION: &str =
+    "INSERT INTO vacations (player_id, started_at, ends_at) VALUES (?1, ?2, ?3)";
+
+/// `(player, now)`: ends the running vacation now.
+pub const END_VACATION: &str =
+    "UPDATE vacations SET ends_at = ?2 WHERE player_id = ?1 AND started_at <= ?2 AND ends_at > ?2";

@@ -12,8 +12,8 @@ use serenity::all::{
     ChannelId, ClientBuilder, CommandDataOptionValue, CommandInteraction, CommandOptionType,
     ComponentInteraction, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseMessage, EditInteractionResponse, EventHandler,
-    GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId, Member, Message, Permissions, Ready,
-    UserId,
+    GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId, Member, Message, ModalInteraction,
+    Permissions, Ready, UserId,
 };
 use serenity::async_trait;
 use serenity::builder::Builder as _;
@@ -265,6 +265,7 @@ impl EventHandler for Handler {
             Interaction::Command(c) => self.slash(&ctx.http, &c).await,
             Interaction::Autocomplete(c) => self.autocomplete(&ctx.http, &c).await,
             Interaction::Component(c) => self.button(&ctx.http, &c).await,
+            Interaction::Modal(m) => self.form(&ctx.http, &m).await,
             _ => Ok(()),
         };
         if let Err(e) = outcome {
@@ -427,6 +428,20 @@ impl Handler {
         let asker = Asker::new(c.channel_id, &c.user, c.member.as_ref());
         let pressed = read_id(&c.data.custom_id);
         let replies = match pressed.and_then(|(spec, number)| press(spec, number)) {
+            Some(Press::Form(button, number)) => {
+                if let Some(modal) = buttons::form(button, number) {
+                    CreateInteractionResponse::Modal(modal).execute(http, (c.id, &c.token)).await?;
+                    return Ok(());
+                }
+                (
+                    vec![Reply {
+                        text: "that form is not one of mine any more; use `/conditional`".into(),
+                        private: true,
+                        ..Reply::default()
+                    }],
+                    Opening::Fresh,
+                )
+            }
             Some(Press::Confirm(game, id)) => {
                 // Only a player is asked to confirm; anyone else hears why not.
                 match asker.ask(&self.service, move |s, m| s.refusal_to_act(m, Some(game))).await {
@@ -489,6 +504,32 @@ impl Handler {
         };
         let (replies, opening) = replies;
         self.finish(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
+            .await;
+        Ok(())
+    }
+
+    /// A submitted form (a button's modal): its command run with what was written, answered to
+    /// the one who wrote it alone.
+    async fn form(&self, http: &Http, m: &ModalInteraction) -> Result<()> {
+        let (mut replies, opening) = match buttons::form_command(&m.data) {
+            Some(cmd) => {
+                let asker = Asker::new(m.channel_id, &m.user, m.member.as_ref());
+                let work = asker.ask(&self.service, |s, msg| s.run(msg, cmd));
+                let thinking =
+                    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
+                self.in_time(http, (m.id, &m.token), work, thinking, Opening::Deferred).await
+            }
+            None => (
+                vec![Reply {
+                    text: "that form is not one of mine any more; use `/conditional`".into(),
+                    private: true,
+                    ..Reply::default()
+                }],
+                Opening::Fresh,
+            ),
+        };
+        replies.iter_mut().for_each(|r| r.private = true);
+        self.finish(http, Answering { id: m.id, token: &m.token, channel: m.channel_id }, replies, opening)
             .await;
         Ok(())
     }

@@ -176,6 +176,37 @@ fn a_leading_mention_of_the_bot_addresses_it() {
 }
 
 #[test]
+fn the_conditional_button_opens_a_form_whose_answer_is_the_command() {
+    let (spec, number) = read_id("tessera:conditional:12").unwrap();
+    assert_eq!(press(spec, number), Some(Press::Form("conditional", 12)));
+    let modal = serde_json::to_value(form("conditional", 12).unwrap()).unwrap();
+    assert_eq!(modal["custom_id"], "tessera-form:conditional:12");
+    assert_eq!(modal["components"][0]["components"][0]["style"], 2, "a paragraph: lines are long");
+    let submitted = |value: serde_json::Value| {
+        let data: serenity::all::ModalInteractionData = serde_json::from_value(serde_json::json!({
+            "custom_id": "tessera-form:conditional:12",
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": "value", "value": value}]}]
+        }))
+        .unwrap();
+        form_command(&data)
+    };
+    assert_eq!(
+        submitted("e5 Nf3 Nc6 Bb5".into()),
+        Some(Command::Conditional { game: Some(12), line: Some("e5 Nf3 Nc6 Bb5".into()) })
+    );
+    // Left empty, it shows the lines.
+    assert_eq!(submitted("".into()), Some(Command::Conditional { game: Some(12), line: None }));
+    let forged: serenity::all::ModalInteractionData =
+        serde_json::from_value(serde_json::json!({"custom_id": "tessera-form:resign:12", "components": []}))
+            .unwrap();
+    assert_eq!(form_command(&forged), None, "only a button that asks has a form");
+    let junk: serenity::all::ModalInteractionData =
+        serde_json::from_value(serde_json::json!({"custom_id": "tessera-form:nuke:x", "components": []}))
+            .unwrap();
+    assert_eq!(form_command(&junk), None);
+}
+
+#[test]
 fn buttons_read_back_as_the_commands_they_stand_for() {
     assert_eq!(button_press("tessera:accept:3"), Some(Press::Run(Command::Accept(Some(3)))));
     assert_eq!(button_press("tessera:resign:7"), Some(Press::Confirm(7, "resign")));
@@ -253,11 +284,12 @@ fn the_registered_slash_commands_are_the_table() {
     assert_eq!(
         shape.join(" "),
         concat!(
-            "challenge(opponent,variant,color,days,rated,level) rematch(opponent) accept(challenge) ",
+            "challenge(opponent,variant,color,days,noweekend,rated,level) rematch(opponent) accept(challenge) ",
             "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) channel(change) resign(game) ",
             "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
             "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
-            "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,name) ",
+            "conditional(game,line) vacation(length) ",
+            "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,vacation,name) ",
             "tournament list(page) tournament join(tournament) tournament leave(tournament) ",
             "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
             "tournament withdraw(tournament,player,name) tournament result(game,result,correct,reason,tournament) ",

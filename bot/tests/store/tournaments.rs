@@ -17,6 +17,7 @@ pub(crate) fn new_tournament<'a>(channel: &'a str, organiser: PlayerId, format: 
         max_players: None,
         bye_halves: 2,
         now: T0,
+        vacation_days: None,
     }
 }
 

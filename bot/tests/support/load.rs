@@ -38,6 +38,7 @@ pub fn setup(store: &dyn Store, count: usize) -> (GameId, GameId) {
             rated: false,
             now: tessera_core::service::unix_now(),
             bot: None,
+            weekends_off: false,
         };
         ids.push(store.create_game(&game).unwrap());
     }

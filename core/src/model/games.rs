@@ -26,6 +26,8 @@ pub struct Challenge {
     pub created_at: i64,
     /// The game will count for ratings.
     pub rated: bool,
+    /// The game's clock will stop at weekends ([`GameRow::weekends_off`]).
+    pub weekends_off: bool,
 }
 
 /// A game as stored. Its position comes from replaying `moves` from `start_fen`.
@@ -51,6 +53,8 @@ pub struct GameRow {
     pub created_at: i64,
     /// A game against the bot itself: its player and level.
     pub bot: Option<BotOpponent>,
+    /// The clock stops on Saturday and Sunday in the time zone of the player to move.
+    pub weekends_off: bool,
 }
 
 /// The bot as one side of a practice game.
@@ -74,6 +78,8 @@ pub enum Append {
     Stored,
     /// Someone else's move got there first: the game has moved on.
     Conflict,
+    /// A conditional line was given or removed since the mover read them: read them again.
+    LinesChanged,
 }
 
 /// Whether move `ply` may follow the game's `stored` moves: the game still runs, the move is the
@@ -105,4 +111,51 @@ pub struct NewGame<'a> {
     pub rated: bool,
     pub now: i64,
     pub bot: Option<BotOpponent>,
+    pub weekends_off: bool,
+}
+
+/// A conditional line ([`crate::store::Store::conditional_lines`]): the turns a player has
+/// planned, the opponent's first, alternating, in the game's stored notation. Alive while the game
+/// has exactly `from_ply` moves (and so the opponent is to move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConditionalLine {
+    pub id: i64,
+    pub player: PlayerId,
+    pub from_ply: usize,
+    pub turns: Vec<String>,
+}
+
+/// What a move's commit does to the game's conditional lines, checked and written in the move's
+/// transaction ([`crate::store::Store::append_turns`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinesAfter {
+    /// The ids of the game's lines as the mover read them: another line given meanwhile makes the
+    /// commit answer [`Append::LinesChanged`], changing nothing.
+    pub seen: Vec<i64>,
+    /// The lines that live on, shortened: (id, the game's move count after the commit, the turns
+    /// still to come). Every other line of the game is dropped.
+    pub kept: Vec<(i64, usize, Vec<String>)>,
+}
+
+/// A vacation ([`crate::store::Store::vacations`]): from `start` to `end`, unix seconds (`end` is
+/// when it was ended, if it was ended early).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Vacation {
+    pub player: PlayerId,
+    pub start: i64,
+    pub end: i64,
+}
+
+/// What [`crate::store::Store::start_vacation`] did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VacationStart {
+    Started,
+    /// One is running already, until then.
+    AlreadyOn {
+        until: i64,
+    },
+    /// It would pass the allowance: this many seconds of it are used already.
+    OverAllowance {
+        used: i64,
+    },
 }

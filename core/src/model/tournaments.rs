@@ -108,6 +108,9 @@ pub struct TournamentRow {
     /// The last round paired; 0 before the start.
     pub current_round: u32,
     pub created_at: i64,
+    /// Vacation in its games: `None` as each player's allowance says, `Some(0)` none, `Some(n)` at
+    /// most `n` days a player.
+    pub vacation_days: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -125,6 +128,7 @@ pub struct NewTournament<'a> {
     pub max_players: Option<u32>,
     pub bye_halves: u32,
     pub now: i64,
+    pub vacation_days: Option<u32>,
 }
 
 /// A player entered in a tournament.
@@ -242,6 +246,7 @@ impl<'a> GameTemplate<'a> {
             rated: self.rated,
             now: self.now,
             bot: None,
+            weekends_off: false,
         }
     }
 }

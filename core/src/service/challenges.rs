@@ -8,10 +8,11 @@ impl<S: Store> Service<S> {
         msg: &Incoming,
         variant: Variant,
         color: ColorChoice,
-        days: Option<u32>,
+        clock: ClockTerms,
         rated: bool,
         level: Option<u8>,
     ) -> Replies {
+        let ClockTerms { days, weekends_off } = clock;
         let Some(opponent) = msg.mentions.first() else {
             return Err(format!("name your opponent, like `!t challenge @alice {variant}`"));
         };
@@ -56,10 +57,14 @@ impl<S: Store> Service<S> {
                 days_per_move: days,
                 created_at: msg.now,
                 rated,
+                weekends_off: weekends_off && days.is_some(),
             })
             .map_err(internal)?;
-        let clock = days
+        let mut clock = days
             .map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
+        if weekends_off && days.is_some() {
+            clock.push_str(", weekends off");
+        }
         let side = match color {
             ColorChoice::Random => "colours drawn at random".to_string(),
             c => format!("{} plays {}", me.name, c.name()),
@@ -116,7 +121,7 @@ impl<S: Store> Service<S> {
             &Incoming { mentions: &opponent, ..msg.clone() },
             variant,
             color,
-            game.days_per_move,
+            ClockTerms { days: game.days_per_move, weekends_off: game.weekends_off },
             game.rated,
             game.bot.map(|b| b.level),
         )
@@ -183,6 +188,7 @@ impl<S: Store> Service<S> {
             rated: c.rated,
             now: msg.now,
             bot: None,
+            weekends_off: c.weekends_off,
         };
         let names = |id| {
             self.store.player_by_id(id).map_err(internal)?.ok_or_else(|| "a player has vanished".to_string())
@@ -190,6 +196,9 @@ impl<S: Store> Service<S> {
         let (white_player, black_player) = (names(white)?, names(black)?);
         let to_move = if start.turn() == Color::White { &white_player } else { &black_player };
         let mut clock = c.days_per_move.map_or(String::new(), |d| format!(", {d} days per move"));
+        if c.weekends_off {
+            clock.push_str(", weekends off");
+        }
         if c.rated {
             clock.push_str(", rated");
         }
@@ -234,4 +243,11 @@ impl<S: Store> Service<S> {
         }
         Ok(vec![reply])
     }
+}
+
+/// A challenge's clock: days per move, and whether weekends count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct ClockTerms {
+    pub days: Option<u32>,
+    pub weekends_off: bool,
 }

@@ -56,12 +56,4 @@ impl<S: Store> Service<S> {
         }
         Ok(self.outbox_due(platforms))
     }
-
-    /// When the player to move in a running game on a clock runs out of time: `days_per_move`
-    /// after the last move. Every reader of a deadline (the clock's tick, a move's check, the
-    /// captions and listings) asks here.
-    pub(super) fn deadline_of(&self, row: &GameRow) -> Option<i64> {
-        let days = row.days_per_move.filter(|_| row.result.is_none())?;
-        Some(row.last_move_at + i64::from(days) * DAY)
-    }
 }

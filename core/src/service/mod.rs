@@ -18,11 +18,13 @@ use crate::model::{Append, BotOpponent, Challenge, GameId, GameRow, NewGame, Pla
 use crate::outbox::{NewNotice, NoticeKind};
 use crate::store::Store;
 use crate::turn_list::{self, key_begins, long_begins_like, move_key};
+use challenges::ClockTerms;
 
 mod board;
 mod challenges;
 mod clock;
 mod committed;
+mod conditional;
 mod listings;
 mod messages;
 mod offers;
@@ -30,6 +32,7 @@ mod settings;
 mod suggestions;
 mod tournaments;
 mod turns;
+mod vacation;
 
 use committed::Committed;
 pub use messages::*;
@@ -315,8 +318,8 @@ impl<S: Store> Service<S> {
                     tessera_render::render_png(&BoardView::new(&Position::start(v), None), &self.render).ok();
                 Ok(vec![Reply { image, ..Reply::text(v.help()) }])
             }
-            Command::Challenge { variant, color, days, rated, level } => {
-                self.challenge(msg, variant, color, days, rated, level)
+            Command::Challenge { variant, color, days, weekends_off, rated, level } => {
+                self.challenge(msg, variant, color, ClockTerms { days, weekends_off }, rated, level)
             }
             Command::Rematch(opponent) => self.rematch(msg, opponent),
             Command::Accept(id) => self.accept(msg, id),
@@ -338,6 +341,8 @@ impl<S: Store> Service<S> {
             Command::Rating(variant) => self.rating(msg, variant),
             Command::Leaderboard(variant) => self.leaderboard(msg, variant),
             Command::Profile => self.profile(msg),
+            Command::Conditional { game, line } => Ok(self.conditional(msg, game, line.as_deref())),
+            Command::Vacation(length) => self.vacation(msg, length.as_deref()),
         }
     }
 

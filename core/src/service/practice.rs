@@ -113,6 +113,7 @@ impl<S: Store> Service<S> {
             rated: false,
             now: msg.now,
             bot: Some(BotOpponent { player: them.id, level }),
+            weekends_off: false,
         };
         let id = self.store.create_game(&game).map_err(internal)?;
         let loaded = self.find(msg, Some(id), true)?;

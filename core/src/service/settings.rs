@@ -63,9 +63,25 @@ impl<S: Store> Service<S> {
                     format!("{} {} ({})", s.key, self.setting_for(&me, msg.platform, msg.channel, s), s.what)
                 })
                 .collect();
+            let tz = self.store.setting(me.id, vacation::TZ_KEY).map_err(internal)?;
             return Ok(vec![Reply::text(format!(
-                "Your settings: {}. Change one like `!t settings board mine`.",
-                listed.join("; ")
+                "Your settings: {}; tz {} (your time zone, for clocks without weekends: `!t settings tz \
+                 Europe/Berlin`). Change one like `!t settings board mine`.",
+                listed.join("; "),
+                tz.as_deref().unwrap_or("UTC")
+            ))]);
+        }
+        if matches!(words[0].as_str(), "tz" | "timezone" | "zone") {
+            // Zone names keep their case: `Europe/Berlin`.
+            let name = change.unwrap_or_default().split_whitespace().nth(1).unwrap_or_default();
+            let zone: chrono_tz::Tz = name.parse().ok().filter(|_| words.len() == 2).ok_or_else(|| {
+                "say your time zone by its name, like `!t settings tz Europe/Berlin`, `America/New_York` or `UTC`"
+                    .to_string()
+            })?;
+            self.store.set_setting(me.id, vacation::TZ_KEY, zone.name()).map_err(internal)?;
+            return Ok(vec![Reply::text(format!(
+                "Saved: tz {}. Clocks without weekends skip Saturday and Sunday there when it is your move.",
+                zone.name()
             ))]);
         }
         let (setting, value) = parse_setting(&words, SETTINGS, "!t settings")?;
@@ -87,11 +103,37 @@ impl<S: Store> Service<S> {
                 .iter()
                 .map(|s| Ok(format!("{} {}", s.key, get(s)?)))
                 .collect::<Result<_, String>>()?;
+            let allowance = self
+                .store
+                .channel_setting(msg.platform, msg.channel, vacation::ALLOWANCE_KEY)
+                .map_err(internal)?
+                .unwrap_or_else(|| vacation::DEFAULT_ALLOWANCE_DAYS.to_string());
             return Ok(vec![Reply::text(format!(
-                "This channel: gifs {gifs} (a finished game is posted as an animated GIF); for players who have \
-                 not chosen: {}. Moderators change them like `!t channel gifs off` or `!t channel board white`.",
+                "This channel: gifs {gifs} (a finished game is posted as an animated GIF); vacation {allowance} (days \
+                 of vacation a player may take a year, asked here); for players who have not chosen: {}. Moderators \
+                 change them like `!t channel gifs off`, `!t channel vacation 45` or `!t channel board white`.",
                 defaults.join(", ")
             ))]);
+        }
+        if words[0] == vacation::ALLOWANCE_KEY {
+            let days = words
+                .get(1)
+                .map(|w| w.trim_end_matches('d'))
+                .and_then(|w| w.parse::<u32>().ok())
+                .filter(|d| *d <= vacation::MAX_ALLOWANCE_DAYS && words.len() == 2)
+                .ok_or_else(|| {
+                    format!(
+                        "say how many days of vacation a player may take a year, 0 to {}: `!t channel vacation 30`",
+                        vacation::MAX_ALLOWANCE_DAYS
+                    )
+                })?;
+            if !msg.is_admin {
+                return Err("only the channel's moderators can change its settings".into());
+            }
+            self.store
+                .set_channel_setting(msg.platform, msg.channel, vacation::ALLOWANCE_KEY, &days.to_string())
+                .map_err(internal)?;
+            return Ok(vec![Reply::text(format!("Saved for this channel: vacation {days} days a year."))]);
         }
         let (setting, value) = parse_setting(&words, &CHANNEL_SETTINGS, "!t channel")?;
         if !msg.is_admin {

@@ -1,6 +1,7 @@
 //! Turns: a move read, checked, committed, and what follows its commit.
 
 use super::*;
+use conditional::Answer;
 
 impl<S: Store> Service<S> {
     /// Ends a game whose mover ran out of time, storing the notice that says so (posted with the
@@ -162,20 +163,44 @@ impl<S: Store> Service<S> {
         // Only the player to move moves: callers have checked that `me` is that player.
         let my_color = pos.turn();
         let (san_unmarked, stored_text) = notation::san_and_lan_unmarked(pos, mv);
+        let waiting = loaded.player(my_color.other()).id;
+        // The opponent's conditional answer, if a line of theirs expected this turn, is stored
+        // with it: played once, whichever process stores the turn.
+        let mut tries = 0;
+        let answer = loop {
+            let lines = self.store.conditional_lines(loaded.row.id).map_err(internal)?;
+            let (answer, lines) =
+                conditional::plan_answer(&lines, loaded.row.moves.len(), waiting, pos, &stored_text, &game);
+            let outcome = answer.as_ref().map_or(&game, |a| &a.game).outcome();
+            let result = outcome.map(|o| (o.result(), reason_word(o)));
+            let mut turns = vec![stored_text.as_str()];
+            turns.extend(answer.as_ref().map(|a| a.stored.as_str()));
+            // On exactly the moves the mover saw: a takeback and another move since (the bot's
+            // search takes seconds) leave as many moves but another position.
+            match self
+                .store
+                .append_turns(loaded.row.id, &loaded.row.moves, &turns, result, &lines, msg.now)
+                .map_err(internal)?
+            {
+                Append::Stored => break answer,
+                Append::Conflict => return Ok(None),
+                // A line given or cleared meanwhile: plan again with it.
+                Append::LinesChanged if tries < 5 => tries += 1,
+                Append::LinesChanged => return Ok(None),
+            }
+        };
+        let mine_after = game.clone();
+        let (game, answer) = match answer {
+            Some(Answer { mv, stored, san, game }) => (game, Some((mv, stored, san))),
+            None => (game, None),
+        };
         let outcome = game.outcome();
         let result = outcome.map(|o| (o.result(), reason_word(o)));
-        // On exactly the moves the mover saw: a takeback and another move since (the bot's search
-        // takes seconds) leave as many moves but another position.
-        let appended =
-            self.store.append_move_after(loaded.row.id, &loaded.row.moves, &stored_text, result, msg.now);
-        match appended.map_err(internal)? {
-            Append::Stored => {}
-            Append::Conflict => return Ok(None),
-        }
         // Committed: now it may be acknowledged. The stored row now reads as `after`'s.
         let after = {
             let Loaded { mut row, white, black, .. } = loaded;
             row.moves.push(stored_text);
+            row.moves.extend(answer.as_ref().map(|a| a.1.clone()));
             row.last_move_at = msg.now;
             row.reminded = false;
             (row.draw_offer, row.takeback_offer) = (None, None);
@@ -188,12 +213,12 @@ impl<S: Store> Service<S> {
             Loaded { row, game, white, black, deadline }
         };
         let id = after.row.id;
-        let mark = match outcome {
+        let mark = |game: &Game| match game.outcome() {
             Some(Outcome::Win { reason: WinReason::Checkmate, .. }) => "#",
-            _ if after.game.position().is_check() => "+",
+            _ if game.position().is_check() => "+",
             _ => "",
         };
-        let mut text = format!("{} played {san_unmarked}{mark}.", me.name);
+        let mut text = format!("{} played {san_unmarked}{}.", me.name, mark(&mine_after));
         // With several games in the channel, say which one it went to: the players and everyone
         // reading tell them apart (the bot's moves, posted unasked, most of all).
         let games_here = match games_here {
@@ -206,9 +231,17 @@ impl<S: Store> Service<S> {
         if games_here > 1 {
             text = format!("Game #{id}: {text}");
         }
-        text.push_str(&shrink_note(pos, mv, after.game.position()));
+        text.push_str(&shrink_note(pos, mv, mine_after.position()));
         if let Some(named) = named {
             text.push_str(&shrink_promotion_note(pos, mv, named));
+        }
+        if let Some((answer_mv, _, san)) = &answer {
+            text.push_str(&format!(
+                " {} answered {san}{} (a conditional turn).",
+                after.player(my_color.other()).name,
+                mark(&after.game)
+            ));
+            text.push_str(&shrink_note(mine_after.position(), answer_mv, after.game.position()));
         }
         match outcome {
             Some(o) => text.push_str(&format!(" {o} ({}).", o.result())),
@@ -234,17 +267,23 @@ impl<S: Store> Service<S> {
                 }
             }
         }
-        let mut reply = self.board_reply(&after, Some((pos, mv)), false, msg.now);
+        let last = match &answer {
+            Some((answer_mv, _, _)) => (mine_after.position(), answer_mv),
+            None => (pos, mv),
+        };
+        let mut reply = self.board_reply(&after, Some(last), false, msg.now);
         reply.text = text;
         let other = after.player(my_color.other());
-        // The bot needs no ping to move: its worker is told below.
-        if after.row.bot.is_none_or(|b| b.player != other.id) {
+        // The bot needs no ping to move: its worker is told below. A conditional answer leaves
+        // the move with the author, who is reading.
+        if after.row.bot.is_none_or(|b| b.player != other.id) && answer.is_none() {
             reply = reply.notifying(other);
         }
         let mut replies = vec![reply];
+        let next = after.player(after.game.position().turn()).id;
         let change = match outcome {
             Some(_) => Committed::Ended,
-            None => Committed::GoesOn { bot_to_move: after.row.bot.is_some_and(|b| b.player != me.id) },
+            None => Committed::GoesOn { bot_to_move: after.row.bot.is_some_and(|b| b.player == next) },
         };
         self.after_commit(&mut replies, id, change, msg.now);
         Ok(Some(replies))

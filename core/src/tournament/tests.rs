@@ -21,6 +21,7 @@ fn row(format: Format, rounds: u32, current: u32) -> TournamentRow {
         status: TournamentStatus::Running,
         current_round: current,
         created_at: 0,
+        vacation_days: None,
     }
 }
 

@@ -25,7 +25,8 @@ use tokio_postgres::error::SqlState;
 use crate::sql::TOURNAMENT_COLUMNS;
 use crate::sql::{self, CHALLENGE_COLUMNS};
 use tessera_core::model::{
-    Append, Challenge, ChallengeId, GameId, GameRow, Lease, NewGame, Player, PlayerId, may_append,
+    Append, Challenge, ChallengeId, ConditionalLine, GameId, GameRow, Lease, LinesAfter, NewGame, Player,
+    PlayerId, Vacation, VacationStart, may_append,
 };
 use tessera_core::model::{
     Entrant, Entry, FinishedGame, GameEnding, GameTemplate, NewPairing, NewTournament, PairingAt,
@@ -49,6 +50,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (4, include_str!("../../migrations/postgres/004_practice_opponent.sql")),
     (5, include_str!("../../migrations/postgres/005_leases.sql")),
     (6, include_str!("../../migrations/postgres/006_outbox.sql")),
+    (7, include_str!("../../migrations/postgres/007_correspondence.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -290,7 +292,8 @@ impl Store for PgStore {
         let r = self
             .one(
                 "INSERT INTO challenges (platform, channel, challenger, challenged, variant, color, days_per_move,
-                 created_at, status, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9) RETURNING id",
+                 created_at, status, rated, weekends_off) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9, $10)
+                 RETURNING id",
                 &[
                     &c.platform,
                     &c.channel,
@@ -301,6 +304,7 @@ impl Store for PgStore {
                     &c.days_per_move.map(i64::from),
                     &c.created_at,
                     &c.rated,
+                    &c.weekends_off,
                 ],
             )?;
         Ok(r.try_get(0)?)
@@ -495,6 +499,8 @@ impl Store for PgStore {
                 return Ok(false);
             }
             execute(&tx, sql::DELETE_MOVES_AFTER, &[&game, &ply(moves - count)]).await?;
+            // The game left every conditional line: they were planned from a later move.
+            execute(&tx, sql::DROP_CONDITIONAL_LINES, &[&game]).await?;
             execute(
                 &tx,
                 "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = $2, reminded = FALSE
@@ -604,6 +610,157 @@ impl Store for PgStore {
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         Ok(self.execute(sql::RELEASE_LEASE, &[&name, &holder])? == 1)
+    }
+
+    fn append_turns(
+        &self,
+        game: GameId,
+        before: &[String],
+        turns: &[&str],
+        result: Option<(&str, &str)>,
+        lines: &LinesAfter,
+        now: i64,
+    ) -> Result<Append> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // The game's row lock: every change to its moves or its lines takes it first.
+            let finished: Option<String> =
+                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
+            let stored = rows(&tx, sql::MOVES, &[&game])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<String>, _>>()?;
+            if turns.is_empty() || !may_append(&stored, finished.is_some(), before.len() + 1, Some(before)) {
+                return Ok(Append::Conflict);
+            }
+            let present = rows(&tx, sql::CONDITIONAL_LINES, &[&game])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<i64>, _>>()?;
+            if present != lines.seen {
+                return Ok(Append::LinesChanged);
+            }
+            for (i, text) in turns.iter().enumerate() {
+                execute(&tx, sql::INSERT_MOVE, &[&game, &ply(before.len() + 1 + i), text, &now]).await?;
+            }
+            execute(
+                &tx,
+                "UPDATE games SET last_move_at = $2, reminded = FALSE, draw_offer = NULL, takeback_offer = NULL,
+                 result = $3::TEXT, result_reason = $4::TEXT,
+                 finished_at = CASE WHEN $3::TEXT IS NULL THEN NULL ELSE $2::BIGINT END
+                 WHERE id = $1",
+                &[&game, &now, &result.map(|r| r.0), &result.map(|r| r.1)],
+            )
+            .await?;
+            for id in present.iter().filter(|id| !lines.kept.iter().any(|k| k.0 == **id)) {
+                execute(&tx, "DELETE FROM conditional_lines WHERE id = $1", &[id]).await?;
+            }
+            for (id, from_ply, rest) in &lines.kept {
+                execute(&tx, sql::SHORTEN_CONDITIONAL_LINE, &[id, &ply(*from_ply), &rest.join("\n")]).await?;
+            }
+            tx.commit().await?;
+            Ok(Append::Stored)
+        })
+    }
+
+    fn conditional_lines(&self, game: GameId) -> Result<Vec<ConditionalLine>> {
+        self.run(async |c| {
+            rows(&*c, sql::CONDITIONAL_LINES, &[&game])
+                .await?
+                .iter()
+                .map(crate::rows::conditional_line)
+                .collect()
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)] // The view it was planned on, and the change.
+    fn change_conditional_lines(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        before: &[String],
+        seen: &[i64],
+        add: &[Vec<String>],
+        drop: &[i64],
+        now: i64,
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let finished: Option<String> =
+                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
+            let stored = rows(&tx, sql::MOVES, &[&game])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<String>, _>>()?;
+            let present = rows(&tx, sql::CONDITIONAL_LINES, &[&game])
+                .await?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<Vec<i64>, _>>()?;
+            if finished.is_some() || stored != before || present != seen {
+                return Ok(false);
+            }
+            for id in drop {
+                execute(&tx, sql::DELETE_CONDITIONAL_LINE, &[id, &game, &player]).await?;
+            }
+            for turns in add {
+                execute(
+                    &tx,
+                    sql::INSERT_CONDITIONAL_LINE,
+                    &[&game, &player, &ply(before.len()), &turns.join("\n"), &now],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn vacations(&self, players: &[PlayerId], since: i64) -> Result<Vec<Vacation>> {
+        self.run(async |c| {
+            let mut all = Vec::new();
+            for player in players {
+                for row in rows(&*c, sql::VACATIONS, &[player, &since]).await? {
+                    all.push(crate::rows::vacation(&row)?);
+                }
+            }
+            all.sort_by_key(|v| v.start);
+            Ok(all)
+        })
+    }
+
+    fn start_vacation(
+        &self,
+        player: PlayerId,
+        start: i64,
+        end: i64,
+        window_start: i64,
+        allowance: i64,
+        notices: &[NewNotice],
+    ) -> Result<VacationStart> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // The player's row lock: two vacations asked at once are weighed one after the other.
+            execute(&tx, "SELECT id FROM players WHERE id = $1 FOR UPDATE", &[&player]).await?;
+            if let Some(row) = rows(&tx, sql::RUNNING_VACATION, &[&player, &start]).await?.first() {
+                return Ok(VacationStart::AlreadyOn { until: row.try_get(0)? });
+            }
+            let used: i64 = one(&tx, sql::VACATION_USED, &[&player, &window_start]).await?.try_get(0)?;
+            if used + (end - start) > allowance {
+                return Ok(VacationStart::OverAllowance { used });
+            }
+            execute(&tx, sql::INSERT_VACATION, &[&player, &start, &end]).await?;
+            insert_notices(&tx, notices, start, None).await?;
+            tx.commit().await?;
+            Ok(VacationStart::Started)
+        })
+    }
+
+    fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool> {
+        self.change_announced(sql::END_VACATION, &[&player, &now], notices, now)
     }
 }
 

@@ -27,8 +27,8 @@ pub(super) async fn insert_game(c: &impl GenericClient, g: &NewGame<'_>) -> Resu
     Ok(one(
         c,
         "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-         last_move_at, reminded, rated, bot_player, bot_level)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11) RETURNING id",
+         last_move_at, reminded, rated, bot_player, bot_level, weekends_off)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11, $12) RETURNING id",
         &[
             &g.platform,
             &g.channel,
@@ -41,6 +41,7 @@ pub(super) async fn insert_game(c: &impl GenericClient, g: &NewGame<'_>) -> Resu
             &g.rated,
             &g.bot.map(|b| b.player),
             &g.bot.map(|b| i64::from(b.level)),
+            &g.weekends_off,
         ],
     )
     .await?

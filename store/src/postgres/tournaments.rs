@@ -89,8 +89,9 @@ impl TournamentStore for PgStore {
     fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
         let r = self.one(
             "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds,
-             days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13) RETURNING id",
+             days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at,
+             vacation_days)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13, $14) RETURNING id",
             &[
                 &t.platform,
                 &t.channel,
@@ -105,6 +106,7 @@ impl TournamentStore for PgStore {
                 &t.max_players.map(i64::from),
                 &i64::from(t.bye_halves),
                 &t.now,
+                &t.vacation_days.map(i64::from),
             ],
         )?;
         Ok(r.try_get(0)?)

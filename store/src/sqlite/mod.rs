@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (4, include_str!("../../migrations/004_practice_opponent.sql")),
     (5, include_str!("../../migrations/005_leases.sql")),
     (6, include_str!("../../migrations/006_outbox.sql")),
+    (7, include_str!("../../migrations/007_correspondence.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -169,8 +170,8 @@ fn switch_to_wal(conn: &Connection) -> Result<()> {
 pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
     conn.execute(
         "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-         last_move_at, reminded, rated, bot_player, bot_level)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11)",
+         last_move_at, reminded, rated, bot_player, bot_level, weekends_off)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11, ?12)",
         params![
             g.platform,
             g.channel,
@@ -182,7 +183,8 @@ pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
             g.now,
             g.rated,
             g.bot.map(|b| b.player),
-            g.bot.map(|b| b.level)
+            g.bot.map(|b| b.level),
+            g.weekends_off
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -331,7 +333,7 @@ impl Store for SqliteStore {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO challenges (platform, channel, challenger, challenged, variant, color, days_per_move,
-             created_at, status, rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9)",
+             created_at, status, rated, weekends_off) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10)",
             params![
                 c.platform,
                 c.channel,
@@ -341,7 +343,8 @@ impl Store for SqliteStore {
                 c.color,
                 c.days_per_move,
                 c.created_at,
-                c.rated
+                c.rated,
+                c.weekends_off
             ],
         )?;
         Ok(conn.last_insert_rowid())
@@ -512,6 +515,8 @@ impl Store for SqliteStore {
             return Ok(false);
         }
         tx.execute(sql::DELETE_MOVES_AFTER, params![game, (moves - count) as i64])?;
+        // The game left every conditional line: they were planned from a later move.
+        tx.execute(sql::DROP_CONDITIONAL_LINES, [game])?;
         tx.execute(
             "UPDATE games SET takeback_offer = NULL, draw_offer = NULL, last_move_at = ?2, reminded = 0 WHERE id = ?1",
             params![game, now],
@@ -616,6 +621,141 @@ impl Store for SqliteStore {
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         Ok(self.conn().execute(sql::RELEASE_LEASE, params![name, holder])? == 1)
     }
+
+    fn append_turns(
+        &self,
+        game: GameId,
+        before: &[String],
+        turns: &[&str],
+        result: Option<(&str, &str)>,
+        lines: &LinesAfter,
+        now: i64,
+    ) -> Result<Append> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: Vec<String> = {
+            let mut stmt = tx.prepare_cached(sql::MOVES)?;
+            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        let finished: Option<String> =
+            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+        if turns.is_empty() || !may_append(&stored, finished.is_some(), before.len() + 1, Some(before)) {
+            return Ok(Append::Conflict);
+        }
+        let present: Vec<i64> = {
+            let mut stmt = tx.prepare_cached(sql::CONDITIONAL_LINES)?;
+            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        if present != lines.seen {
+            return Ok(Append::LinesChanged);
+        }
+        for (i, text) in turns.iter().enumerate() {
+            tx.execute(sql::INSERT_MOVE, params![game, (before.len() + 1 + i) as i64, text, now])?;
+        }
+        tx.execute(
+            "UPDATE games SET last_move_at = ?2, reminded = 0, draw_offer = NULL, takeback_offer = NULL,
+             result = ?3, result_reason = ?4, finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?2 END
+             WHERE id = ?1",
+            params![game, now, result.map(|r| r.0), result.map(|r| r.1)],
+        )?;
+        for id in present.iter().filter(|id| !lines.kept.iter().any(|k| k.0 == **id)) {
+            tx.execute("DELETE FROM conditional_lines WHERE id = ?1", [id])?;
+        }
+        for (id, from_ply, rest) in &lines.kept {
+            tx.execute(sql::SHORTEN_CONDITIONAL_LINE, params![id, *from_ply as i64, rest.join("\n")])?;
+        }
+        tx.commit()?;
+        Ok(Append::Stored)
+    }
+
+    fn conditional_lines(&self, game: GameId) -> Result<Vec<ConditionalLine>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::CONDITIONAL_LINES)?;
+        let rows = stmt.query_map([game], |r| Ok(rows::conditional_line(r)))?;
+        rows.map(|r| r?).collect()
+    }
+
+    #[allow(clippy::too_many_arguments)] // The view it was planned on, and the change.
+    fn change_conditional_lines(
+        &self,
+        game: GameId,
+        player: PlayerId,
+        before: &[String],
+        seen: &[i64],
+        add: &[Vec<String>],
+        drop: &[i64],
+        now: i64,
+    ) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: Vec<String> = {
+            let mut stmt = tx.prepare_cached(sql::MOVES)?;
+            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        let finished: Option<String> =
+            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+        let present: Vec<i64> = {
+            let mut stmt = tx.prepare_cached(sql::CONDITIONAL_LINES)?;
+            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        if finished.is_some() || stored != before || present != seen {
+            return Ok(false);
+        }
+        for id in drop {
+            tx.execute(sql::DELETE_CONDITIONAL_LINE, params![id, game, player])?;
+        }
+        for turns in add {
+            tx.execute(
+                sql::INSERT_CONDITIONAL_LINE,
+                params![game, player, before.len() as i64, turns.join("\n"), now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn vacations(&self, players: &[PlayerId], since: i64) -> Result<Vec<Vacation>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::VACATIONS)?;
+        let mut all = Vec::new();
+        for player in players {
+            for row in stmt.query_map(params![player, since], |r| Ok(rows::vacation(r)))? {
+                all.push(row??);
+            }
+        }
+        all.sort_by_key(|v| v.start);
+        Ok(all)
+    }
+
+    fn start_vacation(
+        &self,
+        player: PlayerId,
+        start: i64,
+        end: i64,
+        window_start: i64,
+        allowance: i64,
+        notices: &[NewNotice],
+    ) -> Result<VacationStart> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let running: Option<i64> =
+            tx.query_row(sql::RUNNING_VACATION, params![player, start], |r| r.get(0)).optional()?;
+        if let Some(until) = running {
+            return Ok(VacationStart::AlreadyOn { until });
+        }
+        let used: i64 = tx.query_row(sql::VACATION_USED, params![player, window_start], |r| r.get(0))?;
+        if used + (end - start) > allowance {
+            return Ok(VacationStart::OverAllowance { used });
+        }
+        tx.execute(sql::INSERT_VACATION, params![player, start, end])?;
+        insert_notices(&tx, notices, start)?;
+        tx.commit()?;
+        Ok(VacationStart::Started)
+    }
+
+    fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool> {
+        self.change_announced(sql::END_VACATION, params![player, now], notices, now)
+    }
 }
 
 /// What only SQLite has: files, WAL. Everything a store does is checked on every store by the
@@ -659,6 +799,7 @@ mod tests {
                 rated: false,
                 now: 100,
                 bot: None,
+                weekends_off: false,
             })
             .unwrap()
     }

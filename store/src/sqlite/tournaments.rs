@@ -95,8 +95,8 @@ impl TournamentStore for SqliteStore {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds, days_per_move,
-             rated, starts_at, max_players, bye_halves, status, current_round, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', 0, ?13)",
+             rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', 0, ?13, ?14)",
             params![
                 t.platform,
                 t.channel,
@@ -110,7 +110,8 @@ impl TournamentStore for SqliteStore {
                 t.starts_at,
                 t.max_players,
                 t.bye_halves,
-                t.now
+                t.now,
+                t.vacation_days
             ],
         )?;
         Ok(conn.last_insert_rowid())

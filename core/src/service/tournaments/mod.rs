@@ -301,6 +301,7 @@ impl<S: Store> Service<S> {
                 max_players: Some(s.max_players.unwrap_or(most as u32)),
                 bye_halves: s.bye_halves,
                 now: msg.now,
+                vacation_days: s.vacation_days,
             })
             .map_err(internal)?;
         let mut details = vec![
