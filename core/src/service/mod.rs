@@ -24,6 +24,7 @@ mod challenges;
 mod clock;
 mod committed;
 mod listings;
+mod lists;
 mod messages;
 mod offers;
 mod settings;
@@ -338,6 +339,10 @@ impl<S: Store> Service<S> {
             Command::Rating(variant) => self.rating(msg, variant),
             Command::Leaderboard(variant) => self.leaderboard(msg, variant),
             Command::Profile => self.profile(msg),
+            Command::Waiting => self.waiting(msg),
+            Command::Note { game, text } => self.note(msg, game, text.as_deref()),
+            Command::Watch(game, on) => self.watch(msg, game, on),
+            Command::Archive { variant, page } => self.archive(msg, variant, page),
         }
     }
 
@@ -569,6 +574,17 @@ const SETTINGS: &[Setting] = &[
     },
     Setting { key: "theme", values: &["walnut", "slate"], what: "the pictures' colours" },
     Setting { key: "coordinates", values: &["on", "off"], what: "file and rank labels round the board" },
+    // Issue 30: a player's own, never a channel's default (not in CHANNEL_SETTINGS).
+    Setting {
+        key: "digest",
+        values: &["off", "on"],
+        what: "a direct message once a day listing your games waiting for your move",
+    },
+    Setting {
+        key: "ping",
+        values: &["channel", "dm"],
+        what: "channel: your opponent's move pings you in the game's channel; dm: a direct message too",
+    },
 ];
 
 /// The channel's own settings first, then the players' defaults.

@@ -241,6 +241,8 @@ impl<S: Store> Service<S> {
         if after.row.bot.is_none_or(|b| b.player != other.id) {
             reply = reply.notifying(other);
         }
+        // The player to move's and the spectators' direct messages, as they asked for them.
+        reply.direct.extend(self.turn_words(&after, me, &format!("{san_unmarked}{mark}"), msg.now));
         let mut replies = vec![reply];
         let change = match outcome {
             Some(_) => Committed::Ended,
