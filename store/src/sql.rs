@@ -246,7 +246,7 @@ pub const DIGESTS_DUE: &str =
 pub const MARK_DIGEST: &str =
     "INSERT INTO digests_sent (player_id, day) VALUES (?1, ?2) ON CONFLICT (player_id, day) DO NOTHING";
 /// `(player, opponent or NULL, variant or NULL, limit, offset)`: the ids of a player's finished
-/// games, newest first.
+/// games, newest first. The casts give PostgreSQL the types of parameters that may be NULL.
 pub const FINISHED_GAMES_OF: &str = "id IN (SELECT id FROM games WHERE result IS NOT NULL
-     AND (white = ?1 OR black = ?1) AND (?2 IS NULL OR white = ?2 OR black = ?2)
-     AND (?3 IS NULL OR variant = ?3) ORDER BY id DESC LIMIT ?4 OFFSET ?5)";
+     AND (white = ?1 OR black = ?1) AND (CAST(?2 AS BIGINT) IS NULL OR white = ?2 OR black = ?2)
+     AND (CAST(?3 AS TEXT) IS NULL OR variant = ?3) ORDER BY id DESC LIMIT ?4 OFFSET ?5)";
