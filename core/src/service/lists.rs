@@ -289,7 +289,8 @@ impl<S: Store> Service<S> {
             return Ok(vec![Reply::text(text)]);
         }
         let more = rows.len() > ARCHIVE_PAGE;
-        let mut lines = vec![format!("Finished games{of} of {}, newest first (page {page}):", whose.name)];
+        let which = variant.map_or(String::new(), |v| format!(" ({v})"));
+        let mut lines = vec![format!("Finished games of {}{which}, newest first (page {page}):", whose.name)];
         for row in rows.iter().take(ARCHIVE_PAGE) {
             let opponent_id = if row.white == whose.id { row.black } else { row.white };
             let opponent = self
