@@ -619,7 +619,6 @@ fn waiting_lists_my_turns_everywhere_least_time_left_first() {
     room.now += 3600;
     let replies = room.say("alice", "!t waiting");
     assert_eq!(replies.len(), 1);
-    assert!(replies[0].private, "the author's own list, naming channels elsewhere");
     assert_eq!(
         replies[0].text,
         "Your move in 3 games, least time left first:\n\
@@ -734,7 +733,8 @@ fn notes_are_private_bounded_and_cleared() {
     let empty = note("alice", &format!("!t note #{id}"));
     assert!(empty.text.starts_with(&format!("You have no note on game #{id}")), "{}", empty.text);
     let saved = note("alice", &format!("!t note #{id} his knight wants d5 — 騎士は d5"));
-    assert!(saved.private && saved.text.starts_with("Noted on game"), "{saved:?}");
+    assert!(!saved.text.contains("knight"), "the confirmation shows nothing of it: {saved:?}");
+    assert!(saved.text.starts_with("Noted on game"), "{saved:?}");
     let shown = note("alice", &format!("!t note #{id}"));
     assert!(shown.secret, "a note is shown to its author alone");
     assert_eq!(shown.text, format!("Your note on game #{id}:\nhis knight wants d5 — 騎士は d5"));

@@ -74,12 +74,12 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let games = self.games_waiting(&me)?;
         if games.is_empty() {
-            return Ok(vec![Reply { private: true, ..Reply::text("No game is waiting for your move.") }]);
+            return Ok(vec![Reply::text("No game is waiting for your move.")]);
         }
         let mut lines = vec![format!("Your move in {}, least time left first:", count(games.len(), "game"))];
         lines.extend(self.waiting_lines(&games, msg.now));
-        // The author's own list, which names channels of other servers: for them alone.
-        Ok(vec![Reply { private: true, ..Reply::text(lines.join("\n")) }])
+        // Posted as `!t games mine` is: channels elsewhere are named only as links.
+        Ok(vec![Reply::text(lines.join("\n"))])
     }
 
     /// The daily digest: each player who asked for it (`!t settings digest on`) gets, once a day
@@ -189,7 +189,6 @@ impl<S: Store> Service<S> {
         if loaded.color_of(&me).is_none() {
             return Err(format!("notes are kept by a game's players, and you do not play in game #{game}"));
         }
-        let private = |text: String| Reply { private: true, ..Reply::text(text) };
         match text.map(str::trim) {
             None | Some("") => {
                 let note = self.store.note(me.id, game).map_err(internal)?;
@@ -201,11 +200,12 @@ impl<S: Store> Service<S> {
                 };
                 // Only ever to its author: by direct message where a typed command cannot be
                 // answered privately in place.
-                Ok(vec![Reply { secret: true, ..private(text) }])
+                Ok(vec![Reply { secret: true, private: true, ..Reply::text(text) }])
             }
             Some(clear) if clear.eq_ignore_ascii_case("clear") => {
                 self.store.set_note(me.id, game, None, msg.now).map_err(internal)?;
-                Ok(vec![private(format!("Your note on game #{game} is cleared."))])
+                // The confirmations show nothing of the note.
+                Ok(vec![Reply::text(format!("Your note on game #{game} is cleared."))])
             }
             Some(note) => {
                 let chars = note.chars().count();
@@ -215,7 +215,7 @@ impl<S: Store> Service<S> {
                     ));
                 }
                 self.store.set_note(me.id, game, Some(note), msg.now).map_err(internal)?;
-                Ok(vec![private(format!(
+                Ok(vec![Reply::text(format!(
                     "Noted on game #{game}, for you alone: `!t note #{game}` shows it, `!t note #{game} clear` \
                      removes it."
                 ))])
@@ -235,7 +235,7 @@ impl<S: Store> Service<S> {
             } else {
                 format!("You were not watching game #{game}.")
             };
-            return Ok(vec![Reply { private: true, ..Reply::text(text) }]);
+            return Ok(vec![Reply::text(text)]);
         }
         if loaded.row.bot.is_some() {
             return Err(format!(
@@ -258,7 +258,7 @@ impl<S: Store> Service<S> {
         } else {
             format!("You already watch game #{game}.")
         };
-        Ok(vec![Reply { private: true, ..Reply::text(text) }])
+        Ok(vec![Reply::text(text)])
     }
 
     /// `!t archive [@name] [variant] [page N]`: finished games, newest first, a page at a time.
