@@ -204,6 +204,12 @@ impl Session {
     }
 
     fn show(&mut self, reply: &Reply) -> String {
+        // Private words alone (a daily digest): the terminal is its one player's.
+        if reply.only_direct() {
+            let words: Vec<String> =
+                reply.direct.iter().map(|(_, text)| format!("[tessera, privately] {text}")).collect();
+            return words.join("\n");
+        }
         let mut out = format!("[tessera] {}", reply.text);
         if let Some(diagram) = &reply.diagram {
             out.push('\n');

@@ -427,7 +427,12 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
             }
             "accept" | "decline" => w.setup = challenge_twelve("bob", "alice"),
             "cancel" => w.setup = challenge_twelve("alice", "bob"),
-            "move" | "board" | "resign" | "history" => w.setup = twelve_games(),
+            "move" | "board" | "resign" | "history" | "note" | "waiting" => w.setup = twelve_games(),
+            "watch" | "unwatch" => {
+                w.setup = twelve_games();
+                w.setup.push(step("carol", "!t watch #12"));
+                w.author = "carol";
+            }
             "moves" => {
                 w.setup = twelve_games();
                 w.setup.extend([step("alice", "e4 #12"), step("bob", "e5 #12")]);

@@ -554,3 +554,41 @@ fn hostile_names_show_as_written_through_a_fake_discord() {
     assert_no_markup(&standings);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 30 at the wire: `/waiting` answers privately, a player who asked for it gets a direct
+/// message on the opponent's move, and the daily digest goes by direct message alone.
+#[test]
+fn waiting_and_direct_messages_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-waiting-{}", std::process::id()));
+    let (fake, _, clock, service) = clocked_bot_on_fake(&dir, false);
+    let alice = user("1", "alice", false);
+    let bob = user("2", "bob", false);
+    let say = |id: u64, who: &Value, text: &str, mentions: Vec<Value>| {
+        fake.to_gateway.send(("MESSAGE_CREATE", message(id, who.clone(), text, mentions))).unwrap();
+    };
+    say(301, &alice, "!t challenge <@2> chess white 2d", vec![bob.clone()]);
+    fake.wait_for("alice challenges bob");
+    say(302, &bob, "!t accept", vec![]);
+    fake.wait_for("begins");
+    say(303, &bob, "!t settings ping dm", vec![]);
+    fake.wait_for("Saved: ping dm.");
+    say(304, &alice, "e4", vec![]);
+    // Bob's direct message channel is 8002 in the fake.
+    let dm = fake.wait_for("Your move in game #1 (chess): alice played e4");
+    assert_eq!(dm.path, "/api/v10/channels/8002/messages");
+
+    let waiting = fake.interact(310, &bob, 2, slash("waiting", &[], json!({})), None);
+    let listed = waiting.json()["data"]["content"].as_str().unwrap_or_default().to_string();
+    assert!(
+        listed.starts_with("Your move in 1 game, least time left first:\n#1 chess against alice: "),
+        "{listed}"
+    );
+    assert!(listed.ends_with(&format!(" left, in <#{CHANNEL}>")), "{listed}");
+
+    say(311, &bob, "!t settings digest on", vec![]);
+    fake.wait_for("Saved: digest on.");
+    clock.tick(&service, tessera_core::service::unix_now());
+    let digest = fake.wait_for("Your daily digest: your move in 1 game.");
+    assert_eq!(digest.path, "/api/v10/channels/8002/messages", "by direct message alone");
+    std::fs::remove_dir_all(&dir).ok();
+}

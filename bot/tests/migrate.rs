@@ -28,14 +28,17 @@ use talk::{PLATFORM, T0};
 
 /// Every table of the schema but the migrations' and the leases', in the order the copy takes them
 /// (each after those it refers to).
-const TABLES: [&str; 14] = [
+const TABLES: [&str; 17] = [
     "channel_settings",
     "handled_messages",
     "outbox",
     "players",
     "challenges",
+    "digests_sent",
     "games",
     "conditional_lines",
+    "game_notes",
+    "game_watchers",
     "moves",
     "pending_turns",
     "player_settings",

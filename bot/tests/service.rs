@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use tessera_core::commands::Command;
-use tessera_core::service::{Actions, Incoming, Reply, Service, Suggestion, User, suggest_variants};
+use tessera_core::service::{Actions, Incoming, Notice, Reply, Service, Suggestion, User, suggest_variants};
 use tessera_core::store::Store;
 use tessera_store::SqliteStore;
 
@@ -597,4 +597,191 @@ fn the_profile_says_won_lost_or_drawn_from_its_owners_side() {
     assert!(bob.contains("#1 chess vs alice (you had black): won"), "{bob}");
     let seen = t.says("alice", "!t profile @bob");
     assert!(seen.contains("#1 chess vs alice (bob had black): won"), "{seen}");
+}
+
+// Issue 30: play over days.
+
+#[test]
+fn waiting_lists_my_turns_everywhere_least_time_left_first() {
+    let db = temp_db("waiting");
+    let mut room = table(&db, "room");
+    let other = table(&db, "other");
+    let game = |t: &Table<SqliteStore>, challenger: &str, text: &str, accepter: &str| {
+        assert!(t.says(challenger, text).contains("challenges"));
+        assert!(t.says(accepter, "!t accept").starts_with("Game #"));
+    };
+    assert_eq!(room.says("alice", "!t waiting"), "No game is waiting for your move.");
+    game(&room, "alice", "!t challenge @bob chess white", "bob");
+    game(&other, "alice", "!t challenge @carol hans38 white 3d", "carol");
+    game(&room, "alice", "!t challenge @bob chess white 1d", "bob");
+    // Bob's move in #4: not waiting for alice.
+    game(&room, "bob", "!t challenge @alice chess white 2d", "alice");
+    room.now += 3600;
+    let replies = room.say("alice", "!t waiting");
+    assert_eq!(replies.len(), 1);
+    assert_eq!(
+        replies[0].text,
+        "Your move in 3 games, least time left first:\n\
+         #3 chess against bob: 23h 0m left, in #room\n\
+         #2 hans38 against carol: 2d 23h left, in #other\n\
+         #1 chess against bob: no clock, in #room"
+    );
+    assert!(room.says("bob", "!t waiting").starts_with("Your move in 1 game,"));
+    // The slash form is the same command.
+    assert!(tessera_core::commands::by_path("waiting").is_some_and(|c| c.slash));
+}
+
+#[test]
+fn the_daily_digest_goes_by_direct_message_once_a_day() {
+    let db = temp_db("digest");
+    let mut t = table(&db, "room");
+    assert_eq!(t.says("alice", "!t settings digest on"), "Saved: digest on.");
+    assert!(t.says("alice", "!t settings digest maybe").contains("`!t settings digest on`"));
+    assert!(t.says("alice", "!t settings").contains("digest on"));
+    t.start("chess");
+    t.play(&["e4", "e5"]);
+    let digests = |notices: &[Notice]| {
+        notices.iter().filter(|n| Notice::clone(n).into_reply().only_direct()).cloned().collect::<Vec<_>>()
+    };
+    let notices = t.service.tick(t.now).unwrap();
+    let sent = digests(&notices);
+    assert_eq!(sent.len(), 1, "{notices:?}");
+    assert_eq!(sent[0].direct.len(), 1);
+    let (to, text) = &sent[0].direct[0];
+    assert_eq!(to, "alice");
+    assert!(text.starts_with("Your daily digest: your move in 1 game."), "{text}");
+    assert!(text.contains("#1 chess against bob: no clock, in #room"), "{text}");
+    assert!(sent[0].text.is_empty() && sent[0].notify.is_empty(), "nothing posted in the channel");
+    t.service.notice_sent(sent[0].outbox.unwrap());
+    // Bob did not ask for one; alice gets hers once a day.
+    t.now += 3600;
+    assert!(digests(&t.service.tick(t.now).unwrap()).is_empty(), "once a day");
+    t.now += 86_400;
+    let next = digests(&t.service.tick(t.now).unwrap());
+    assert_eq!(next.len(), 1, "the next day");
+    t.service.notice_sent(next[0].outbox.unwrap());
+    // A day with no game waiting sends nothing, and off stops them.
+    t.play(&["Nf3"]);
+    t.now += 86_400;
+    assert!(digests(&t.service.tick(t.now).unwrap()).is_empty());
+    t.says("alice", "!t settings digest off");
+    t.says("bob", "!t move Nc6");
+    t.now += 86_400;
+    assert!(digests(&t.service.tick(t.now).unwrap()).is_empty());
+}
+
+#[test]
+fn the_player_to_move_and_spectators_get_direct_words_after_a_move() {
+    let db = temp_db("ping");
+    let t = table(&db, "room");
+    let id = t.start("chess");
+    let words = |replies: &[Reply]| replies[0].direct.clone();
+    // By default the opponent's move pings in the channel only.
+    assert!(words(&t.say("alice", "e4")).is_empty());
+    assert_eq!(t.says("alice", "!t settings ping dm"), "Saved: ping dm.");
+    assert!(t.says("carol", &format!("!t watch #{id}")).starts_with(&format!("You watch game #{id}")));
+    assert_eq!(t.says("carol", &format!("!t watch #{id}")), format!("You already watch game #{id}."));
+    let sent = words(&t.say("bob", "e5"));
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(sent[0].0, "alice");
+    assert!(
+        sent[0].1.starts_with(&format!("Your move in game #{id} (chess): bob played e5;")),
+        "{}",
+        sent[0].1
+    );
+    assert!(sent[0].1.ends_with("Play it in #room."), "{}", sent[0].1);
+    assert_eq!(sent[1].0, "carol");
+    assert!(sent[1].1.contains("bob played e5") && sent[1].1.contains("unwatch"), "{}", sent[1].1);
+    // Alice's move: bob did not ask for a ping; carol still watches.
+    let sent = words(&t.say("alice", "Nf3"));
+    assert_eq!(sent.iter().map(|w| w.0.as_str()).collect::<Vec<_>>(), ["carol"]);
+    assert_eq!(t.says("carol", &format!("!t unwatch #{id}")), format!("You no longer watch game #{id}."));
+    assert_eq!(words(&t.say("bob", "Nc6")).len(), 1, "alice's ping only");
+    // A player does not watch their own game; a finished game is not watched.
+    assert!(t.says("bob", &format!("!t watch #{id}")).contains("you play in game"));
+    t.says("bob", "!t resign");
+    assert!(t.says("carol", &format!("!t watch #{id}")).contains("is over"));
+}
+
+#[test]
+fn a_practice_game_is_private_and_takes_no_spectators() {
+    let db = temp_db("private");
+    let t = table(&db, "room");
+    t.service.set_bot_account("test", "tessera");
+    let reply = t.says("alice", "!t challenge @tessera chess white");
+    let id: i64 = reply
+        .split('#')
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let refused = t.says("carol", &format!("!t watch #{id}"));
+    assert!(refused.contains("private"), "{reply} / {refused}");
+}
+
+#[test]
+fn notes_are_private_bounded_and_cleared() {
+    let db = temp_db("notes");
+    let t = table(&db, "room");
+    let id = t.start("chess");
+    let note = |who: &str, text: &str| {
+        let replies = t.say(who, text);
+        assert_eq!(replies.len(), 1, "{replies:?}");
+        replies[0].clone()
+    };
+    let empty = note("alice", &format!("!t note #{id}"));
+    assert!(empty.text.starts_with(&format!("You have no note on game #{id}")), "{}", empty.text);
+    let saved = note("alice", &format!("!t note #{id} his knight wants d5 — 騎士は d5"));
+    assert!(!saved.text.contains("knight"), "the confirmation shows nothing of it: {saved:?}");
+    assert!(saved.text.starts_with("Noted on game"), "{saved:?}");
+    let shown = note("alice", &format!("!t note #{id}"));
+    assert!(shown.secret, "a note is shown to its author alone");
+    assert_eq!(shown.text, format!("Your note on game #{id}:\nhis knight wants d5 — 騎士は d5"));
+    assert!(note("bob", &format!("!t note #{id}")).text.starts_with("You have no note"), "bob's are his own");
+    assert!(note("carol", &format!("!t note #{id} mine")).text.contains("you do not play in game"));
+    let long = format!("!t note #{id} {}", "é".repeat(1001));
+    assert!(note("alice", &long).text.contains("at most 1000 characters"));
+    assert!(note("alice", &format!("!t note #{id}")).text.contains("騎士"), "the long one changed nothing");
+    // A second game number in the note is not guessed at.
+    assert!(note("alice", &format!("!t note #{id} as in #99")).text.contains("names two games"));
+    assert!(note("alice", &format!("!t note #{id} CLEAR")).text.contains("cleared"));
+    assert!(note("alice", &format!("!t note #{id}")).text.starts_with("You have no note"));
+}
+
+#[test]
+fn the_archive_lists_finished_games_and_their_players_get_the_record_anywhere() {
+    let db = temp_db("archive");
+    let room = table(&db, "room");
+    let elsewhere = table(&db, "elsewhere");
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        let id = room.start(if i == 5 { "hans38" } else { "chess" });
+        room.says(if i % 2 == 0 { "bob" } else { "alice" }, "!t resign");
+        ids.push(id);
+    }
+    let running = room.start("chess");
+    let first = room.says("alice", "!t archive");
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines[0], "Finished games of alice, newest first (page 1):");
+    assert!(
+        lines[1].starts_with(&format!("#{} ", ids[11])) && lines[1].contains("chess against bob: lost (0-1)"),
+        "{first}"
+    );
+    assert!(lines[2].starts_with(&format!("#{} ", ids[10])) && lines[2].contains(": won (1-0)"), "{first}");
+    assert_eq!(lines.len(), 1 + 10 + 2, "a page of ten, then the next page and how to see one: {first}");
+    assert!(first.contains("`!t archive page 2`"), "{first}");
+    assert!(!first.contains(&format!("#{running} ")), "a running game is not finished");
+    let second = room.says("alice", "!t archive page 2");
+    assert!(second.contains(&format!("#{} ", ids[0])) && !second.contains("More:"), "{second}");
+    let hans = room.says("carol", "!t archive @bob hans38");
+    assert!(hans.starts_with("Finished games of bob (hans38), newest first (page 1):\n"), "{hans}");
+    assert!(hans.contains(&format!("#{} ", ids[5])), "{hans}");
+    assert_eq!(hans.lines().count(), 3, "{hans}");
+    assert_eq!(room.says("carol", "!t archive"), "carol has no finished games yet.");
+    // The record of a finished game: its players from any channel, others only where it was played.
+    let pgn = elsewhere.says("alice", &format!("!t history #{}", ids[0]));
+    assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
+    assert!(elsewhere.says("carol", &format!("!t history #{}", ids[0])).contains("is played in #room"));
+    assert!(elsewhere.says("alice", &format!("!t history #{running}")).contains("is played in #room"));
 }

@@ -97,6 +97,11 @@ postgres::on_both_databases! {
     racing_for_a_lease_exactly_one_gets_it,
     conditional_lines_live_and_die_with_the_moves,
     a_vacation_starts_within_the_allowance_once_and_ends_early,
+    // Issue 30: notes, spectators, the daily digest, the archive.
+    a_note_is_kept_per_player_and_game_replaced_and_cleared,
+    spectators_are_added_once_and_taken_off,
+    a_digest_is_due_until_marked_and_marked_once_with_its_notice,
+    finished_games_are_listed_newest_first_filtered_and_paged,
 }
 
 use talk::{T0, say};
@@ -761,4 +766,119 @@ fn a_vacation_starts_within_the_allowance_once_and_ends_early(db: &dyn Db) {
     // The change's notice was stored with it.
     let held = store.outbox_claim(Some("local"), "h", 0, 10).unwrap();
     assert!(held.iter().any(|n| n.text == "a is on vacation"), "{held:?}");
+}
+
+fn a_note_is_kept_per_player_and_game_replaced_and_cleared(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    let h = new_game(&*store, a, b);
+    assert_eq!(store.note(a, g).unwrap(), None);
+    store.set_note(a, g, Some("his knight wants d5 — 騎士"), 10).unwrap();
+    store.set_note(b, g, Some("Bob's own"), 11).unwrap();
+    assert_eq!(store.note(a, g).unwrap().as_deref(), Some("his knight wants d5 — 騎士"));
+    assert_eq!(store.note(b, g).unwrap().as_deref(), Some("Bob's own"), "each player has their own");
+    assert_eq!(store.note(a, h).unwrap(), None, "and one per game");
+    store.set_note(a, g, Some("trade queens"), 12).unwrap();
+    assert_eq!(store.note(a, g).unwrap().as_deref(), Some("trade queens"), "replaced");
+    store.set_note(a, g, None, 13).unwrap();
+    assert_eq!(store.note(a, g).unwrap(), None, "cleared");
+    assert_eq!(store.note(b, g).unwrap().as_deref(), Some("Bob's own"), "the other's stays");
+    store.set_note(a, g, None, 14).unwrap();
+}
+
+fn spectators_are_added_once_and_taken_off(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let c = store.player("l", "c", "Carol").unwrap().id;
+    let d = store.player("l", "d", "Dan").unwrap().id;
+    let g = new_game(&*store, a, b);
+    assert!(store.watchers(g).unwrap().is_empty());
+    assert!(store.watch(g, d).unwrap());
+    assert!(store.watch(g, c).unwrap());
+    assert!(!store.watch(g, c).unwrap(), "already watching");
+    let mut watching = store.watchers(g).unwrap();
+    watching.sort();
+    let mut expected = vec![c, d];
+    expected.sort();
+    assert_eq!(watching, expected);
+    assert!(store.unwatch(g, c).unwrap());
+    assert!(!store.unwatch(g, c).unwrap(), "no longer watching");
+    assert_eq!(store.watchers(g).unwrap(), vec![d]);
+}
+
+/// Of two processes writing the same player's digest for the same day, one does, and its notice
+/// is stored with the mark (a direct-only notice); the next day it is due again.
+fn a_digest_is_due_until_marked_and_marked_once_with_its_notice(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let c = store.player("l", "c", "Carol").unwrap().id;
+    store.set_setting(a, "digest", "on").unwrap();
+    store.set_setting(b, "digest", "off").unwrap();
+    store.set_setting(c, "ping", "dm").unwrap();
+    assert_eq!(store.digests_due(500).unwrap(), vec![a]);
+    let notice = NewNotice::direct("local", "main", "a", "Your daily digest");
+    let barrier = Barrier::new(2);
+    let racers: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|_| {
+                let (barrier, notice) = (&barrier, notice.clone());
+                scope.spawn(move || {
+                    let store = db.open();
+                    barrier.wait();
+                    usize::from(store.mark_digest(a, 500, &[notice]).unwrap())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    assert_eq!(racers, 1, "marked once");
+    assert!(store.digests_due(500).unwrap().is_empty());
+    assert_eq!(store.digests_due(501).unwrap(), vec![a], "due again the next day");
+    let stored = store.outbox_claim(Some("local"), "me", 0, 10).unwrap();
+    assert_eq!(stored.len(), 1, "one digest stored: {stored:?}");
+    assert_eq!(stored[0].kind, tessera_core::outbox::NoticeKind::Direct);
+    assert_eq!(
+        (stored[0].text.as_str(), stored[0].notify.clone()),
+        ("Your daily digest", vec!["a".to_string()])
+    );
+    assert!(store.mark_digest(a, 501, &[]).unwrap(), "a day with nothing waiting is marked with no notice");
+    assert!(store.digests_due(501).unwrap().is_empty());
+}
+
+fn finished_games_are_listed_newest_first_filtered_and_paged(db: &dyn Db) {
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let c = store.player("l", "c", "Carol").unwrap().id;
+    let mut finished = Vec::new();
+    for (i, (opponent, variant)) in
+        [(b, "chess"), (c, "chess"), (b, "hans38"), (c, "chess")].into_iter().enumerate()
+    {
+        let g = store.create_game(&NewGame { variant, ..new_game_in("main", a, opponent) }).unwrap();
+        assert!(store.finish(g, "1-0", "resignation", 200 + i as i64).unwrap());
+        finished.push(g);
+    }
+    let running = new_game(&*store, a, b);
+    let unrelated = new_game(&*store, b, c);
+    assert!(store.finish(unrelated, "0-1", "resignation", 300).unwrap());
+    let ids = |rows: Vec<tessera_core::model::GameRow>| rows.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    let all = ids(store.finished_games_of(a, None, None, 0, 10).unwrap());
+    assert_eq!(all, finished.iter().rev().copied().collect::<Vec<_>>(), "newest first, finished only");
+    assert!(!all.contains(&running) && !all.contains(&unrelated));
+    assert_eq!(
+        ids(store.finished_games_of(a, Some(b), None, 0, 10).unwrap()),
+        vec![finished[2], finished[0]]
+    );
+    assert_eq!(
+        ids(store.finished_games_of(a, None, Some("chess"), 0, 10).unwrap()),
+        vec![finished[3], finished[1], finished[0]]
+    );
+    assert_eq!(
+        ids(store.finished_games_of(a, Some(c), Some("chess"), 0, 10).unwrap()),
+        vec![finished[3], finished[1]]
+    );
+    assert_eq!(ids(store.finished_games_of(a, None, None, 0, 2).unwrap()), vec![finished[3], finished[2]]);
+    assert_eq!(ids(store.finished_games_of(a, None, None, 2, 2).unwrap()), vec![finished[1], finished[0]]);
+    assert!(store.finished_games_of(a, None, None, 4, 2).unwrap().is_empty());
+    assert_eq!(store.finished_games_of(a, None, None, 0, 1).unwrap()[0].moves, Vec::<String>::new());
 }

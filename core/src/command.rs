@@ -151,6 +151,22 @@ pub enum Command {
     },
     /// Start a vacation (`5d`), end it (`off`), or show the allowance.
     Vacation(Option<String>),
+    // Issue 30: play over days.
+    /// The author's games on this platform where it is their move, least time left first.
+    Waiting,
+    /// The author's private note on a game: shown (`None`), replaced, or cleared (`clear`).
+    Note {
+        game: GameRef,
+        text: Option<String>,
+    },
+    /// A direct message on every turn of a game (`true`), or no more (`false`).
+    Watch(GameRef, bool),
+    /// Finished games, newest first: of the player mentioned (else the author), of one variant
+    /// when given, a page at a time.
+    Archive {
+        variant: Option<Variant>,
+        page: Option<u32>,
+    },
 }
 
 /// What a message is: a command, a plain message that might be a move, or too long to read.

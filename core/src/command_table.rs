@@ -194,6 +194,9 @@ const fn tournament_command(
     }
 }
 
+/// Longest private note on a game (`!t note`), in characters.
+pub const MAX_NOTE_CHARS: usize = 1000;
+
 /// Every command, in the order of `!t help` and of the slash command list.
 pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
@@ -588,6 +591,74 @@ pub static COMMANDS: &[CommandSpec] = &[
         section: Section::Correspondence,
         example: "5d",
         build: |a| Ok(Command::Vacation(a.word("length").map(str::to_string))),
+    },
+    CommandSpec {
+        name: "waiting",
+        aliases: &["mymove", "todo"],
+        group: None,
+        summary: "Your games everywhere here where it is your move, least time left first",
+        options: &[],
+        strays: Strays::Ignore,
+        slash: true,
+        moderated: false,
+        section: Section::Correspondence,
+        example: "",
+        build: |_| Ok(Command::Waiting),
+    },
+    CommandSpec {
+        name: "note",
+        aliases: &["notes"],
+        group: None,
+        summary: "Your private note on a game: show it, write it, or `clear` it",
+        options: &[
+            GAME,
+            opt(
+                "text",
+                // One more than a note may hold, so a longer one is refused rather than cut.
+                Kind::Text { max: MAX_NOTE_CHARS + 1 },
+                "The note (`clear` removes it; nothing shows it)",
+                "text|clear",
+            ),
+        ],
+        strays: Strays::Join("text"),
+        slash: true,
+        moderated: false,
+        section: Section::Correspondence,
+        example: "#12 his knight wants d5",
+        build: |a| Ok(Command::Note { game: game(a), text: a.word("text").map(str::to_string) }),
+    },
+    game_command(
+        "watch",
+        &["follow", "spectate"],
+        Section::Correspondence,
+        "A direct message on every turn of a game",
+        |a| Ok(Command::Watch(game(a), true)),
+    ),
+    game_command(
+        "unwatch",
+        &["unfollow"],
+        Section::Correspondence,
+        "No more direct messages about a game you watch",
+        |a| Ok(Command::Watch(game(a), false)),
+    ),
+    CommandSpec {
+        name: "archive",
+        aliases: &["finished", "past"],
+        group: None,
+        summary: "Finished games, newest first: yours or someone's, of one variant",
+        options: &[
+            opt("player", Kind::User { person: false }, "Whose (default: yours)", "@name"),
+            opt("variant", Kind::Variant, "Which variant (default: all)", "variant")
+                .suggests(Suggest::Variants),
+            opt("page", Kind::Number { min: 1, max: Some(10_000) }, "Which page of the list", "page N")
+                .after(&["page", "p"]),
+        ],
+        strays: Strays::Join("variant"),
+        slash: true,
+        moderated: false,
+        section: Section::Correspondence,
+        example: "@bob hans38 page 2",
+        build: |a| Ok(Command::Archive { variant: a.variant("variant"), page: a.small("page") }),
     },
     CommandSpec {
         name: "create",

@@ -77,6 +77,14 @@ fn split(text: &str) -> (Vec<String>, GameRef, Result<(), CommandError>) {
         }
         if let Some(n) = w.strip_prefix('#') {
             match n.parse::<i64>() {
+                // Two games in one command (a note that names another game): which is meant is
+                // not guessed.
+                Ok(id) if id > 0 && game.is_some_and(|g| g != id) => {
+                    problem = err(format!(
+                        "this names two games (#{} and {w}); name one, like `!t board #12`",
+                        game.unwrap_or_default()
+                    ))
+                }
                 Ok(id) if id > 0 => game = Some(id),
                 _ => problem = err(format!("\"{w}\" is not a game number; games are named like #12")),
             }

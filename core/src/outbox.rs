@@ -30,6 +30,10 @@ pub enum NoticeKind {
     /// A game begun or over (`subject`): posted with its board, with its buttons while it is
     /// played, and with its GIF once it is over.
     Game,
+    /// Private words (a daily digest): its text goes to each of `notify` by direct message and
+    /// nothing is posted in `channel`, which only says where it is delivered from (a Matrix room's
+    /// queue, the logs).
+    Direct,
 }
 
 impl NoticeKind {
@@ -38,6 +42,7 @@ impl NoticeKind {
             NoticeKind::Text => "text",
             NoticeKind::Round => "round",
             NoticeKind::Game => "game",
+            NoticeKind::Direct => "direct",
         }
     }
 
@@ -45,6 +50,7 @@ impl NoticeKind {
         match text {
             "round" => NoticeKind::Round,
             "game" => NoticeKind::Game,
+            "direct" => NoticeKind::Direct,
             _ => NoticeKind::Text,
         }
     }
@@ -84,6 +90,14 @@ impl NewNotice {
             text: text.into(),
             notify,
             claim: None,
+        }
+    }
+
+    /// Private words to `user` alone ([`NoticeKind::Direct`]), delivered from `channel`.
+    pub fn direct(platform: &str, channel: &str, user: &str, text: impl Into<String>) -> NewNotice {
+        NewNotice {
+            kind: NoticeKind::Direct,
+            ..NewNotice::text(platform, channel, text, vec![user.to_string()])
         }
     }
 

@@ -221,6 +221,34 @@ pub trait Store: Send + Sync + TournamentStore {
     ) -> Result<VacationStart>;
     /// Ends `player`'s running vacation at `now`, with `notices`; false if none ran.
     fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool>;
+    // Issue 30: notes, spectators, the daily digest, the archive.
+
+    /// The player's private note on a game.
+    fn note(&self, player: PlayerId, game: GameId) -> Result<Option<String>>;
+    /// Replaces the player's note on a game (`None` clears it).
+    fn set_note(&self, player: PlayerId, game: GameId, text: Option<&str>, now: i64) -> Result<()>;
+    /// Adds a spectator to a game: false if they were watching it already.
+    fn watch(&self, game: GameId, player: PlayerId) -> Result<bool>;
+    /// Takes a spectator off a game: false if they were not watching it.
+    fn unwatch(&self, game: GameId, player: PlayerId) -> Result<bool>;
+    /// A game's spectators, in the order they came.
+    fn watchers(&self, game: GameId) -> Result<Vec<PlayerId>>;
+    /// The players who asked for the daily digest (their setting `digest` is `on`) and whose
+    /// digest of `day` is not marked yet ([`Store::mark_digest`]).
+    fn digests_due(&self, day: i64) -> Result<Vec<PlayerId>>;
+    /// Marks `player`'s digest of `day` (days since the epoch) written, storing its `notices` with
+    /// the mark in one transaction: true for the one caller that marked it.
+    fn mark_digest(&self, player: PlayerId, day: i64, notices: &[NewNotice]) -> Result<bool>;
+    /// A player's finished games, newest first, only those against `opponent` and of `variant`
+    /// when given: `limit` of them after skipping `offset`.
+    fn finished_games_of(
+        &self,
+        player: PlayerId,
+        opponent: Option<PlayerId>,
+        variant: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameRow>>;
 }
 
 pub trait TournamentStore {
@@ -521,6 +549,38 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool> {
         (**self).end_vacation(player, now, notices)
+    }
+
+    fn note(&self, player: PlayerId, game: GameId) -> Result<Option<String>> {
+        (**self).note(player, game)
+    }
+    fn set_note(&self, player: PlayerId, game: GameId, text: Option<&str>, now: i64) -> Result<()> {
+        (**self).set_note(player, game, text, now)
+    }
+    fn watch(&self, game: GameId, player: PlayerId) -> Result<bool> {
+        (**self).watch(game, player)
+    }
+    fn unwatch(&self, game: GameId, player: PlayerId) -> Result<bool> {
+        (**self).unwatch(game, player)
+    }
+    fn watchers(&self, game: GameId) -> Result<Vec<PlayerId>> {
+        (**self).watchers(game)
+    }
+    fn digests_due(&self, day: i64) -> Result<Vec<PlayerId>> {
+        (**self).digests_due(day)
+    }
+    fn mark_digest(&self, player: PlayerId, day: i64, notices: &[NewNotice]) -> Result<bool> {
+        (**self).mark_digest(player, day, notices)
+    }
+    fn finished_games_of(
+        &self,
+        player: PlayerId,
+        opponent: Option<PlayerId>,
+        variant: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
+        (**self).finished_games_of(player, opponent, variant, offset, limit)
     }
 }
 

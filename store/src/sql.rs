@@ -259,3 +259,32 @@ pub const INSERT_VACATION: &str =
 /// `(player, now)`: ends the running vacation now.
 pub const END_VACATION: &str =
     "UPDATE vacations SET ends_at = ?2 WHERE player_id = ?1 AND started_at <= ?2 AND ends_at > ?2";
+// Issue 30: notes, spectators, the daily digest, the archive.
+
+/// `(player, game)`.
+pub const NOTE: &str = "SELECT text FROM game_notes WHERE player_id = ?1 AND game_id = ?2";
+/// `(player, game, text, now)`.
+pub const SET_NOTE: &str =
+    "INSERT INTO game_notes (player_id, game_id, text, updated_at) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (player_id, game_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at";
+/// `(player, game)`.
+pub const CLEAR_NOTE: &str = "DELETE FROM game_notes WHERE player_id = ?1 AND game_id = ?2";
+/// `(game, player)`: one row the first time.
+pub const WATCH: &str = "INSERT INTO game_watchers (game_id, player_id) VALUES (?1, ?2) ON CONFLICT (game_id, player_id) DO NOTHING";
+/// `(game, player)`.
+pub const UNWATCH: &str = "DELETE FROM game_watchers WHERE game_id = ?1 AND player_id = ?2";
+/// `(game)`.
+pub const WATCHERS: &str = "SELECT player_id FROM game_watchers WHERE game_id = ?1 ORDER BY player_id";
+/// `(day)`: the players with `digest on` not yet marked for the day.
+pub const DIGESTS_DUE: &str =
+    "SELECT s.player_id FROM player_settings s WHERE s.key = 'digest' AND s.value = 'on'
+     AND NOT EXISTS (SELECT 1 FROM digests_sent d WHERE d.player_id = s.player_id AND d.day = ?1)
+     ORDER BY s.player_id";
+/// `(player, day)`: one row the first time.
+pub const MARK_DIGEST: &str =
+    "INSERT INTO digests_sent (player_id, day) VALUES (?1, ?2) ON CONFLICT (player_id, day) DO NOTHING";
+/// `(player, opponent or NULL, variant or NULL, limit, offset)`: the ids of a player's finished
+/// games, newest first. The casts give PostgreSQL the types of parameters that may be NULL.
+pub const FINISHED_GAMES_OF: &str = "id IN (SELECT id FROM games WHERE result IS NOT NULL
+     AND (white = ?1 OR black = ?1) AND (CAST(?2 AS BIGINT) IS NULL OR white = ?2 OR black = ?2)
+     AND (CAST(?3 AS TEXT) IS NULL OR variant = ?3) ORDER BY id DESC LIMIT ?4 OFFSET ?5)";

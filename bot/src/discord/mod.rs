@@ -549,6 +549,13 @@ async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::router::I
             continue;
         }
         let reply = notice.into_reply();
+        // Private words alone (a daily digest): nothing to post in the channel. Marked sent once
+        // tried: a player who takes no direct messages is not written to again and again.
+        if reply.only_direct() {
+            send_direct(&http, &reply).await;
+            crate::delivery::mark_posted(&service, reply.outbox).await;
+            continue;
+        }
         let channel_id = channel.to_string();
         let stopped = crate::delivery::posting_stopped(&service, PLATFORM, &channel_id).await;
         let posted = if stopped {

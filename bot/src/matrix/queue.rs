@@ -243,6 +243,13 @@ impl Rooms {
             return;
         }
         let reply = notice.into_reply();
+        // Private words alone (a daily digest): nothing to post in the room. Marked sent once
+        // tried: a player who takes no direct messages is not written to again and again.
+        if reply.only_direct() {
+            self.send_direct(&reply).await;
+            crate::delivery::mark_posted(&self.service, reply.outbox).await;
+            return;
+        }
         let about = reply.about();
         let about = about.as_deref().unwrap_or("-");
         let channel = room_id.to_string();

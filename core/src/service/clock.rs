@@ -54,6 +54,9 @@ impl<S: Store> Service<S> {
         if let Err(e) = self.tournament_tick(now, &served) {
             tracing::error!("the tournaments' tick failed: {e:#}");
         }
+        if let Err(e) = self.digest_tick(now, &served) {
+            tracing::error!("the daily digests could not be written: {e:#}");
+        }
         Ok(self.outbox_due(platforms))
     }
 }

@@ -74,7 +74,11 @@ impl<S: Store> Service<S> {
     }
 
     pub(super) fn history(&self, msg: &Incoming, id: GameRef) -> Replies {
-        let loaded = self.find(msg, id, true)?;
+        // A finished game's player may ask for its record from any channel of the platform.
+        let loaded = match self.own_finished_game(msg, id)? {
+            Some(loaded) => loaded,
+            None => self.find(msg, id, true)?,
+        };
         let round = match self.store.tournament_of_game(loaded.row.id).map_err(internal)? {
             Some((t, round)) => {
                 let name = self.store.tournament(t).map_err(internal)?.map(|t| t.name).unwrap_or_default();

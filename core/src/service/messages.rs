@@ -106,6 +106,16 @@ impl Reply {
         self
     }
 
+    /// Whether it is private words alone (a [`crate::outbox::NoticeKind::Direct`] notice): sent
+    /// by direct message, with nothing to post in its channel.
+    pub fn only_direct(&self) -> bool {
+        self.text.is_empty()
+            && self.image.is_none()
+            && self.animation.is_none()
+            && self.files.is_empty()
+            && !self.direct.is_empty()
+    }
+
     /// What the reply is about, for logs: as set, or the game or tournament its buttons act on.
     pub fn about(&self) -> Option<String> {
         if self.about.is_some() {

@@ -26,6 +26,7 @@ mod clock;
 mod committed;
 mod conditional;
 mod listings;
+mod lists;
 mod messages;
 mod offers;
 mod settings;
@@ -343,6 +344,10 @@ impl<S: Store> Service<S> {
             Command::Profile => self.profile(msg),
             Command::Conditional { game, line } => Ok(self.conditional(msg, game, line.as_deref())),
             Command::Vacation(length) => self.vacation(msg, length.as_deref()),
+            Command::Waiting => self.waiting(msg),
+            Command::Note { game, text } => self.note(msg, game, text.as_deref()),
+            Command::Watch(game, on) => self.watch(msg, game, on),
+            Command::Archive { variant, page } => self.archive(msg, variant, page),
         }
     }
 
@@ -574,6 +579,17 @@ const SETTINGS: &[Setting] = &[
     },
     Setting { key: "theme", values: &["walnut", "slate"], what: "the pictures' colours" },
     Setting { key: "coordinates", values: &["on", "off"], what: "file and rank labels round the board" },
+    // Issue 30: a player's own, never a channel's default (not in CHANNEL_SETTINGS).
+    Setting {
+        key: "digest",
+        values: &["off", "on"],
+        what: "a direct message once a day listing your games waiting for your move",
+    },
+    Setting {
+        key: "ping",
+        values: &["channel", "dm"],
+        what: "channel: your opponent's move pings you in the game's channel; dm: a direct message too",
+    },
 ];
 
 /// The channel's own settings first, then the players' defaults.

@@ -178,6 +178,11 @@ impl<S: Store> Service<S> {
                 notice.actions = board.actions;
                 notice.animation = self.game_gif(game);
             }
+            (NoticeKind::Direct, _) => {
+                let text = std::mem::take(&mut notice.text);
+                notice.direct =
+                    std::mem::take(&mut notice.notify).into_iter().map(|u| (u, text.clone())).collect();
+            }
             _ => {}
         }
         notice.about = match (row.kind, row.subject) {

@@ -99,7 +99,7 @@ impl<S: Store> Service<S> {
         };
         if words.is_empty() {
             let gifs = get(&CHANNEL_SETTINGS[0])?;
-            let defaults: Vec<String> = SETTINGS
+            let defaults: Vec<String> = CHANNEL_SETTINGS[1..]
                 .iter()
                 .map(|s| Ok(format!("{} {}", s.key, get(s)?)))
                 .collect::<Result<_, String>>()?;

@@ -279,6 +279,16 @@ impl<S: Store> Service<S> {
         if after.row.bot.is_none_or(|b| b.player != other.id) && answer.is_none() {
             reply = reply.notifying(other);
         }
+        // The player to move's and the spectators' direct messages, as they asked for them.
+        let mut played = format!("{san_unmarked}{}", mark(&mine_after));
+        if let Some((_, _, san)) = &answer {
+            played.push_str(&format!(
+                ", and {} answered {san}{} (a conditional turn)",
+                after.player(my_color.other()).name,
+                mark(&after.game)
+            ));
+        }
+        reply.direct.extend(self.turn_words(&after, me, &played, msg.now));
         let mut replies = vec![reply];
         let next = after.player(after.game.position().turn()).id;
         let change = match outcome {

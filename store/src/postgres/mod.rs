@@ -51,6 +51,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (5, include_str!("../../migrations/postgres/005_leases.sql")),
     (6, include_str!("../../migrations/postgres/006_outbox.sql")),
     (7, include_str!("../../migrations/postgres/007_correspondence.sql")),
+    (8, include_str!("../../migrations/postgres/008_notes_watchers.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -761,6 +762,52 @@ impl Store for PgStore {
 
     fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool> {
         self.change_announced(sql::END_VACATION, &[&player, &now], notices, now)
+    }
+
+    fn note(&self, player: PlayerId, game: GameId) -> Result<Option<String>> {
+        self.row(sql::NOTE, &[&player, &game])?.map(|r| Ok(r.try_get(0)?)).transpose()
+    }
+
+    fn set_note(&self, player: PlayerId, game: GameId, text: Option<&str>, now: i64) -> Result<()> {
+        match text {
+            Some(text) => self.execute(sql::SET_NOTE, &[&player, &game, &text, &now])?,
+            None => self.execute(sql::CLEAR_NOTE, &[&player, &game])?,
+        };
+        Ok(())
+    }
+
+    fn watch(&self, game: GameId, player: PlayerId) -> Result<bool> {
+        Ok(self.execute(sql::WATCH, &[&game, &player])? == 1)
+    }
+
+    fn unwatch(&self, game: GameId, player: PlayerId) -> Result<bool> {
+        Ok(self.execute(sql::UNWATCH, &[&game, &player])? == 1)
+    }
+
+    fn watchers(&self, game: GameId) -> Result<Vec<PlayerId>> {
+        self.rows(sql::WATCHERS, &[&game])?.iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
+    fn digests_due(&self, day: i64) -> Result<Vec<PlayerId>> {
+        self.rows(sql::DIGESTS_DUE, &[&day])?.iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
+    fn mark_digest(&self, player: PlayerId, day: i64, notices: &[NewNotice]) -> Result<bool> {
+        self.change_announced(sql::MARK_DIGEST, &[&player, &day], notices, tessera_core::service::unix_now())
+    }
+
+    fn finished_games_of(
+        &self,
+        player: PlayerId,
+        opponent: Option<PlayerId>,
+        variant: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
+        let mut found =
+            self.games(sql::FINISHED_GAMES_OF, &[&player, &opponent, &variant, &ply(limit), &ply(offset)])?;
+        found.reverse();
+        Ok(found)
     }
 }
 

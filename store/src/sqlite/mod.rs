@@ -27,6 +27,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (5, include_str!("../../migrations/005_leases.sql")),
     (6, include_str!("../../migrations/006_outbox.sql")),
     (7, include_str!("../../migrations/007_correspondence.sql")),
+    (8, include_str!("../../migrations/008_notes_watchers.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -755,6 +756,65 @@ impl Store for SqliteStore {
 
     fn end_vacation(&self, player: PlayerId, now: i64, notices: &[NewNotice]) -> Result<bool> {
         self.change_announced(sql::END_VACATION, params![player, now], notices, now)
+    }
+
+    fn note(&self, player: PlayerId, game: GameId) -> Result<Option<String>> {
+        let conn = self.conn();
+        Ok(conn.query_row(sql::NOTE, params![player, game], |r| r.get(0)).optional()?)
+    }
+
+    fn set_note(&self, player: PlayerId, game: GameId, text: Option<&str>, now: i64) -> Result<()> {
+        let conn = self.conn();
+        match text {
+            Some(text) => conn.execute(sql::SET_NOTE, params![player, game, text, now])?,
+            None => conn.execute(sql::CLEAR_NOTE, params![player, game])?,
+        };
+        Ok(())
+    }
+
+    fn watch(&self, game: GameId, player: PlayerId) -> Result<bool> {
+        Ok(self.conn().execute(sql::WATCH, params![game, player])? == 1)
+    }
+
+    fn unwatch(&self, game: GameId, player: PlayerId) -> Result<bool> {
+        Ok(self.conn().execute(sql::UNWATCH, params![game, player])? == 1)
+    }
+
+    fn watchers(&self, game: GameId) -> Result<Vec<PlayerId>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::WATCHERS)?;
+        read_all(&mut stmt, params![game], |r| Ok(r.get(0)?))
+    }
+
+    fn digests_due(&self, day: i64) -> Result<Vec<PlayerId>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::DIGESTS_DUE)?;
+        read_all(&mut stmt, params![day], |r| Ok(r.get(0)?))
+    }
+
+    fn mark_digest(&self, player: PlayerId, day: i64, notices: &[NewNotice]) -> Result<bool> {
+        self.change_announced(
+            sql::MARK_DIGEST,
+            params![player, day],
+            notices,
+            tessera_core::service::unix_now(),
+        )
+    }
+
+    fn finished_games_of(
+        &self,
+        player: PlayerId,
+        opponent: Option<PlayerId>,
+        variant: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
+        let conn = self.conn();
+        let (offset, limit) = (i64::try_from(offset)?, i64::try_from(limit)?);
+        let mut rows =
+            games(&conn, sql::FINISHED_GAMES_OF, &[&player, &opponent, &variant, &limit, &offset])?;
+        rows.reverse();
+        Ok(rows)
     }
 }
 
