@@ -67,6 +67,7 @@ fn main() {
                 text,
                 mentions,
                 now: 0,
+                thread: None,
             };
             service.handle(&msg)
         };
@@ -102,6 +103,7 @@ fn main() {
             text: "",
             mentions: &[],
             now: 0,
+            thread: None,
         };
         let t = Instant::now();
         let suggested = service.suggest_moves(&msg, None, "", 25);
@@ -129,6 +131,7 @@ fn main() {
         text: "",
         mentions: &[],
         now: 0,
+        thread: None,
     };
     let t = Instant::now();
     let listed = service.suggest_games(&msg, "", 25);

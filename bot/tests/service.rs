@@ -37,6 +37,7 @@ impl<S: Store> Table<S> {
             text,
             mentions: &mentions,
             now: self.now,
+            thread: None,
         };
         self.service.handle(&msg)
     }
@@ -352,6 +353,7 @@ impl<S: Store> Table<S> {
             text: "",
             mentions: &[],
             now: self.now,
+            thread: None,
         }
     }
 

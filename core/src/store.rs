@@ -172,6 +172,13 @@ pub trait Store: Send + Sync + TournamentStore {
     }
     /// Gives the lease up if `holder` holds it: the next process need not wait for it to expire.
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool>;
+
+    // Threads (issue 30).
+    /// Records the game's thread (empty: making one failed), once: false, and nothing changed,
+    /// when the game already has one (another process made it first) or does not exist.
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool>;
+    /// The game whose thread on `platform` this is, finished or not.
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>>;
 }
 
 pub trait TournamentStore {
@@ -428,6 +435,12 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         (**self).release_lease(name, holder)
+    }
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool> {
+        (**self).set_game_thread(game, thread)
+    }
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
+        (**self).thread_game(platform, thread)
     }
 }
 

@@ -86,6 +86,7 @@ pub(crate) fn game_row(r: &impl Columns, moves: Vec<String>) -> Result<GameRow> 
         rated: r.flag(14)?,
         created_at: number(r, 15)?,
         bot: BotOpponent::from_columns(r.int(16)?, level_opt(r, 17)?),
+        thread: r.text(18)?,
         moves,
     })
 }

@@ -10,7 +10,7 @@ pub const CHALLENGE_COLUMNS: &str =
     "id, platform, channel, challenger, challenged, variant, color, days_per_move, created_at, rated";
 
 pub const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
-     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level";
+     days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level, thread";
 
 pub const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
      rated, starts_at, max_players, bye_halves, status, current_round, created_at";
@@ -220,3 +220,6 @@ pub const MARK_HANDLED: &str =
 /// `(platform, message)`.
 pub const WAS_HANDLED: &str =
     "SELECT COUNT(*) > 0 FROM handled_messages WHERE platform = ?1 AND message_id = ?2";
+
+/// A game's thread, recorded once (`?1` the game, `?2` the thread).
+pub const SET_GAME_THREAD: &str = "UPDATE games SET thread = ?2 WHERE id = ?1 AND thread IS NULL";

@@ -221,6 +221,7 @@ impl Asker {
                 text: &self.text,
                 mentions: &self.mentions,
                 now: unix_now(),
+                thread: None,
             };
             f(&service, &incoming)
         })

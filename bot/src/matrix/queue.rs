@@ -155,6 +155,7 @@ impl Rooms {
                 text: &body,
                 mentions: &mentioned,
                 now: unix_now(),
+                thread: None,
             };
             service.handle(&msg)
         })

@@ -83,13 +83,16 @@ impl<S: Store> Service<S> {
         };
         if words.is_empty() {
             let gifs = get(&CHANNEL_SETTINGS[0])?;
+            let threads = get(&CHANNEL_SETTINGS[5])?;
             let defaults: Vec<String> = SETTINGS
                 .iter()
                 .map(|s| Ok(format!("{} {}", s.key, get(s)?)))
                 .collect::<Result<_, String>>()?;
             return Ok(vec![Reply::text(format!(
-                "This channel: gifs {gifs} (a finished game is posted as an animated GIF); for players who have \
-                 not chosen: {}. Moderators change them like `!t channel gifs off` or `!t channel board white`.",
+                "This channel: gifs {gifs} (a finished game is posted as an animated GIF), threads {threads} \
+                 (each new game is played in a thread of its own); for players who have not chosen: {}. \
+                 Moderators change them like `!t channel gifs off`, `!t channel threads on` or \
+                 `!t channel board white`.",
                 defaults.join(", ")
             ))]);
         }

@@ -49,6 +49,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (4, include_str!("../../migrations/postgres/004_practice_opponent.sql")),
     (5, include_str!("../../migrations/postgres/005_leases.sql")),
     (6, include_str!("../../migrations/postgres/006_outbox.sql")),
+    (9, include_str!("../../migrations/postgres/009_threads.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -604,6 +605,14 @@ impl Store for PgStore {
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         Ok(self.execute(sql::RELEASE_LEASE, &[&name, &holder])? == 1)
+    }
+
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool> {
+        Ok(self.execute(sql::SET_GAME_THREAD, &[&game, &thread])? == 1)
+    }
+
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
+        Ok(self.games("platform = $1 AND thread = $2", &[&platform, &thread])?.into_iter().next())
     }
 }
 

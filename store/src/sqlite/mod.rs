@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (4, include_str!("../../migrations/004_practice_opponent.sql")),
     (5, include_str!("../../migrations/005_leases.sql")),
     (6, include_str!("../../migrations/006_outbox.sql")),
+    (9, include_str!("../../migrations/009_threads.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -615,6 +616,15 @@ impl Store for SqliteStore {
 
     fn release_lease(&self, name: &str, holder: &str) -> Result<bool> {
         Ok(self.conn().execute(sql::RELEASE_LEASE, params![name, holder])? == 1)
+    }
+
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool> {
+        Ok(self.conn().execute(sql::SET_GAME_THREAD, params![game, thread])? == 1)
+    }
+
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
+        let conn = self.conn();
+        Ok(games(&conn, "platform = ?1 AND thread = ?2", &[&platform, &thread])?.into_iter().next())
     }
 }
 
