@@ -712,7 +712,9 @@ fn threads_is_a_channel_setting_for_moderators() {
     assert!(as_mod("!t channel").contains("threads off"), "off by default");
     assert_eq!(as_mod("!t channel threads on"), "Saved for this channel: threads on.");
     assert!(as_mod("!t channel").contains("threads on"));
-    assert!(as_mod("!t channel threads maybe").contains("`!t channel threads off` or `!t channel threads on`"));
+    assert!(
+        as_mod("!t channel threads maybe").contains("`!t channel threads off` or `!t channel threads on`")
+    );
     assert!(t.says("alice", "!t channel threads off").contains("only the channel's moderators"));
     assert_eq!(t.service.store().channel_setting("test", "room", "threads").unwrap().as_deref(), Some("on"));
     // Set from within a game's thread, it is the channel's setting.

@@ -40,7 +40,12 @@ impl<S: Store> Service<S> {
                 // About the game: posted in its thread, where it has one.
                 let notice = NewNotice {
                     subject: Some(loaded.row.id),
-                    ..NewNotice::text(&loaded.row.platform, &loaded.row.channel, text, vec![mover.user_id.clone()])
+                    ..NewNotice::text(
+                        &loaded.row.platform,
+                        &loaded.row.channel,
+                        text,
+                        vec![mover.user_id.clone()],
+                    )
                 };
                 // False: another process reminded them, or the mover moved meanwhile.
                 if let Err(e) = self.store.mark_reminded(loaded.row.id, loaded.row.last_move_at, &[notice]) {

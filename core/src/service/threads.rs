@@ -75,7 +75,8 @@ impl<S: Store> Service<S> {
         if on.as_deref() != Some("on") {
             return None;
         }
-        let name = format!("Game #{} {}: {} vs {}", row.id, loaded.variant(), loaded.white.name, loaded.black.name);
+        let name =
+            format!("Game #{} {}: {} vs {}", row.id, loaded.variant(), loaded.white.name, loaded.black.name);
         // Discord's limit for a thread's name.
         Some(ThreadOpening { game: row.id, name: name.chars().take(100).collect() })
     }
