@@ -683,6 +683,13 @@ fn a_game_in_a_threads_channel_is_played_in_its_thread_and_moves_find_it_there_a
     let looking = t.say_at("carol", "!t board", "th-1", None);
     assert_eq!(looking[0].actions, Some(Actions::Game(g1)), "{looking:?}");
     assert!(looking[0].thread.is_none() && looking[0].game.is_none(), "answered where written");
+    // In the thread a command is about the thread's game: hers is named by number there.
+    let resign = t.say_at("carol", "!t resign", "th-1", None);
+    assert!(
+        resign[0].private && resign[0].text.contains(&format!("only the players of game #{g1}")),
+        "{resign:?}"
+    );
+    assert!(t.service.store().game(g3).unwrap().unwrap().result.is_none(), "her own game goes on");
     // Her own game, whose thread could not be made, goes on in the channel.
     let hers = t.say("carol", "e4");
     assert!(hers[0].text.contains("carol played e4"), "{hers:?}");

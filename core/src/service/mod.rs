@@ -424,9 +424,9 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
         let mine: Vec<&GameRow> = here.iter().filter(|g| g.white == me.id || g.black == me.id).collect();
-        // In a game's thread, that game: for its players, and for anyone looking.
-        let in_thread = msg.thread.and_then(|t| here.iter().find(|g| g.thread() == Some(t)));
-        if let Some(row) = in_thread.filter(|g| looking || g.white == me.id || g.black == me.id) {
+        // In a game's thread, that game, for anyone: a player's other games are named by number
+        // there (a spectator's `!t resign` in it must not resign a game of their own).
+        if let Some(row) = msg.thread.and_then(|t| here.iter().find(|g| g.thread() == Some(t))) {
             return self.load(row.clone());
         }
         let pick = match (mine.as_slice(), looking) {
