@@ -78,8 +78,9 @@ pub struct Reply {
     /// Where in its channel the reply is posted instead of where the message came: the game's
     /// thread (a Discord thread's channel id, a Matrix thread's root event).
     pub thread: Option<String>,
-    /// The game this reply begins wants a thread of its own, started from the reply's message
-    /// (the adapter makes it and records it: [`Service::thread_made`]).
+    /// The game this reply begins wants a thread of its own, started from the reply's first
+    /// message or the challenge it answers (the adapter makes it and records it, or that it
+    /// could not: [`Service::thread_made`]).
     pub open_thread: Option<ThreadOpening>,
 }
 

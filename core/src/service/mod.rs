@@ -275,19 +275,15 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
         let games_here = here.len();
-        let here_threads: Vec<(GameId, Option<String>, bool)> = here
-            .iter()
-            .map(|g| (g.id, g.thread().map(str::to_string), g.white == me.id || g.black == me.id))
-            .collect();
-        let all_mine: Vec<GameRow> =
-            here.into_iter().filter(|g| g.white == me.id || g.black == me.id).collect();
         // In a running game's thread, plain text is about that game alone: a move of one of its
         // players, or a spectator's talk, which is no business of the bot's.
-        let game = match (game, msg.thread.and_then(|t| all_mine_thread(&here_threads, t))) {
-            (None, Some((id, true))) => Some(id),
-            (None, Some((_, false))) => return Ok(Vec::new()),
+        let game = match (game, msg.thread.and_then(|t| here.iter().find(|g| g.thread() == Some(t)))) {
+            (None, Some(g)) if g.white == me.id || g.black == me.id => Some(g.id),
+            (None, Some(_)) => return Ok(Vec::new()),
             (game, _) => game,
         };
+        let all_mine: Vec<GameRow> =
+            here.into_iter().filter(|g| g.white == me.id || g.black == me.id).collect();
         let mine: Vec<GameRow> = all_mine.into_iter().filter(|g| game.is_none_or(|id| g.id == id)).collect();
         if mine.is_empty() {
             return Ok(Vec::new());
@@ -454,12 +450,6 @@ impl<S: Store> Service<S> {
             }
         }
     }
-}
-
-/// The running game of `thread` among a channel's games (id, thread, whether the author plays
-/// in it), and whether the author plays in it.
-fn all_mine_thread(games: &[(GameId, Option<String>, bool)], thread: &str) -> Option<(GameId, bool)> {
-    games.iter().find(|(_, t, _)| t.as_deref() == Some(thread)).map(|(id, _, mine)| (*id, *mine))
 }
 
 /// A channel as its platform shows a link to it: Discord's `<#id>` becomes the channel's name, a

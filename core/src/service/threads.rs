@@ -1,5 +1,6 @@
 //! A thread per game (issue 30): in a channel with `threads on`, each new game gets a thread of
-//! its own, started from the message that announces it; the game's moves, pictures and notices
+//! its own, started from the message that announces it (or the challenge it answers, where the
+//! adapter has that message at hand); the game's moves, pictures and notices
 //! are posted there, and a move typed in the thread (or, as before, in the channel) finds its
 //! game. The adapters make the threads and post in them; what goes where is decided here.
 
