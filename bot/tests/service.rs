@@ -653,6 +653,13 @@ fn a_game_in_a_threads_channel_is_played_in_its_thread_and_moves_find_it_there_a
     let e5 = t.say_at("bob", "e5", "th-1", None);
     assert!(e5[0].text.contains("bob played e5"), "{e5:?}");
     assert_eq!(e5[0].thread.as_deref(), Some("th-1"));
+    // Offers are the game's news too: made in the channel, answered in the thread, both shown there.
+    let offer = t.say("alice", "!t draw");
+    assert!(offer[0].text.contains("offers a draw"), "{offer:?}");
+    assert_eq!(offer[0].thread.as_deref(), Some("th-1"));
+    let declined = t.say_at("bob", "!t draw decline", "th-1", None);
+    assert!(declined[0].text.contains("declines the draw"), "{declined:?}");
+    assert_eq!(declined[0].thread.as_deref(), Some("th-1"));
 
     // A second game of the same players here, with its own thread.
     let second = t.begin("alice", "bob", "");
