@@ -72,6 +72,7 @@ fn main() {
                 text,
                 mentions,
                 now: 0,
+                thread: None,
             };
             service.handle(&msg)
         };
@@ -114,6 +115,7 @@ fn main() {
             text: "",
             mentions: &[],
             now: 0,
+            thread: None,
         };
         let t = Instant::now();
         let suggested = service.suggest_moves(&msg, None, "", 25);
@@ -141,6 +143,7 @@ fn main() {
         text: "",
         mentions: &[],
         now: 0,
+        thread: None,
     };
     let t = Instant::now();
     let listed = service.suggest_games(&msg, "", 25);

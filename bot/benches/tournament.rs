@@ -23,6 +23,7 @@ fn say(service: &Service<SqliteStore>, who: &str, text: &str) -> usize {
         text,
         mentions: &[],
         now: T0,
+        thread: None,
     };
     service.handle(&msg).len()
 }

@@ -174,6 +174,7 @@ impl Session {
             text: line,
             mentions: &mentioned,
             now: unix_now() + self.clock_offset,
+            thread: None,
         };
         let replies = service.handle(&msg);
         posted.extend(replies.iter().filter_map(|r| r.outbox));

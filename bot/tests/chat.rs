@@ -366,6 +366,7 @@ fn asked_which_game_the_example_repeats_the_command_sent() {
         text: "",
         mentions: &[],
         now: T0,
+        thread: None,
     };
     let asked = service.run(&msg, tessera_core::commands::Command::Resign(None));
     assert!(text(&asked).contains("like `!t resign #1`"), "{asked:?}");

@@ -504,6 +504,7 @@ fn tournament_export_writes_trf_from_the_database() {
                 text,
                 mentions: &[],
                 now: 1_800_000_000,
+                thread: None,
             };
             service.handle(&msg)
         };
@@ -575,6 +576,7 @@ fn the_bots_fide_pgn_is_san_with_its_termination() {
             text,
             mentions: &mentions,
             now: NOW,
+            thread: None,
         };
         service.handle(&msg).into_iter().map(|r| r.text).collect::<Vec<_>>().join("\n")
     };
@@ -634,6 +636,7 @@ fn the_bots_pgn_reads_back() {
             text,
             mentions: &mentions,
             now: 1_795_400_000,
+            thread: None,
         };
         service.handle(&msg).into_iter().map(|r| r.text).collect::<Vec<_>>().join("\n")
     };

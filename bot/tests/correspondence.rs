@@ -266,6 +266,7 @@ fn race_conditional_answers(open: impl Fn() -> Box<dyn Store>) {
             let msg = Incoming {
                 platform: PLATFORM,
                 channel,
+                thread: None,
                 author: &author,
                 is_admin: false,
                 text,

@@ -592,3 +592,124 @@ fn waiting_and_direct_messages_through_a_fake_discord() {
     assert_eq!(digest.path, "/api/v10/channels/8002/messages", "by direct message alone");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A message in `channel` (a thread is a channel of its own).
+fn message_in(channel: &str, id: u64, author: Value, content: &str, mentions: Vec<Value>) -> Value {
+    let mut m = message(id, author, content, mentions);
+    m["channel_id"] = json!(channel);
+    m
+}
+
+/// The id the fake gave the message the bot posted as `posted` (its place in the log).
+fn message_id(fake: &FakeDiscord, posted: &Posted) -> u64 {
+    let log = fake.posted.lock().unwrap();
+    9001 + log.iter().position(|p| p.path == posted.path && p.body == posted.body).unwrap() as u64
+}
+
+#[test]
+fn a_game_in_a_threads_channel_is_played_in_its_own_thread_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-threads-{}", std::process::id()));
+    let (fake, _, clock, service) = clocked_bot_on_fake(&dir, false);
+    let alice = user("1", "alice", false);
+    let bob = user("2", "bob", false);
+    let carol = user("3", "carol", false);
+    let mut next = 300u64;
+    let mut id = || {
+        next += 1;
+        next
+    };
+    // A moderator (role 600 manages the server) turns threads on for the channel.
+    fake.to_gateway
+        .send(("MESSAGE_CREATE", server_message(id(), alice.clone(), "!t channel threads on", &["600"])))
+        .unwrap();
+    fake.wait_for("Saved for this channel: threads on");
+
+    let say_in = |channel: &str, n: u64, who: &Value, text: &str, mentions: Vec<Value>| {
+        fake.to_gateway
+            .send(("MESSAGE_CREATE", message_in(channel, n, who.clone(), text, mentions)))
+            .unwrap();
+    };
+    say_in(CHANNEL, id(), &alice, "!t challenge <@2> chess white 1d", vec![bob.clone()]);
+    fake.wait_for("alice challenges bob");
+    say_in(CHANNEL, id(), &bob, "!t accept", vec![]);
+    // The game is announced in the channel, and its thread started from that message.
+    let begins = fake.wait_for("Game #1 begins");
+    assert_eq!(begins.path, format!("/api/v10/channels/{CHANNEL}/messages"));
+    let announced = message_id(&fake, &begins);
+    let made = fake.wait_until("a thread", |p| p.path.ends_with("/threads"));
+    assert_eq!(made.method, "POST");
+    assert_eq!(made.path, format!("/api/v10/channels/{CHANNEL}/messages/{announced}/threads"));
+    assert_eq!(made.json()["name"], "Game #1 chess: alice vs bob");
+    assert_eq!(made.json()["auto_archive_duration"], 10080, "a week: moves come days apart");
+    let thread = FIRST_THREAD.to_string();
+    let in_thread = format!("/api/v10/channels/{thread}/messages");
+    let recorded = || service.store().game(1).unwrap().unwrap().thread;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while recorded().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(recorded().as_deref(), Some(thread.as_str()));
+
+    // A move written in the channel finds its game; the board goes to the thread.
+    say_in(CHANNEL, id(), &alice, "e4", vec![]);
+    let e4 = fake.wait_for("alice played e4");
+    assert_eq!(e4.path, in_thread);
+    assert!(e4.has_png(), "the board, in the thread");
+    // A move written in the thread (its own channel on Discord) is the game's, answered there.
+    say_in(&thread, id(), &bob, "e5", vec![]);
+    let e5 = fake.wait_for("bob played e5");
+    assert_eq!(e5.path, in_thread);
+    assert!(e5.has_png());
+    // A spectator's words in the thread are left alone; an error is answered where it was written.
+    say_in(&thread, id(), &carol, "Nf3 looks good", vec![]);
+    say_in(CHANNEL, id(), &bob, "!t move Nc6", vec![]);
+    let early = fake.wait_for("it is alice's turn");
+    assert_eq!(early.path, format!("/api/v10/channels/{CHANNEL}/messages"));
+    // The clock's notice goes to the thread too.
+    assert_eq!(clock.tick(&service, tessera_core::service::unix_now() + 3 * 86_400), 1);
+    let lost = fake.wait_for("ran out of time");
+    assert_eq!(lost.path, in_thread);
+    let said = fake.posted.lock().unwrap().iter().filter(|p| p.text().contains("Nf3 looks good")).count();
+    assert_eq!(said, 0, "nothing of the spectator's is copied anywhere");
+    let threads = fake.posted.lock().unwrap().iter().filter(|p| p.path.ends_with("/threads")).count();
+    assert_eq!(threads, 1, "one thread for the game");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_game_whose_thread_cannot_be_made_is_played_in_the_channel_through_a_fake_discord() {
+    let dir = std::env::temp_dir().join(format!("tessera-discord-nothreads-{}", std::process::id()));
+    let (fake, _, _, service) = clocked_bot_on_fake(&dir, false);
+    fake.trouble.lock().unwrap().no_threads.insert(CHANNEL.to_string());
+    service.store().set_channel_setting("discord", CHANNEL, "threads", "on").unwrap();
+    let alice = user("1", "alice", false);
+    let bob = user("2", "bob", false);
+    let challenge = slash(
+        "challenge",
+        &[("opponent", 6, json!("2")), ("color", 3, json!("white"))],
+        json!({"users": {"2": bob}}),
+    );
+    let challenged = fake.interact(1, &alice, 2, challenge, None);
+    assert!(challenged.text().contains("alice challenges bob"), "{}", challenged.text());
+    // Accepted by its button: the thread would start from the challenge message.
+    let challenge_message = message(9100, user(BOT_ID, "tessera", true), "challenge", vec![]);
+    fake.interact(2, &bob, 3, press(&challenged.buttons()[0]), Some(challenge_message));
+    fake.follow_up(2, "Game #1 begins");
+    let refused = fake.wait_until("a thread asked for", |p| p.path.ends_with("/threads"));
+    assert_eq!(refused.path, format!("/api/v10/channels/{CHANNEL}/messages/9100/threads"));
+    assert_eq!(refused.status, 403);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while service.store().game(1).unwrap().unwrap().thread.is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(service.store().game(1).unwrap().unwrap().thread.as_deref(), Some(""), "tried, once");
+    // The game goes on in the channel.
+    fake.to_gateway.send(("MESSAGE_CREATE", message(3, alice.clone(), "e4", vec![]))).unwrap();
+    let e4 = fake.wait_for("alice played e4");
+    assert_eq!(e4.path, format!("/api/v10/channels/{CHANNEL}/messages"));
+    fake.to_gateway.send(("MESSAGE_CREATE", message(4, bob.clone(), "e5", vec![]))).unwrap();
+    fake.wait_for("bob played e5");
+    let tries = fake.posted.lock().unwrap().iter().filter(|p| p.path.ends_with("/threads")).count();
+    assert_eq!(tries, 1, "no second try");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -246,6 +246,7 @@ fn a_crowd_is_pinged_a_hundred_at_a_time_and_a_round_of_150_announced_whole() {
             text,
             mentions: &[],
             now: unix_now(),
+            thread: None,
         };
         service.handle(&m)
     };

@@ -47,6 +47,7 @@ fn say(service: &Service<SqliteStore>, who: &str, channel: &str, text: &str) -> 
         text,
         mentions: &mentions,
         now: 1_800_000_000,
+        thread: None,
     };
     service.handle(&msg).len()
 }

@@ -3,8 +3,8 @@
 //! games through this build of the bot in a plain and in an encrypted room, restarting the bot
 //! mid-game; then a tournament (its export attached, each player's word by direct message), a
 //! practice game across a restart of the homeserver, a command in a thread, eight commands under
-//! the homeserver's message rate limit, messages the bot cannot decrypt, and invites from outside
-//! the allowlist (`tests/matrix/e2e.py`). It needs python3 and PyPI; without them it fails, it
+//! the homeserver's message rate limit, messages the bot cannot decrypt, invites from outside the
+//! allowlist, and games each played in a thread of its own (`tests/matrix/e2e.py`). It needs python3 and PyPI; without them it fails, it
 //! does not skip.
 
 use std::process::Command;

@@ -131,6 +131,7 @@ fn bad_challenges_to_the_bot_are_refused_and_change_nothing() {
         text: "",
         mentions: &tessera,
         now: T0,
+        thread: None,
     };
     let cmd = Command::Challenge {
         variant: Variant::Chess,

@@ -57,6 +57,7 @@ impl ThreadRacer {
                     text: &text,
                     mentions: &mentions,
                     now: unix_now(),
+                    thread: None,
                 };
                 let replies = service.handle(&msg);
                 let answer: Vec<String> = replies.iter().map(|r| format!("[tessera] {}", r.text)).collect();

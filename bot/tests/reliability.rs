@@ -249,6 +249,7 @@ fn clocked_game(service: &Service<SqliteStore>, platform: &'static str, players:
             text: &text,
             mentions: &mentions,
             now: T0,
+            thread: None,
         };
         service.handle(&msg);
     }

@@ -37,6 +37,7 @@ impl<S: Store> Table<S> {
             text,
             mentions: &mentions,
             now: self.now,
+            thread: None,
         };
         self.service.handle(&msg)
     }
@@ -352,6 +353,7 @@ impl<S: Store> Table<S> {
             text: "",
             mentions: &[],
             now: self.now,
+            thread: None,
         }
     }
 
@@ -784,4 +786,148 @@ fn the_archive_lists_finished_games_and_their_players_get_the_record_anywhere() 
     assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
     assert!(elsewhere.says("carol", &format!("!t history #{}", ids[0])).contains("is played in #room"));
     assert!(elsewhere.says("alice", &format!("!t history #{running}")).contains("is played in #room"));
+}
+
+impl<S: Store> Table<S> {
+    /// A message written in `channel`, in `thread` where the platform says (Matrix); a Discord
+    /// thread comes as a channel of its own, with no thread.
+    fn say_at(&self, who: &str, text: &str, channel: &str, thread: Option<&str>) -> Vec<Reply> {
+        let author = User::new(who, who);
+        let msg = Incoming { channel, thread, text, ..self.incoming(&author) };
+        self.service.handle(&msg)
+    }
+
+    /// Starts a game between two players and returns the reply announcing it.
+    fn begin(&self, white: &str, black: &str, how: &str) -> Reply {
+        self.says(white, &format!("!t challenge @{black} chess white {how}"));
+        let replies = self.say(black, "!t accept");
+        assert_eq!(replies.len(), 1, "{replies:?}");
+        assert!(replies[0].text.starts_with("Game #"), "{replies:?}");
+        replies[0].clone()
+    }
+}
+
+fn game_number(reply: &Reply) -> i64 {
+    reply.text["Game #".len()..].split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_game_in_a_threads_channel_is_played_in_its_thread_and_moves_find_it_there_and_in_the_channel() {
+    let db = temp_db("threads");
+    let mut t = table(&db, "room");
+    // Off by default: a game begins with no thread wanted.
+    let plain = t.begin("erin", "frank", "");
+    assert_eq!(plain.open_thread, None, "{plain:?}");
+    t.service.store().set_channel_setting("test", "room", "threads", "on").unwrap();
+    let first = t.begin("alice", "bob", "1d");
+    let g1 = game_number(&first);
+    let opening = first.open_thread.clone().expect("a game begun with threads on wants one");
+    assert_eq!(opening.game, g1);
+    assert_eq!(opening.name, format!("Game #{g1} chess: alice vs bob"));
+    assert_eq!((first.game, first.thread.as_deref()), (Some(g1), None), "announced in the channel");
+    assert!(t.service.thread_made(g1, Some("th-1")));
+    assert!(!t.service.thread_made(g1, Some("th-late")), "one thread a game");
+    assert_eq!(t.service.store().game(g1).unwrap().unwrap().thread.as_deref(), Some("th-1"));
+
+    // A move written in the channel finds its game and is announced in the game's thread.
+    let e4 = t.say("alice", "e4");
+    assert!(e4[0].text.contains("alice played e4"), "{e4:?}");
+    assert_eq!(e4[0].thread.as_deref(), Some("th-1"));
+    // An error is answered where it was written.
+    let early = t.say("bob", "!t move Nf6 #1");
+    assert!(early.iter().all(|r| r.thread.is_none()), "{early:?}");
+    // Written in the thread (a Discord thread: a channel of its own), the move is the game's.
+    let e5 = t.say_at("bob", "e5", "th-1", None);
+    assert!(e5[0].text.contains("bob played e5"), "{e5:?}");
+    assert_eq!(e5[0].thread.as_deref(), Some("th-1"));
+    // Offers are the game's news too: made in the channel, answered in the thread, both shown there.
+    let offer = t.say("alice", "!t draw");
+    assert!(offer[0].text.contains("offers a draw"), "{offer:?}");
+    assert_eq!(offer[0].thread.as_deref(), Some("th-1"));
+    let declined = t.say_at("bob", "!t draw decline", "th-1", None);
+    assert!(declined[0].text.contains("declines the draw"), "{declined:?}");
+    assert_eq!(declined[0].thread.as_deref(), Some("th-1"));
+
+    // A second game of the same players here, with its own thread.
+    let second = t.begin("alice", "bob", "");
+    let g2 = game_number(&second);
+    assert!(second.open_thread.is_some());
+    assert!(t.service.thread_made(g2, Some("th-2")));
+    // alice has the move in both: in the channel a move that fits both is not guessed...
+    let both = t.say("alice", "Nf3");
+    assert!(both[0].private && !both[0].text.contains("played"), "{both:?}");
+    // ...in a thread (as Matrix says it: the room and the thread's root) it is that thread's game.
+    let nf3 = t.say_at("alice", "Nf3", "room", Some("th-2"));
+    assert!(nf3[0].text.contains(&format!("#{g2}")) && nf3[0].text.contains("alice played Nf3"), "{nf3:?}");
+    assert_eq!(nf3[0].thread.as_deref(), Some("th-2"));
+    assert_eq!(t.service.store().game(g2).unwrap().unwrap().moves.len(), 1);
+    assert!(t.service.store().game(g1).unwrap().unwrap().moves.len() == 2, "game 1 untouched");
+    // A command written in a thread acts on the thread's game.
+    let board = t.say_at("alice", "!t board", "th-1", None);
+    assert_eq!(board[0].actions, Some(Actions::Game(g1)), "{board:?}");
+
+    // Spectators: their talk in a thread is no move, even one that reads as one for their own
+    // game; a command is answered where it was written, about the thread's game.
+    let third = t.begin("carol", "dave", "");
+    let g3 = game_number(&third);
+    assert!(t.service.thread_made(g3, None), "no thread could be made: recorded as tried");
+    assert!(t.say_at("carol", "e4", "th-1", None).is_empty(), "a spectator's words in a thread");
+    assert!(t.say_at("carol", "nice move", "room", Some("th-1")).is_empty());
+    assert_eq!(t.service.store().game(g3).unwrap().unwrap().moves.len(), 0);
+    let looking = t.say_at("carol", "!t board", "th-1", None);
+    assert_eq!(looking[0].actions, Some(Actions::Game(g1)), "{looking:?}");
+    assert!(looking[0].thread.is_none() && looking[0].game.is_none(), "answered where written");
+    // In the thread a command is about the thread's game: hers is named by number there.
+    let resign = t.say_at("carol", "!t resign", "th-1", None);
+    assert!(
+        resign[0].private && resign[0].text.contains(&format!("only the players of game #{g1}")),
+        "{resign:?}"
+    );
+    assert!(t.service.store().game(g3).unwrap().unwrap().result.is_none(), "her own game goes on");
+    // Her own game, whose thread could not be made, goes on in the channel.
+    let hers = t.say("carol", "e4");
+    assert!(hers[0].text.contains("carol played e4"), "{hers:?}");
+    assert_eq!(hers[0].thread, None);
+
+    // Notices about a game go to its thread: a reminder, a loss on time.
+    t.now += 13 * 3600;
+    let notices = t.service.tick(t.now).unwrap();
+    let reminder = notices.iter().find(|n| n.text.contains("it is your move in game #")).expect("a reminder");
+    assert!(reminder.text.contains(&format!("game #{g1}")), "{reminder:?}");
+    assert_eq!((reminder.game, reminder.thread.as_deref()), (Some(g1), Some("th-1")));
+    t.now += 12 * 3600;
+    let notices = t.service.tick(t.now).unwrap();
+    let over = notices.iter().find(|n| n.text.contains("ran out of time")).expect("a loss on time");
+    assert_eq!(over.thread.as_deref(), Some("th-1"));
+    assert_eq!(over.open_thread, None, "a thread is opened when a game begins, never later");
+}
+
+#[test]
+fn threads_is_a_channel_setting_for_moderators() {
+    let db = temp_db("threads-setting");
+    let t = table(&db, "room");
+    let author = User::new("mod", "mod");
+    let as_mod = |text: &str| {
+        t.service.handle(&Incoming { text, is_admin: true, ..t.incoming(&author) })[0].text.clone()
+    };
+    assert!(as_mod("!t channel").contains("threads off"), "off by default");
+    assert_eq!(as_mod("!t channel threads on"), "Saved for this channel: threads on.");
+    assert!(as_mod("!t channel").contains("threads on"));
+    assert!(
+        as_mod("!t channel threads maybe").contains("`!t channel threads off` or `!t channel threads on`")
+    );
+    assert!(t.says("alice", "!t channel threads off").contains("only the channel's moderators"));
+    assert_eq!(t.service.store().channel_setting("test", "room", "threads").unwrap().as_deref(), Some("on"));
+    // Set from within a game's thread, it is the channel's setting.
+    let game = t.begin("alice", "bob", "");
+    assert!(t.service.thread_made(game_number(&game), Some("th-9")));
+    let off = t.service.handle(&Incoming {
+        text: "!t channel threads off",
+        is_admin: true,
+        channel: "th-9",
+        ..t.incoming(&author)
+    });
+    assert_eq!(off[0].text, "Saved for this channel: threads off.");
+    assert_eq!(t.service.store().channel_setting("test", "room", "threads").unwrap().as_deref(), Some("off"));
+    assert_eq!(t.begin("alice", "bob", "").open_thread, None);
 }

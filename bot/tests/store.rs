@@ -102,6 +102,7 @@ postgres::on_both_databases! {
     spectators_are_added_once_and_taken_off,
     a_digest_is_due_until_marked_and_marked_once_with_its_notice,
     finished_games_are_listed_newest_first_filtered_and_paged,
+    a_games_thread_is_set_once_and_finds_the_game,
 }
 
 use talk::{T0, say};
@@ -881,4 +882,51 @@ fn finished_games_are_listed_newest_first_filtered_and_paged(db: &dyn Db) {
     assert_eq!(ids(store.finished_games_of(a, None, None, 2, 2).unwrap()), vec![finished[1], finished[0]]);
     assert!(store.finished_games_of(a, None, None, 4, 2).unwrap().is_empty());
     assert_eq!(store.finished_games_of(a, None, None, 0, 1).unwrap()[0].moves, Vec::<String>::new());
+}
+
+/// A game's thread is recorded once (of racing processes, exactly one), and a thread finds its
+/// game on its platform only; a failed thread ('') is kept as tried and finds nothing.
+fn a_games_thread_is_set_once_and_finds_the_game(db: &dyn Db) {
+    const RACERS: usize = 4;
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    let other = new_game(&*store, a, b);
+    assert_eq!(store.game(g).unwrap().unwrap().thread, None, "no thread until one is made");
+    assert!(store.thread_game("local", "t-1").unwrap().is_none());
+    let barrier = Barrier::new(RACERS);
+    let won: Vec<bool> = std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..RACERS)
+            .map(|r| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let store = db.open();
+                    barrier.wait();
+                    store.set_game_thread(g, &format!("t-{r}")).unwrap()
+                })
+            })
+            .collect();
+        racers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert_eq!(won.iter().filter(|w| **w).count(), 1, "one thread for the game: {won:?}");
+    let winner = format!("t-{}", won.iter().position(|w| *w).unwrap());
+    let row = store.game(g).unwrap().unwrap();
+    assert_eq!(row.thread.as_deref(), Some(winner.as_str()));
+    assert_eq!(row.thread(), Some(winner.as_str()));
+    assert!(!store.set_game_thread(g, "t-late").unwrap(), "set once");
+    assert_eq!(store.thread_game("local", &winner).unwrap().map(|r| r.id), Some(g));
+    assert!(store.thread_game("discord", &winner).unwrap().is_none(), "per platform");
+    // The thread is read with every game row (a channel's games, a player's).
+    let here = store.channel_games("local", "main").unwrap();
+    assert_eq!(here.iter().find(|r| r.id == g).unwrap().thread.as_deref(), Some(winner.as_str()));
+    // A failed try: kept, so nothing tries again, and no thread to post in.
+    assert!(store.set_game_thread(other, "").unwrap());
+    let row = store.game(other).unwrap().unwrap();
+    assert_eq!((row.thread.as_deref(), row.thread()), (Some(""), None));
+    assert!(!store.set_game_thread(other, "t-9").unwrap());
+    // A game that does not exist takes no thread.
+    assert!(!store.set_game_thread(9999, "t-x").unwrap());
+    // Finished, the game still finds its thread (a late word there is still about it).
+    assert!(store.finish(g, "1-0", "resignation", T0).unwrap());
+    assert_eq!(store.thread_game("local", &winner).unwrap().map(|r| r.id), Some(g));
 }

@@ -385,11 +385,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "channel",
         aliases: &[],
         group: None,
-        summary: "The channel's settings (moderators): GIFs of finished games, defaults for players",
+        summary: "The channel's settings (moderators): GIFs of finished games, a thread per game, defaults for players",
         options: &[opt(
             "change",
             Kind::Text { max: 40 },
-            "A setting and its value, like gifs off",
+            "A setting and its value, like gifs off or threads on",
             "gifs off",
         )],
         strays: Strays::Join("change"),

@@ -249,6 +249,12 @@ pub trait Store: Send + Sync + TournamentStore {
         offset: usize,
         limit: usize,
     ) -> Result<Vec<GameRow>>;
+    // Threads (issue 30).
+    /// Records the game's thread (empty: making one failed), once: false, and nothing changed,
+    /// when the game already has one (another process made it first) or does not exist.
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool>;
+    /// The game whose thread on `platform` this is, finished or not.
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>>;
 }
 
 pub trait TournamentStore {
@@ -581,6 +587,13 @@ impl<T: Store + ?Sized> Store for Box<T> {
         limit: usize,
     ) -> Result<Vec<GameRow>> {
         (**self).finished_games_of(player, opponent, variant, offset, limit)
+    }
+
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool> {
+        (**self).set_game_thread(game, thread)
+    }
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
+        (**self).thread_game(platform, thread)
     }
 }
 

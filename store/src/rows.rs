@@ -87,6 +87,7 @@ pub(crate) fn game_row(r: &impl Columns, moves: Vec<String>) -> Result<GameRow> 
         created_at: number(r, 15)?,
         bot: BotOpponent::from_columns(r.int(16)?, level_opt(r, 17)?),
         weekends_off: r.flag(18)?,
+        thread: r.text(19)?,
         moves,
     })
 }

@@ -10,7 +10,7 @@ pub const CHALLENGE_COLUMNS: &str = "id, platform, channel, challenger, challeng
 
 pub const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
      days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level, \
-     weekends_off";
+     weekends_off, thread";
 
 pub const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
      rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days";
@@ -288,3 +288,5 @@ pub const MARK_DIGEST: &str =
 pub const FINISHED_GAMES_OF: &str = "id IN (SELECT id FROM games WHERE result IS NOT NULL
      AND (white = ?1 OR black = ?1) AND (CAST(?2 AS BIGINT) IS NULL OR white = ?2 OR black = ?2)
      AND (CAST(?3 AS TEXT) IS NULL OR variant = ?3) ORDER BY id DESC LIMIT ?4 OFFSET ?5)";
+/// A game's thread, recorded once (`?1` the game, `?2` the thread).
+pub const SET_GAME_THREAD: &str = "UPDATE games SET thread = ?2 WHERE id = ?1 AND thread IS NULL";

@@ -117,6 +117,8 @@ class Watcher:
         self.texts, self.images, self.gifs = [], [], []
         self.mentions = {}  # text -> the user ids its m.mentions names
         self.events = []  # (body, content) of every text the bot sent, in order
+        self.event_ids = {}  # body -> the id of the last event the bot sent with it
+        self.image_relations = []  # the m.relates_to of each board picture, in order
         self.files = []  # (name, mimetype, bytes) of every file the bot sent
         self.infos = []  # (w, h, mimetype) announced with each picture
         client.add_event_callback(self.on_event, (object,))
@@ -144,12 +146,14 @@ class Watcher:
                 self.gifs.append(data)
                 return
             self.infos.append((info.get("w"), info.get("h"), info.get("mimetype")))
+            self.image_relations.append((event.source or {}).get("content", {}).get("m.relates_to", {}))
             self.images.append(data)
         elif hasattr(event, "body"):
             self.texts.append(event.body)
             content = (event.source or {}).get("content", {})
             self.mentions[event.body] = content.get("m.mentions", {}).get("user_ids", [])
             self.events.append((event.body, content))
+            self.event_ids[event.body] = event.event_id
 
     def content_of(self, text):
         """The content of the last event the bot sent whose body is `text`."""
@@ -486,6 +490,65 @@ async def invites(alice, bob):
     print("invites: bob's declined; the empty room left", flush=True)
 
 
+async def threads(alice, bob):
+    """A room with `threads on`: a game's first message is its thread's root, and its later
+    messages (moves written in the room or in the thread, boards) carry the m.thread relation to
+    it; with two games in the room, a move written in a game's thread is that game's."""
+    room_id = await new_room(alice, ["@bob:localhost", BOT_ID], name="threads")
+    await bob.join(room_id)
+    await wait_for_member(alice, room_id, "@bob:localhost")
+    watch_a = Watcher(alice, room_id)
+    await say(alice, room_id, "!t channel threads on", False)
+    await watch_a.wait_for("Saved for this channel: threads on")
+
+    async def begin():
+        since, images = len(watch_a.texts), len(watch_a.images)
+        await say(alice, room_id, "!t challenge @bob:localhost chess white", False)
+        await watch_a.wait_for("challenges bob", since=since)
+        await say(bob, room_id, "!t accept", False)
+        begins = await watch_a.wait_for("begins", images=images + 1, since=since)
+        # The thread's root: the game's first message, itself in no thread (no rel_type).
+        if watch_a.content_of(begins).get("m.relates_to", {}).get("rel_type"):
+            fail(f"the game's first message relates to another event: {watch_a.content_of(begins)}")
+        return begins.split()[1], watch_a.event_ids[begins]
+
+    def in_thread(text, root, what):
+        relation = watch_a.content_of(text).get("m.relates_to", {})
+        if relation.get("rel_type") != "m.thread" or relation.get("event_id") != root:
+            fail(f"{what} is not in the game's thread {root}: {relation}")
+        return relation
+
+    game, root = await begin()
+    # A move written in the room: answered in the game's thread, falling back to the root.
+    images = len(watch_a.images)
+    await say(alice, room_id, "e4", False)
+    e4 = await watch_a.wait_for("alice played e4", images=images + 1)
+    relation = in_thread(e4, root, "a move written in the room")
+    if relation.get("is_falling_back") is not True or relation.get("m.in_reply_to", {}).get("event_id") != root:
+        fail(f"a thread message should fall back to the root for clients without threads: {relation}")
+    board = watch_a.image_relations[-1]
+    if board.get("rel_type") != "m.thread" or board.get("event_id") != root:
+        fail(f"the board is not in the game's thread: {board}")
+    # A move written in the thread: answered there, replying to it.
+    thread = {"rel_type": "m.thread", "event_id": root, "is_falling_back": True, "m.in_reply_to": {"event_id": root}}
+    e5_command = await say(bob, room_id, "e5", False, relates_to=thread)
+    e5 = await watch_a.wait_for("bob played e5", images=images + 2)
+    relation = in_thread(e5, root, "a move written in the thread")
+    if relation.get("m.in_reply_to", {}).get("event_id") != e5_command:
+        fail(f"the answer in the thread does not reply to the move {e5_command}: {relation}")
+    # A second game: alice has the move in both, and Nf3 fits both; in a thread it is that game's.
+    second, root2 = await begin()
+    if root2 == root:
+        fail("two games share a thread")
+    thread2 = dict(thread, event_id=root2, **{"m.in_reply_to": {"event_id": root2}})
+    await say(alice, room_id, "Nf3", False, relates_to=thread2)
+    nf3 = await watch_a.wait_for("alice played Nf3")
+    in_thread(nf3, root2, "a move written in the second game's thread")
+    if second not in nf3:
+        fail(f"the move in the second game's thread was not played in game {second}: {nf3!r}")
+    print(f"threads: games {game} and {second} in threads {root} and {root2}; {e4!r}, {e5!r}, {nf3!r}", flush=True)
+
+
 async def play_tournament(alice, bob, room_id, watch_a, watch_b):
     """A whole (two-player) knockout in the room: create, join, start, the final, the bracket."""
     await say(alice, room_id, "!t tournament create knockout chess casual name Matrix Cup", False)
@@ -572,6 +635,7 @@ async def main():
         await play_game(alice, bob, encrypted=True)
         await unreadable(alice, bob)
         await invites(alice, bob)
+        await threads(alice, bob)
     finally:
         await alice.close()
         await bob.close()

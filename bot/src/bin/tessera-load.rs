@@ -164,6 +164,7 @@ fn main() -> Result<()> {
                             text: &text,
                             mentions: &[],
                             now: unix_now(),
+                            thread: None,
                         };
                         let asked = Instant::now();
                         let replies = service.handle(&msg);

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use serenity::all::{
-    ChannelId, ClientBuilder, CommandDataOptionValue, CommandInteraction, CommandOptionType,
-    ComponentInteraction, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseMessage, EditInteractionResponse, EventHandler,
-    GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId, Member, Message, ModalInteraction,
-    Permissions, Ready, UserId,
+    AutoArchiveDuration, ChannelId, ClientBuilder, CommandDataOptionValue, CommandInteraction,
+    CommandOptionType, ComponentInteraction, Context, CreateActionRow, CreateAutocompleteResponse,
+    CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage, CreateThread,
+    EditInteractionResponse, EventHandler, GatewayIntents, GuildId, HttpBuilder, Interaction, InteractionId,
+    Member, Message, MessageId, ModalInteraction, Permissions, Ready, UserId,
 };
 use serenity::async_trait;
 use serenity::builder::Builder as _;
@@ -22,7 +22,7 @@ use serenity::http::Http;
 use crate::config::Shards;
 use crate::outgoing::Failure;
 use tessera_core::commands::{button_spec, suggestion};
-use tessera_core::service::{Incoming, Reply, Service, Suggestion, User, unix_now};
+use tessera_core::service::{Incoming, Reply, Service, Suggestion, ThreadOpening, User, unix_now};
 use tessera_store::AnyStore;
 
 mod buttons;
@@ -221,6 +221,7 @@ impl Asker {
                 text: &self.text,
                 mentions: &self.mentions,
                 now: unix_now(),
+                thread: None,
             };
             f(&service, &incoming)
         })
@@ -254,8 +255,12 @@ impl EventHandler for Handler {
                 self.say_privately(&ctx.http, &msg, &reply).await;
                 continue;
             }
-            let sent = send(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await;
-            self.sent(msg.channel_id, reply.outbox, sent.as_ref().err().map(|e| e.failure)).await;
+            let (posted_in, sent) =
+                send_placed(&ctx.http, msg.channel_id, &reply, reply.private.then_some(&msg)).await;
+            self.sent(posted_in, reply.outbox, sent.as_ref().err().map(|e| e.failure)).await;
+            if let (Some(opening), Ok(Some(first))) = (&reply.open_thread, &sent) {
+                open_thread(&self.service, &ctx.http, posted_in, *first, opening).await;
+            }
             send_direct(&ctx.http, &reply).await;
         }
     }
@@ -315,17 +320,51 @@ impl Handler {
 
     /// Posts an interaction's replies; then, in this order, marks the notices of those taken sent
     /// (before anything slow: their claims must not run out), notes that the channel takes posts,
-    /// and sends the players' direct messages.
-    async fn finish(&self, http: &Http, to: Answering<'_>, replies: Vec<Reply>, opening: Opening) {
-        let channel = to.channel;
-        let taken = respond(http, to, &replies, opening).await;
-        for (reply, _) in replies.iter().zip(&taken).filter(|(_, taken)| **taken) {
+    /// starts the thread of a game the answer begins, and sends the players' direct messages.
+    /// Replies for a game's thread go there as messages, the rest answer the interaction. A
+    /// game's thread starts from `anchor` (the challenge message whose button was pressed), else
+    /// from the answer itself.
+    async fn finish(
+        &self,
+        http: &Http,
+        to: Answering<'_>,
+        replies: Vec<Reply>,
+        opening: Opening,
+        anchor: Option<MessageId>,
+    ) {
+        let (channel, token) = (to.channel, to.token);
+        let (threaded, answers): (Vec<Reply>, Vec<Reply>) =
+            replies.into_iter().partition(|r| thread_of(r).is_some_and(|t| t != channel));
+        let taken = respond(http, to, &answers, opening).await;
+        for (reply, _) in answers.iter().zip(&taken).filter(|(_, taken)| **taken) {
             crate::delivery::mark_posted(&self.service, reply.outbox).await;
         }
-        if replies.iter().zip(&taken).any(|(r, taken)| *taken && !r.private) {
+        if answers.iter().zip(&taken).any(|(r, taken)| *taken && !r.private) {
             self.sent(channel, None, None).await;
         }
-        for reply in &replies {
+        for reply in &threaded {
+            let (posted_in, sent) = send_placed(http, channel, reply, None).await;
+            self.sent(posted_in, reply.outbox, sent.err().map(|e| e.failure)).await;
+        }
+        for (reply, _) in answers.iter().zip(&taken).filter(|(r, taken)| **taken && r.open_thread.is_some()) {
+            let from = match anchor {
+                Some(message) => Some(message),
+                None => match http.get_original_interaction_response(token).await {
+                    Ok(message) => Some(message.id),
+                    Err(e) => {
+                        tracing::warn!(
+                            about = reply.about(),
+                            "could not read the answer to start a thread from: {e}"
+                        );
+                        None
+                    }
+                },
+            };
+            if let (Some(opening), Some(from)) = (&reply.open_thread, from) {
+                open_thread(&self.service, http, channel, from, opening).await;
+            }
+        }
+        for reply in answers.iter().chain(&threaded) {
             send_direct(http, reply).await;
         }
     }
@@ -382,8 +421,8 @@ impl Handler {
                 }
                 Err(e) => (vec![Reply { text: e, private: true, ..Reply::default() }], Opening::Fresh),
             };
-        self.finish(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
-            .await;
+        let to = Answering { id: c.id, token: &c.token, channel: c.channel_id };
+        self.finish(http, to, replies, opening, None).await;
         Ok(())
     }
 
@@ -503,8 +542,9 @@ impl Handler {
             ),
         };
         let (replies, opening) = replies;
-        self.finish(http, Answering { id: c.id, token: &c.token, channel: c.channel_id }, replies, opening)
-            .await;
+        let to = Answering { id: c.id, token: &c.token, channel: c.channel_id };
+        // A game begun by a button starts its thread from the challenge the button was under.
+        self.finish(http, to, replies, opening, Some(c.message.id)).await;
         Ok(())
     }
 
@@ -529,8 +569,14 @@ impl Handler {
             ),
         };
         replies.iter_mut().for_each(|r| r.private = true);
-        self.finish(http, Answering { id: m.id, token: &m.token, channel: m.channel_id }, replies, opening)
-            .await;
+        self.finish(
+            http,
+            Answering { id: m.id, token: &m.token, channel: m.channel_id },
+            replies,
+            opening,
+            None,
+        )
+        .await;
         Ok(())
     }
 }
@@ -558,23 +604,28 @@ async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::router::I
         }
         let channel_id = channel.to_string();
         let stopped = crate::delivery::posting_stopped(&service, PLATFORM, &channel_id).await;
-        let posted = if stopped {
-            Err(Failure::Forbidden)
+        let (posted_in, posted) = if stopped {
+            (channel, Err(Failure::Forbidden))
         } else {
-            let posted =
-                tokio::time::timeout(tessera_core::outbox::POST_TIMEOUT, send(&http, channel, &reply, None));
+            let posted = tokio::time::timeout(
+                tessera_core::outbox::POST_TIMEOUT,
+                send_placed(&http, channel, &reply, None),
+            );
             match posted.await {
-                Ok(sent) => sent.map_err(|e| e.failure),
+                Ok((posted_in, sent)) => (posted_in, sent.map_err(|e| e.failure)),
                 Err(_) => {
                     tracing::warn!(%channel, about = reply.about(), "a notice was not taken in time; it is tried again later");
-                    Err(Failure::Transient(None))
+                    (channel, Err(Failure::Transient(None)))
                 }
             }
         };
-        let stopped =
-            stopped || crate::delivery::record_post(&service, PLATFORM, &channel_id, posted.err()).await;
-        if posted.is_ok() {
+        let stopped = stopped
+            || crate::delivery::record_post(&service, PLATFORM, &posted_in.to_string(), posted.err()).await;
+        if let Ok(first) = posted {
             crate::delivery::mark_posted(&service, reply.outbox).await;
+            if let (Some(opening), Some(first)) = (&reply.open_thread, first) {
+                open_thread(&service, &http, posted_in, first, opening).await;
+            }
             // The players' own words go with a notice the channel got, once.
             send_direct(&http, &reply).await;
         } else if stopped {
@@ -585,6 +636,48 @@ async fn deliver(service: Shared, http: Arc<Http>, mut notices: crate::router::I
                 }
             }
             crate::delivery::mark_posted(&service, reply.outbox).await;
+        }
+    }
+}
+
+/// Starts a game's thread from `from`, a message in `channel`, and records it; where it cannot
+/// be made (no permission to create threads, say), records that, and the game goes on in the
+/// channel: the failure is logged here once, as no other try follows.
+async fn open_thread(
+    service: &Shared,
+    http: &Http,
+    channel: ChannelId,
+    from: MessageId,
+    opening: &ThreadOpening,
+) {
+    let game = opening.game;
+    let about = format!("game #{game}");
+    let channel_text = channel.to_string();
+    let to = crate::outgoing::Target { platform: PLATFORM, channel: &channel_text, about: Some(&about) };
+    // A week before an idle thread is archived: correspondence moves come days apart (a post
+    // in an archived thread brings it back).
+    let made = crate::outgoing::retrying(to, "starting a game's thread", classify, || {
+        let thread =
+            CreateThread::new(opening.name.clone()).auto_archive_duration(AutoArchiveDuration::OneWeek);
+        channel.create_thread_from_message(http, from, thread)
+    })
+    .await;
+    let thread = match &made {
+        Ok(thread) => Some(thread.id),
+        Err((e, _)) => {
+            tracing::warn!(game, %channel, "could not start the game's thread ({e}); it is played in the channel");
+            None
+        }
+    };
+    let recorded = {
+        let (service, id) = (Arc::clone(service), thread.map(|t| t.to_string()));
+        tokio::task::spawn_blocking(move || service.thread_made(game, id.as_deref())).await.unwrap_or(false)
+    };
+    if let (Some(thread), false) = (thread, recorded) {
+        // Another process gave the game its thread first: this one goes.
+        tracing::info!(game, %thread, "the game has another thread already; removing this one");
+        if let Err(e) = thread.delete(http).await {
+            tracing::warn!(game, %thread, "could not remove a second thread: {e}");
         }
     }
 }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use serenity::all::{
     ChannelId, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
     CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, InteractionId, Message,
-    MessageReference, Nonce, UserId,
+    MessageId, MessageReference, Nonce, UserId,
 };
 use serenity::builder::Builder as _;
 use serenity::http::{Http, HttpError};
@@ -106,14 +106,42 @@ fn nonce(outbox: Option<i64>, piece: usize, with_files: bool) -> String {
     }
 }
 
+/// Posts a reply where it goes: in its game's thread where it names one ([`Reply::thread`]),
+/// else in `channel`, answering `answering` there. Should the thread refuse it (removed, locked,
+/// no permission), it goes to `channel`: a committed move is never left unannounced. Says where
+/// it was posted, and its first message.
+pub(super) async fn send_placed(
+    http: &Http,
+    channel: ChannelId,
+    reply: &Reply,
+    answering: Option<&Message>,
+) -> (ChannelId, Result<Option<MessageId>, NotSent>) {
+    match thread_of(reply).filter(|&t| t != channel) {
+        Some(thread) => match send(http, thread, reply, None).await {
+            Err(NotSent { failure: Failure::Forbidden | Failure::Refused, error }) => {
+                tracing::warn!(%thread, about = reply.about(), "the game's thread refused a post ({error}); posting in its channel");
+                (channel, send(http, channel, reply, answering).await)
+            }
+            other => (thread, other),
+        },
+        None => (channel, send(http, channel, reply, answering).await),
+    }
+}
+
+/// The thread a reply goes to ([`Reply::thread`]), as a Discord channel.
+pub(super) fn thread_of(reply: &Reply) -> Option<ChannelId> {
+    reply.thread.as_deref().and_then(|t| t.parse::<u64>().ok()).filter(|&t| t != 0).map(ChannelId::new)
+}
+
 /// Posts a reply in a channel: text in pieces, the board, files and buttons with the last piece;
 /// `answering` makes the first piece a reply to that message (a plain message if it is gone).
+/// Returns the first message posted (a game's thread is started from it).
 pub(super) async fn send(
     http: &Http,
     channel: ChannelId,
     reply: &Reply,
     answering: Option<&Message>,
-) -> Result<(), NotSent> {
+) -> Result<Option<MessageId>, NotSent> {
     let about = reply.about();
     let channel_text = channel.to_string();
     let to = Target { platform: PLATFORM, channel: &channel_text, about: about.as_deref() };
@@ -122,6 +150,7 @@ pub(super) async fn send(
     let mut groups = upload_groups(files(reply)).into_iter();
     let last_files = groups.next().unwrap_or_default();
     let mut files_refused = false;
+    let mut first = None;
     for (i, piece) in pieces.into_iter().enumerate() {
         let answering =
             answering.filter(|_| i == 0).map(|m| MessageReference::from(m).fail_if_not_exists(false));
@@ -150,13 +179,16 @@ pub(super) async fn send(
                 files_refused = true;
                 let text = format!("{}\n{}", piece.text, without_files(reply));
                 let mut texts = chunks(&text).into_iter();
-                let first = texts.next().unwrap_or_default();
-                post(http, to, channel, || message(false, &first)).await?;
+                let opening = texts.next().unwrap_or_default();
+                let posted = post(http, to, channel, || message(false, &opening)).await?;
+                first.get_or_insert(posted.id);
                 for more in texts {
                     post(http, to, channel, || CreateMessage::new().content(more.clone())).await?;
                 }
             }
-            other => other?,
+            other => {
+                first.get_or_insert(other?.id);
+            }
         }
     }
     // Files beyond what the last message could carry, each group in a message of its own (none,
@@ -164,7 +196,7 @@ pub(super) async fn send(
     for group in groups.filter(|_| !files_refused) {
         post(http, to, channel, || CreateMessage::new().files(group.clone())).await?;
     }
-    Ok(())
+    Ok(first)
 }
 
 /// One message through the send path.
@@ -173,10 +205,9 @@ async fn post(
     to: Target<'_>,
     channel: ChannelId,
     message: impl Fn() -> CreateMessage,
-) -> Result<(), NotSent> {
+) -> Result<Message, NotSent> {
     retrying(to, "posting a message", classify, || channel.send_message(http, message()))
         .await
-        .map(drop)
         .map_err(|(error, failure)| NotSent { error, failure })
 }
 
@@ -223,7 +254,7 @@ pub(super) async fn respond(
         if let Err(e) = answer(http, &to, reply, &mut opening).await {
             tracing::warn!(interaction = %to.id, about = reply.about(), "could not answer: {e}; posting in the channel instead");
             for (i, r) in replies.iter().enumerate().skip(n).filter(|(_, r)| !r.private && !r.secret) {
-                taken[i] = send(http, to.channel, r, None).await.is_ok();
+                taken[i] = send_placed(http, to.channel, r, None).await.1.is_ok();
             }
             return taken;
         }

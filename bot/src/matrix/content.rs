@@ -5,7 +5,7 @@
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::relation::Thread;
 use matrix_sdk::ruma::events::room::message::{
-    AddMentions, ForwardThread, ReplyMetadata, ReplyWithinThread, RoomMessageEventContent,
+    AddMentions, ForwardThread, Relation, ReplyMetadata, ReplyWithinThread, RoomMessageEventContent,
 };
 use matrix_sdk::ruma::{OwnedEventId, OwnedUserId};
 
@@ -44,13 +44,31 @@ pub fn message(text: &str, notify: &[String], private: bool) -> RoomMessageEvent
     content.add_mentions(Mentions::with_user_ids(pinged))
 }
 
-/// A reply's text as the event that posts it, in answer to `answering` where it answers a command.
+/// A reply's text as the event that posts it, in answer to `answering` where it answers a command;
+/// in its game's thread where it names one ([`Reply::thread`]): as an answer within it to a
+/// command written there, else as the thread's latest message.
 pub fn content(reply: &Reply, answering: Option<&Answering>) -> RoomMessageEventContent {
     let content = message(&reply.text, &reply.notify, reply.private || reply.secret);
-    match answering {
-        Some(to) => relate(content, to),
-        None => content,
+    match (game_thread(reply), answering) {
+        (Some(root), Some(to)) if to.thread.as_ref().is_some_and(|t| t.event_id == root) => {
+            relate(content, to)
+        }
+        (Some(root), _) => in_thread(content, root),
+        (None, Some(to)) => relate(content, to),
+        (None, None) => content,
     }
+}
+
+/// The root of the game's thread a reply goes to, where it names one.
+pub fn game_thread(reply: &Reply) -> Option<OwnedEventId> {
+    reply.thread.as_deref().and_then(|t| OwnedEventId::try_from(t).ok())
+}
+
+/// The event as a message of the thread `root` starts: clients without threads show it as a
+/// reply to the root (`is_falling_back`).
+pub fn in_thread(mut content: RoomMessageEventContent, root: OwnedEventId) -> RoomMessageEventContent {
+    content.relates_to = Some(Relation::Thread(Thread::plain(root.clone(), root)));
+    content
 }
 
 /// The event as a reply to the command (`m.in_reply_to`); inside its thread, when it came in one.
@@ -237,5 +255,46 @@ mod tests {
         );
         // Notices nobody asked for relate to nothing.
         assert!(json(&content(&reply, None)).get("m.relates_to").is_none());
+    }
+
+    #[test]
+    fn a_games_replies_go_to_its_thread_wherever_the_command_was_written() {
+        let in_game =
+            Reply { text: "ann played e4".into(), thread: Some("$root:x.org".into()), ..Reply::default() };
+        let game_thread = serde_json::json!({
+            "rel_type": "m.thread",
+            "event_id": "$root:x.org",
+            "is_falling_back": true,
+            "m.in_reply_to": {"event_id": "$root:x.org"},
+        });
+        // A notice, and an answer to a move written in the room: the thread's latest message.
+        assert_eq!(json(&content(&in_game, None))["m.relates_to"], game_thread);
+        let in_room = Answering {
+            event_id: event_id!("$cmd:x.org").to_owned(),
+            sender: user_id!("@ann:x.org").to_owned(),
+            thread: None,
+        };
+        assert_eq!(json(&content(&in_game, Some(&in_room)))["m.relates_to"], game_thread);
+        // Written in the game's thread: a true reply there.
+        let there = Answering {
+            thread: Some(Thread::plain(
+                event_id!("$root:x.org").to_owned(),
+                event_id!("$prev:x.org").to_owned(),
+            )),
+            ..in_room.clone()
+        };
+        assert_eq!(
+            json(&content(&in_game, Some(&there)))["m.relates_to"],
+            serde_json::json!({"rel_type": "m.thread", "event_id": "$root:x.org", "m.in_reply_to": {"event_id": "$cmd:x.org"}})
+        );
+        // Written in another thread: the game's thread still.
+        let elsewhere = Answering {
+            thread: Some(Thread::plain(
+                event_id!("$other:x.org").to_owned(),
+                event_id!("$o:x.org").to_owned(),
+            )),
+            ..in_room
+        };
+        assert_eq!(json(&content(&in_game, Some(&elsewhere)))["m.relates_to"], game_thread);
     }
 }

@@ -12,7 +12,7 @@ use matrix_sdk::config::RequestConfig;
 use matrix_sdk::room::reply::{EnforceThread, Reply as ThreadReply};
 use matrix_sdk::ruma::api::error::{ErrorKind, RetryAfter};
 use matrix_sdk::ruma::events::room::message::{AddMentions, ReplyWithinThread, RoomMessageEventContent};
-use matrix_sdk::ruma::{OwnedRoomId, TransactionId, UserId};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, TransactionId, UserId};
 use matrix_sdk::{Client, HttpError, Room, RoomState};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
@@ -142,6 +142,8 @@ impl Rooms {
         super::fault("matrix-before-answer");
         let (service, sender, channel) =
             (Arc::clone(&self.service), to.sender.to_string(), room.room_id().to_string());
+        // Written in a thread: its root, which a game's thread is known by.
+        let thread = to.thread.as_ref().map(|t| t.event_id.to_string());
         // The service talks to its database synchronously: keep it off the async workers.
         let replies = tokio::task::spawn_blocking(move || {
             let author = User::new(sender, name);
@@ -155,6 +157,7 @@ impl Rooms {
                 text: &body,
                 mentions: &mentioned,
                 now: unix_now(),
+                thread: thread.as_deref(),
             };
             service.handle(&msg)
         })
@@ -184,10 +187,16 @@ impl Rooms {
                     other => break other,
                 }
             };
-            if posted.is_ok() {
+            if let Ok(first) = &posted {
                 crate::delivery::mark_posted(&self.service, reply.outbox).await;
+                // A game begun in a thread already stays there, with no thread of its own.
+                let root = first
+                    .clone()
+                    .filter(|_| to.thread.is_none() && super::content::game_thread(&reply).is_none());
+                self.open_thread(&reply, root).await;
             }
-            crate::delivery::record_post(&self.service, PLATFORM, &channel, posted.err()).await;
+            crate::delivery::record_post(&self.service, PLATFORM, &channel, posted.as_ref().err().copied())
+                .await;
             self.send_direct(&reply).await;
         }
         if answered {
@@ -274,11 +283,18 @@ impl Rooms {
                 Err(Failure::Forbidden)
             }
         };
-        let stopped =
-            stopped || crate::delivery::record_post(&self.service, PLATFORM, &channel, posted.err()).await;
-        if posted.is_ok() {
+        let stopped = stopped
+            || crate::delivery::record_post(
+                &self.service,
+                PLATFORM,
+                &channel,
+                posted.as_ref().err().copied(),
+            )
+            .await;
+        if let Ok(first) = posted {
             // Marked first: the players' words must not hold the notice's claim past its time.
             crate::delivery::mark_posted(&self.service, reply.outbox).await;
+            self.open_thread(&reply, first.filter(|_| super::content::game_thread(&reply).is_none())).await;
             self.send_direct(&reply).await;
         } else if stopped {
             // No more tries there: what it said goes to the players, once.
@@ -289,19 +305,40 @@ impl Rooms {
         // Otherwise left in the outbox: tried again later.
     }
 
+    /// Records the thread of the game `reply` begins, where it wants one: `root`, the reply's
+    /// first event, starts it (the game's later messages relate to it); with no root (the reply
+    /// went into a thread already), the game stays in the room, and no other try is made.
+    async fn open_thread(&self, reply: &Reply, root: Option<OwnedEventId>) {
+        let Some(opening) = &reply.open_thread else { return };
+        let (service, game, root) = (Arc::clone(&self.service), opening.game, root.map(|r| r.to_string()));
+        if root.is_none() {
+            tracing::info!(
+                game,
+                "the game began inside a thread: it is played there, with no thread of its own"
+            );
+        }
+        let _ = tokio::task::spawn_blocking(move || service.thread_made(game, root.as_deref())).await;
+    }
+
     /// Posts a reply in `room`, answering `to` where it answers a command: a secret one goes to
-    /// the author's direct messages and the room hears only that it did.
-    async fn post(&self, room: &Room, reply: &Reply, to: Option<&Answering>) -> Result<(), Failure> {
+    /// the author's direct messages and the room hears only that it did. Returns the reply's
+    /// first event, where it posted one in the room.
+    async fn post(
+        &self,
+        room: &Room,
+        reply: &Reply,
+        to: Option<&Answering>,
+    ) -> Result<Option<OwnedEventId>, Failure> {
         let about = reply.about();
         let channel = room.room_id().to_string();
         let target = Target { platform: PLATFORM, channel: &channel, about: about.as_deref() };
         if !reply.secret {
-            return post_parts(room, reply, to, target).await;
+            return post_parts(room, reply, to, target).await.map(Some);
         }
         let Some(to) = to else {
             // A secret with no author to give it to is said to nobody.
             tracing::warn!(room = %channel, about = about.as_deref().unwrap_or("-"), "a secret reply with no author");
-            return Ok(());
+            return Ok(None);
         };
         let privately = match self.direct_room(&to.sender, target).await {
             Some(dm) => {
@@ -312,7 +349,9 @@ impl Rooms {
             None => false,
         };
         let said = if privately { SENT_PRIVATELY } else { NOT_SENT_PRIVATELY };
-        send_event(room, relate(message(said, &[], true), to), target, "saying where the answer went").await
+        send_event(room, relate(message(said, &[], true), to), target, "saying where the answer went")
+            .await?;
+        Ok(None)
     }
 
     /// The private words a reply carries, each to its player's direct messages.
@@ -361,26 +400,28 @@ async fn send_event(
     content: RoomMessageEventContent,
     target: Target<'_>,
     what: &str,
-) -> Result<(), Failure> {
+) -> Result<OwnedEventId, Failure> {
     let txn = TransactionId::new();
     retrying(target, what, classify, || {
         room.send(content.clone()).with_transaction_id(txn.clone()).with_request_config(once()).into_future()
     })
     .await
-    .map(|_| ())
+    .map(|sent| sent.response.event_id)
     .map_err(|(_, failure)| failure)
 }
 
-/// A reply's parts in order: the text, the board, the game's animation, the files.
+/// A reply's parts in order: the text, the board, the game's animation, the files. Returns the
+/// text's event.
 async fn post_parts(
     room: &Room,
     reply: &Reply,
     to: Option<&Answering>,
     target: Target<'_>,
-) -> Result<(), Failure> {
-    send_event(room, content(reply, to), target, "posting a reply").await?;
-    // Pictures and files follow the text into its thread.
-    let thread = to.filter(|t| t.thread.is_some()).map(|t| t.event_id.clone());
+) -> Result<OwnedEventId, Failure> {
+    let first = send_event(room, content(reply, to), target, "posting a reply").await?;
+    // Pictures and files follow the text into its thread: the game's, or the command's.
+    let thread = super::content::game_thread(reply)
+        .or_else(|| to.filter(|t| t.thread.is_some()).map(|t| t.event_id.clone()));
     if let Some(png) = &reply.image {
         let info = || AttachmentInfo::Image(super::png_info(png));
         attach(room, "board.png", &mime::IMAGE_PNG, png, info, &thread, target).await?;
@@ -401,7 +442,7 @@ async fn post_parts(
         };
         attach(room, &file.name, &mime::TEXT_PLAIN_UTF_8, &file.bytes, info, &thread, target).await?;
     }
-    Ok(())
+    Ok(first)
 }
 
 /// One attachment; in the thread of the command `thread` names, when it came in one.

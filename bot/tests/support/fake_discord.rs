@@ -159,7 +159,12 @@ pub(crate) struct Trouble {
     pub(crate) no_attachments: HashSet<String>,
     /// Channels the bot may not post in at all.
     pub(crate) forbidden: HashSet<String>,
+    /// Channels where the bot may not create threads (Missing Access).
+    pub(crate) no_threads: HashSet<String>,
 }
+
+/// The first thread the fake makes; each next one is numbered on.
+pub(crate) const FIRST_THREAD: u64 = 7700;
 
 /// A message id that names a deleted message: a reply to it fails unless it may fall back.
 pub(crate) const DELETED_MESSAGE: u64 = 999_999;
@@ -241,6 +246,29 @@ pub(crate) fn start_fake(refuse_message_content: bool) -> FakeDiscord {
                 log.lock().unwrap().push(logged);
                 let _ = req.respond(tiny_http::Response::empty(204));
                 continue;
+            } else if path.contains("/channels/") && path.contains("/messages/") && path.ends_with("/threads")
+            {
+                // A thread started from a message: a channel of its own, under the message's.
+                let parent = path.split("/channels/").nth(1).and_then(|p| p.split('/').next()).unwrap_or("");
+                let parent = parent.to_string();
+                if troubles.lock().unwrap().no_threads.contains(&parent) {
+                    logged.status = 403;
+                    log.lock().unwrap().push(logged);
+                    refuse(req, 403, 50001, "Missing Access");
+                    continue;
+                }
+                let asked: Value = serde_json::from_slice(&body).unwrap_or_default();
+                let made = {
+                    let mut log = log.lock().unwrap();
+                    let made =
+                        FIRST_THREAD + log.iter().filter(|p| p.path.ends_with("/threads")).count() as u64;
+                    log.push(logged);
+                    made
+                };
+                json!({"id": made.to_string(), "type": 11, "guild_id": GUILD, "parent_id": parent,
+                       "name": asked["name"], "owner_id": BOT_ID,
+                       "thread_metadata": {"archived": false, "auto_archive_duration": 10080,
+                                           "archive_timestamp": "2026-11-22T20:00:00.000000+00:00", "locked": false}})
             } else if path.contains("/channels/") && path.ends_with("/messages")
                 || path.contains("/webhooks/")
             {

@@ -32,6 +32,7 @@ pub fn say_at<S: Store>(
         text,
         mentions: &mentions,
         now,
+        thread: None,
     })
 }
 

@@ -55,6 +55,17 @@ pub struct GameRow {
     pub bot: Option<BotOpponent>,
     /// The clock stops on Saturday and Sunday in the time zone of the player to move.
     pub weekends_off: bool,
+    /// The platform's id of the game's own thread in `channel` (a Discord thread's channel, a
+    /// Matrix thread's root event), where its moves and notices are posted; empty once making
+    /// one failed (the game stays in the channel), `None` while it has none.
+    pub thread: Option<String>,
+}
+
+impl GameRow {
+    /// The game's thread, where it has one to post in.
+    pub fn thread(&self) -> Option<&str> {
+        self.thread.as_deref().filter(|t| !t.is_empty())
+    }
 }
 
 /// The bot as one side of a practice game.

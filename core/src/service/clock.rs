@@ -37,12 +37,16 @@ impl<S: Store> Service<S> {
                     loaded.row.id,
                     loaded.variant()
                 );
-                let notice = NewNotice::text(
-                    &loaded.row.platform,
-                    &loaded.row.channel,
-                    text,
-                    vec![mover.user_id.clone()],
-                );
+                // About the game: posted in its thread, where it has one.
+                let notice = NewNotice {
+                    subject: Some(loaded.row.id),
+                    ..NewNotice::text(
+                        &loaded.row.platform,
+                        &loaded.row.channel,
+                        text,
+                        vec![mover.user_id.clone()],
+                    )
+                };
                 // False: another process reminded them, or the mover moved meanwhile.
                 if let Err(e) = self.store.mark_reminded(loaded.row.id, loaded.row.last_move_at, &[notice]) {
                     tracing::error!(game = loaded.row.id, "could not be marked reminded: {e:#}");

@@ -20,6 +20,10 @@ pub(super) enum Committed {
 impl<S: Store> Service<S> {
     /// Completes the answer to a committed change of `game`.
     pub(super) fn after_commit(&self, replies: &mut Vec<Reply>, game: GameId, change: Committed, now: i64) {
+        // The handler's answer announces the change (a tournament's news added below does not).
+        for reply in replies.iter_mut() {
+            reply.game.get_or_insert(game);
+        }
         match change {
             Committed::GoesOn { bot_to_move } => {
                 if bot_to_move {

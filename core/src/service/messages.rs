@@ -2,7 +2,7 @@
 //! ([`Reply`]), notices nobody asked for ([`Notice`]), and the people they name ([`User`]).
 
 use crate::command_spec::Actions;
-use crate::model::Player;
+use crate::model::{GameId, Player};
 
 /// A person on a chat platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,10 @@ pub struct Incoming<'a> {
     pub mentions: &'a [User],
     /// Seconds since the Unix epoch.
     pub now: i64,
+    /// The thread of `channel` it was written in, where the platform says (a Matrix thread's
+    /// root event). A Discord thread is a channel of its own: the adapter passes it as the
+    /// channel, and the service finds the game it belongs to ([`Service::handle`]).
+    pub thread: Option<&'a str>,
 }
 
 /// What the bot says back.
@@ -68,6 +72,23 @@ pub struct Reply {
     /// What the reply is about ("game #12", "tournament #3"), for the adapter's logs; read
     /// through [`Reply::about`], which falls back on the reply's buttons.
     pub about: Option<String>,
+    /// The game whose change (a turn, an offer, its end) the reply announces: it goes to the
+    /// game's thread, where the game has one ([`Reply::thread`]).
+    pub game: Option<GameId>,
+    /// Where in its channel the reply is posted instead of where the message came: the game's
+    /// thread (a Discord thread's channel id, a Matrix thread's root event).
+    pub thread: Option<String>,
+    /// The game this reply begins wants a thread of its own, started from the reply's first
+    /// message or the challenge it answers (the adapter makes it and records it, or that it
+    /// could not: [`Service::thread_made`]).
+    pub open_thread: Option<ThreadOpening>,
+}
+
+/// A thread to start for a game: the game and the thread's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadOpening {
+    pub game: GameId,
+    pub name: String,
 }
 
 /// A file a reply carries: a name with its extension (`game-12.pgn`) and the bytes.
@@ -99,6 +120,12 @@ impl Reply {
 
     pub(super) fn error(text: impl Into<String>) -> Reply {
         Reply { text: text.into(), private: true, ..Reply::default() }
+    }
+
+    /// The reply as the announcement of a change to `game` ([`Reply::game`]).
+    pub(super) fn of_game(mut self, game: GameId) -> Reply {
+        self.game = Some(game);
+        self
     }
 
     pub(super) fn notifying(mut self, player: &Player) -> Reply {
@@ -245,13 +272,32 @@ pub struct Notice {
     pub files: Vec<Attachment>,
     /// What it is about, for logs ([`Reply::about`]).
     pub about: Option<String>,
+    /// As a [`Reply`] carries them: the game it announces a change of, the thread it goes to,
+    /// the thread its game wants.
+    pub game: Option<GameId>,
+    pub thread: Option<String>,
+    pub open_thread: Option<ThreadOpening>,
 }
 
 impl Notice {
     /// A reply to post in a game's channel though nobody wrote there.
     pub(super) fn posting(platform: &str, channel: &str, reply: Reply) -> Notice {
-        let Reply { text, image, animation, diagram, actions, notify, direct, outbox, files, about, .. } =
-            reply.capped();
+        let Reply {
+            text,
+            image,
+            animation,
+            diagram,
+            actions,
+            notify,
+            direct,
+            outbox,
+            files,
+            about,
+            game,
+            thread,
+            open_thread,
+            ..
+        } = reply.capped();
         Notice {
             platform: platform.into(),
             channel: channel.into(),
@@ -266,13 +312,30 @@ impl Notice {
             claim_holder: None,
             files,
             about,
+            game,
+            thread,
+            open_thread,
         }
     }
 
     /// The notice as the reply an adapter posts.
     pub fn into_reply(self) -> Reply {
-        let Notice { text, notify, image, animation, diagram, actions, direct, outbox, files, about, .. } =
-            self;
+        let Notice {
+            text,
+            notify,
+            image,
+            animation,
+            diagram,
+            actions,
+            direct,
+            outbox,
+            files,
+            about,
+            game,
+            thread,
+            open_thread,
+            ..
+        } = self;
         Reply {
             text,
             notify,
@@ -284,6 +347,9 @@ impl Notice {
             outbox,
             files,
             about,
+            game,
+            thread,
+            open_thread,
             ..Reply::default()
         }
     }

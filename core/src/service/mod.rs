@@ -35,6 +35,8 @@ mod tournaments;
 mod turns;
 mod vacation;
 
+mod threads;
+
 use committed::Committed;
 pub use messages::*;
 
@@ -185,7 +187,16 @@ impl<S: Store> Service<S> {
     /// that panics anyway is caught here, logged once, and answered: one message's failure never
     /// takes down the others, and the player is never left without a word.
     pub fn handle(&self, msg: &Incoming) -> Vec<Reply> {
-        guarded(|| self.handle_unguarded(msg)).into_iter().map(Reply::capped).collect()
+        guarded(|| {
+            self.placed(msg, |msg| {
+                let mut replies = self.handle_unguarded(msg);
+                self.to_threads(&mut replies);
+                replies
+            })
+        })
+        .into_iter()
+        .map(Reply::capped)
+        .collect()
     }
 
     fn handle_unguarded(&self, msg: &Incoming) -> Vec<Reply> {
@@ -228,8 +239,11 @@ impl<S: Store> Service<S> {
             }
             // Its text form, for the examples that repeat the command (`!t resign #12`).
             let text = command_text(&cmd);
-            self.command(&Incoming { text: &text, ..msg.clone() }, cmd)
-                .unwrap_or_else(|e| vec![Reply::error(e)])
+            self.placed(&Incoming { text: &text, ..msg.clone() }, |msg| {
+                let mut replies = self.command(msg, cmd).unwrap_or_else(|e| vec![Reply::error(e)]);
+                self.to_threads(&mut replies);
+                replies
+            })
         })
         .into_iter()
         .map(Reply::capped)
@@ -265,6 +279,13 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
         let games_here = here.len();
+        // In a running game's thread, plain text is about that game alone: a move of one of its
+        // players, or a spectator's talk, which is no business of the bot's.
+        let game = match (game, msg.thread.and_then(|t| here.iter().find(|g| g.thread() == Some(t)))) {
+            (None, Some(g)) if g.white == me.id || g.black == me.id => Some(g.id),
+            (None, Some(_)) => return Ok(Vec::new()),
+            (game, _) => game,
+        };
         let all_mine: Vec<GameRow> =
             here.into_iter().filter(|g| g.white == me.id || g.black == me.id).collect();
         let mine: Vec<GameRow> = all_mine.into_iter().filter(|g| game.is_none_or(|id| g.id == id)).collect();
@@ -409,6 +430,11 @@ impl<S: Store> Service<S> {
         let me = self.me(msg)?;
         let here = self.store.channel_games(msg.platform, msg.channel).map_err(internal)?;
         let mine: Vec<&GameRow> = here.iter().filter(|g| g.white == me.id || g.black == me.id).collect();
+        // In a game's thread, that game, for anyone: a player's other games are named by number
+        // there (a spectator's `!t resign` in it must not resign a game of their own).
+        if let Some(row) = msg.thread.and_then(|t| here.iter().find(|g| g.thread() == Some(t))) {
+            return self.load(row.clone());
+        }
         let pick = match (mine.as_slice(), looking) {
             ([one], _) => Some((*one).clone()),
             ([], true) if here.len() == 1 => Some(here[0].clone()),
@@ -593,12 +619,17 @@ const SETTINGS: &[Setting] = &[
 ];
 
 /// The channel's own settings first, then the players' defaults.
-const CHANNEL_SETTINGS: [Setting; 5] = [
+const CHANNEL_SETTINGS: [Setting; 6] = [
     Setting { key: "gifs", values: &["on", "off"], what: "a finished game is posted as an animated GIF" },
     SETTINGS[0],
     SETTINGS[1],
     SETTINGS[2],
     SETTINGS[3],
+    Setting {
+        key: threads::THREADS,
+        values: &["off", "on"],
+        what: "each new game is played in a thread of its own",
+    },
 ];
 
 /// Time left on a correspondence clock, to the unit that matters: "2d 4h", "5h 12m", "12m".

@@ -18,7 +18,7 @@ impl<S: Store> Service<S> {
     /// Why the author may not act in a game (resign, offer a draw) now, if they may not: for
     /// platforms that ask for confirmation first.
     pub fn refusal_to_act(&self, msg: &Incoming, id: GameRef) -> Option<String> {
-        self.participant(msg, id).err()
+        self.placed(msg, |msg| self.participant(msg, id).err())
     }
 
     pub(super) fn resign(&self, msg: &Incoming, id: GameRef) -> Replies {
@@ -74,13 +74,13 @@ impl<S: Store> Service<S> {
                     me.name, loaded.row.id, opponent.name
                 ));
                 reply.actions = Some(Actions::DrawOffer(loaded.row.id));
-                Ok(vec![reply.notifying(opponent)])
+                Ok(vec![reply.of_game(loaded.row.id).notifying(opponent)])
             }
             Offer::Decline if pending == Some(opponent.id) => {
                 self.store.set_draw_offer(loaded.row.id, None).map_err(internal)?;
                 let reply =
                     Reply::text(format!("{} declines the draw; game #{} goes on.", me.name, loaded.row.id));
-                Ok(vec![reply.notifying(opponent)])
+                Ok(vec![reply.of_game(loaded.row.id).notifying(opponent)])
             }
             Offer::Decline => Err("there is no draw offer to decline".into()),
         }
@@ -147,7 +147,7 @@ impl<S: Store> Service<S> {
                     if count == 1 { "" } else { "s" },
                     status_line(&now, msg.now)
                 );
-                Ok(vec![r.notifying(opponent)])
+                Ok(vec![r.of_game(loaded.row.id).notifying(opponent)])
             }
             Offer::Accept => Err(format!("{} has not asked for a takeback", opponent.name)),
             Offer::Offer if pending == Some(me.id) => {
@@ -164,11 +164,12 @@ impl<S: Store> Service<S> {
                     me.name, loaded.row.id, opponent.name
                 ));
                 reply.actions = Some(Actions::TakebackOffer(loaded.row.id));
-                Ok(vec![reply.notifying(opponent)])
+                Ok(vec![reply.of_game(loaded.row.id).notifying(opponent)])
             }
             Offer::Decline if pending == Some(opponent.id) => {
                 self.store.set_takeback_offer(loaded.row.id, None).map_err(internal)?;
-                Ok(vec![Reply::text(format!("{} declines the takeback.", me.name)).notifying(opponent)])
+                let reply = Reply::text(format!("{} declines the takeback.", me.name));
+                Ok(vec![reply.of_game(loaded.row.id).notifying(opponent)])
             }
             Offer::Decline => Err("there is no takeback request to decline".into()),
         }

@@ -177,6 +177,14 @@ impl<S: Store> Service<S> {
                 notice.diagram = board.diagram;
                 notice.actions = board.actions;
                 notice.animation = self.game_gif(game);
+                notice.game = Some(game);
+                notice.thread = loaded.row.thread().map(str::to_string);
+                notice.open_thread = self.thread_opening(&loaded);
+            }
+            // A text about a game (a reminder, a knockout's replay begun) goes to its thread.
+            (NoticeKind::Text, Some(game)) => {
+                notice.game = Some(game);
+                notice.thread = self.game_thread(game);
             }
             (NoticeKind::Direct, _) => {
                 let text = std::mem::take(&mut notice.text);

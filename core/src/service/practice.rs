@@ -244,9 +244,11 @@ impl<S: Store> Service<S> {
             text: "",
             mentions: &[],
             now,
+            thread: None,
         };
         match self.commit_turn(&msg, &me, loaded, game, &before, &thought.mv, None, None) {
-            Ok(Some(replies)) => {
+            Ok(Some(mut replies)) => {
+                self.to_threads(&mut replies);
                 replies.into_iter().map(|r| Notice::posting(&platform, &channel, r)).collect()
             }
             Ok(None) => {
@@ -290,6 +292,6 @@ impl<S: Store> Service<S> {
         let mut r = self.board_reply(&now, None, false, msg.now);
         let what = if count == 2 { "your last move and my answer are" } else { "your last move is" };
         r.text = format!("Taken back: {what} undone. {}", status_line(&now, msg.now));
-        Ok(vec![r])
+        Ok(vec![r.of_game(game)])
     }
 }

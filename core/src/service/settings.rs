@@ -99,7 +99,9 @@ impl<S: Store> Service<S> {
         };
         if words.is_empty() {
             let gifs = get(&CHANNEL_SETTINGS[0])?;
-            let defaults: Vec<String> = CHANNEL_SETTINGS[1..]
+            let threads = get(&CHANNEL_SETTINGS[5])?;
+            // The players' defaults a channel may set: those between gifs and threads.
+            let defaults: Vec<String> = CHANNEL_SETTINGS[1..5]
                 .iter()
                 .map(|s| Ok(format!("{} {}", s.key, get(s)?)))
                 .collect::<Result<_, String>>()?;
@@ -109,9 +111,10 @@ impl<S: Store> Service<S> {
                 .map_err(internal)?
                 .unwrap_or_else(|| vacation::DEFAULT_ALLOWANCE_DAYS.to_string());
             return Ok(vec![Reply::text(format!(
-                "This channel: gifs {gifs} (a finished game is posted as an animated GIF); vacation {allowance} (days \
-                 of vacation a player may take a year, asked here); for players who have not chosen: {}. Moderators \
-                 change them like `!t channel gifs off`, `!t channel vacation 45` or `!t channel board white`.",
+                "This channel: gifs {gifs} (a finished game is posted as an animated GIF), threads {threads} \
+                 (each new game is played in a thread of its own); vacation {allowance} (days of vacation a player \
+                 may take a year, asked here); for players who have not chosen: {}. Moderators change them like \
+                 `!t channel gifs off`, `!t channel threads on`, `!t channel vacation 45` or `!t channel board white`.",
                 defaults.join(", ")
             ))]);
         }

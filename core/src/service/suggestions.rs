@@ -14,6 +14,17 @@ impl<S: Store> Service<S> {
         game: GameRef,
         limit: usize,
     ) -> Vec<Suggestion> {
+        self.placed(msg, |msg| self.suggest_placed(msg, what, typed, game, limit))
+    }
+
+    fn suggest_placed(
+        &self,
+        msg: &Incoming,
+        what: Suggest,
+        typed: &str,
+        game: GameRef,
+        limit: usize,
+    ) -> Vec<Suggestion> {
         match what {
             Suggest::Variants => suggest_variants(typed, limit),
             Suggest::Opponents => self.suggest_opponents(msg, typed, limit),

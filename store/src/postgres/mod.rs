@@ -52,6 +52,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (6, include_str!("../../migrations/postgres/006_outbox.sql")),
     (7, include_str!("../../migrations/postgres/007_correspondence.sql")),
     (8, include_str!("../../migrations/postgres/008_notes_watchers.sql")),
+    (9, include_str!("../../migrations/postgres/009_threads.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -808,6 +809,14 @@ impl Store for PgStore {
             self.games(sql::FINISHED_GAMES_OF, &[&player, &opponent, &variant, &ply(limit), &ply(offset)])?;
         found.reverse();
         Ok(found)
+    }
+
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool> {
+        Ok(self.execute(sql::SET_GAME_THREAD, &[&game, &thread])? == 1)
+    }
+
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
+        Ok(self.games("platform = $1 AND thread = $2", &[&platform, &thread])?.into_iter().next())
     }
 }
 

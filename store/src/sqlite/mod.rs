@@ -28,6 +28,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (6, include_str!("../../migrations/006_outbox.sql")),
     (7, include_str!("../../migrations/007_correspondence.sql")),
     (8, include_str!("../../migrations/008_notes_watchers.sql")),
+    (9, include_str!("../../migrations/009_threads.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -815,6 +816,15 @@ impl Store for SqliteStore {
             games(&conn, sql::FINISHED_GAMES_OF, &[&player, &opponent, &variant, &limit, &offset])?;
         rows.reverse();
         Ok(rows)
+    }
+
+    fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool> {
+        Ok(self.conn().execute(sql::SET_GAME_THREAD, params![game, thread])? == 1)
+    }
+
+    fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
+        let conn = self.conn();
+        Ok(games(&conn, "platform = ?1 AND thread = ?2", &[&platform, &thread])?.into_iter().next())
     }
 }
 
