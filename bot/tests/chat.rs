@@ -516,7 +516,9 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
             );
         }
         let example = spec.example_text();
-        let replies = talk::say_at(&service, "room", w.author, w.admin, &example, T0);
+        // Conditional turns are given privately: in a direct message, where no game is played.
+        let channel = if path == "conditional" { "dm-alice" } else { "room" };
+        let replies = talk::say_at(&service, channel, w.author, w.admin, &example, T0);
         assert!(!replies.is_empty(), "{example}: no answer");
         // Conditional turns are answered privately whatever they say: look at the words.
         let refused = replies[0].private && !replies[0].text.starts_with("Saved");

@@ -68,6 +68,9 @@ fn a_conditional_line_is_played_as_the_opponent_follows_it_and_only_its_owner_se
     let t = table();
     let id = t.start("chess", "");
     t.says("alice", "e4");
+    // Typed where the game is played, the opponent could read it: refused, nothing saved.
+    let public = t.says("alice", &format!("!t conditional #{id} e5 Nf3"));
+    assert!(public.contains("conditional turns are private") && !public.contains("Saved"), "{public}");
     let saved = t.plan("alice", &format!("!t conditional #{id} e5 Nf3 Nc6 Bb5"));
     assert!(saved.contains("Saved for game") && saved.contains("if they play e5, you answer Nf3"), "{saved}");
     assert!(saved.contains("then if Nc6, Bb5"), "{saved}");

@@ -310,9 +310,12 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
                             let ply = row.moves.len();
                             tally.sent_moves.insert((row.id, ply + 1, expected.clone()));
                             tally.sent_moves.insert((row.id, ply + 2, answer.clone()));
+                            // Given privately, in a direct conversation with the bot.
+                            lines.push(format!("/channel dm-{waiting}"));
                             lines.push(format!("/as {waiting}"));
+                            let at = bot.sent() + lines.len();
                             lines.push(format!("!t conditional #{} {expected} {answer} !", row.id));
-                            what.push((next, Sent::Conditional { game: row.id, ply, expected, answer }));
+                            what.push((at, Sent::Conditional { game: row.id, ply, expected, answer }));
                             continue;
                         }
                     }

@@ -105,6 +105,16 @@ impl<S: Store> Service<S> {
             lines.iter().filter(|l| l.player == me.id && l.from_ply != moves).map(|l| l.id).collect();
         let pos = loaded.game.position();
         let words = line.unwrap_or_default().trim();
+        // Typed where games are played, the message itself is read by everyone there: lines are
+        // given in a direct message or by the slash command and its form, never saved from here.
+        let typed = commands::PREFIXES.iter().any(|p| msg.text.trim_start().to_lowercase().starts_with(p));
+        if typed && !self.store.channel_games(msg.platform, msg.channel).map_err(internal)?.is_empty() {
+            return Err(format!(
+                "conditional turns are private: write them to me in a direct message (`!t conditional \
+                 #{game_id} e5 Nf3`) or use `/conditional`, where only you see them; here your opponent \
+                 could read them. Nothing was saved or shown"
+            ));
+        }
         if words.is_empty() {
             return Ok(vec![Reply::text(self.lines_text(&loaded, pos, &mine))]);
         }
@@ -159,7 +169,7 @@ impl<S: Store> Service<S> {
         for (i, mv) in turns.iter().enumerate() {
             if i % 2 == 1
                 && !confirmed
-                && self.setting_for(&me, msg.platform, msg.channel, &SETTINGS[0]) != "off"
+                && self.setting_for(&me, &loaded.row.platform, &loaded.row.channel, &SETTINGS[0]) != "off"
                 && let Some(danger) = turn_danger(&at, mv)
             {
                 return Ok(vec![Reply::text(format!(

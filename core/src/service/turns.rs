@@ -184,8 +184,9 @@ impl<S: Store> Service<S> {
             {
                 Append::Stored => break answer,
                 Append::Conflict => return Ok(None),
-                // A line given or cleared meanwhile: plan again with it.
-                Append::LinesChanged if tries < 5 => tries += 1,
+                // A line given or cleared meanwhile: plan again with it (each retry means another
+                // writer got through, so this ends).
+                Append::LinesChanged if tries < 100 => tries += 1,
                 Append::LinesChanged => return Ok(None),
             }
         };

@@ -82,12 +82,23 @@ impl<S: Store> Service<S> {
     /// `!t vacation`: starts one (`5d`), ends it (`off`), or shows where the author stands.
     pub(super) fn vacation(&self, msg: &Incoming, length: Option<&str>) -> Replies {
         let me = self.me(msg)?;
-        let allowance_days = self
-            .store
-            .channel_setting(msg.platform, msg.channel, ALLOWANCE_KEY)
-            .map_err(internal)?
-            .and_then(|v| v.parse::<u32>().ok())
-            .unwrap_or(DEFAULT_ALLOWANCE_DAYS);
+        // The smallest allowance of the channels concerned (where asked, and where each of the
+        // player's clocked games is played): a vacation stops them all, so no channel's moderators
+        // grant more than another's allow.
+        let allowance_of = |platform: &str, channel: &str| -> Result<u32, String> {
+            Ok(self
+                .store
+                .channel_setting(platform, channel, ALLOWANCE_KEY)
+                .map_err(internal)?
+                .and_then(|v| v.parse::<u32>().ok())
+                .unwrap_or(DEFAULT_ALLOWANCE_DAYS))
+        };
+        let mut allowance_days = allowance_of(msg.platform, msg.channel)?;
+        for g in
+            self.store.player_games(me.id).map_err(internal)?.iter().filter(|g| g.days_per_move.is_some())
+        {
+            allowance_days = allowance_days.min(allowance_of(&g.platform, &g.channel)?);
+        }
         let allowance = i64::from(allowance_days) * DAY;
         let window = msg.now - YEAR;
         let mine = self.store.vacations(&[me.id], window).map_err(internal)?;
@@ -106,7 +117,7 @@ impl<S: Store> Service<S> {
                 };
                 Ok(vec![Reply::text(format!(
                     "{now}Vacation stops the clocks of all your games. You have used {} of {allowance_days} days in \
-                     the last 365 (this channel's allowance). Start one with `!t vacation 5d`; end it early with \
+                     the last 365 (the smallest allowance of this channel and your games' channels). Start one with `!t vacation 5d`; end it early with \
                      `!t vacation off`.",
                     days_word(used)
                 ))])
@@ -179,10 +190,21 @@ impl<S: Store> Service<S> {
             .into_iter()
             .filter(|g| g.days_per_move.is_some())
             .filter_map(|g| {
+                // A tournament that allows no vacation keeps the clock running: nothing to tell.
+                let tournament = self.store.tournament_of_game(g.id).ok().flatten();
+                let cap =
+                    tournament.and_then(|(t, _)| self.store.tournament(t).ok().flatten()?.vacation_days);
+                if cap == Some(0) {
+                    return None;
+                }
                 let opponent = if g.white == me.id { g.black } else { g.white };
                 let them = self.store.player_by_id(opponent).ok().flatten()?;
                 let text = format!("Game #{}: {what}; the game's clock stands still meanwhile.", g.id);
-                Some(NewNotice::text(&g.platform, &g.channel, text, vec![them.user_id]))
+                // About the game: posted in its thread where it has one.
+                Some(NewNotice {
+                    subject: Some(g.id),
+                    ..NewNotice::text(&g.platform, &g.channel, text, vec![them.user_id])
+                })
             })
             .collect())
     }
