@@ -504,6 +504,8 @@ fn command_text(cmd: &Command) -> String {
         Command::Takeback(o, _) => format!("!t takeback{}", offer(o)),
         Command::History(_) => "!t history".into(),
         Command::Board { flip: true, .. } => "!t board flip".into(),
+        // Not typed: a slash command or the form (conditional turns tell the two apart).
+        Command::Conditional { .. } => "/conditional".into(),
         _ => "!t board".into(),
     }
 }
