@@ -163,7 +163,10 @@ fn plant_lines(store: &impl Store, id: i64, waiting: &User, game: &Game, next: &
     let stored = store.game(id).expect("the game").expect("it exists");
     let seen: Vec<i64> = store.conditional_lines(id).expect("the lines").iter().map(|l| l.id).collect();
     let next = notation::parse(next).ok().and_then(|p| p.resolve(pos).ok());
-    let others: Vec<_> = pos.legal_moves().into_iter().filter(|m| Some(*m) != next).collect();
+    // Not the coming turn, nor one the same in effect (a compound turn's actions in another order):
+    // the lines are checked and dropped, none played.
+    let reached = next.map(|m| pos.played(&m));
+    let others: Vec<_> = pos.legal_moves().into_iter().filter(|m| Some(pos.played(m)) != reached).collect();
     if others.is_empty() {
         return;
     }
