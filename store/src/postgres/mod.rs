@@ -192,6 +192,25 @@ impl PgStore {
     }
 }
 
+/// A game's stored moves, and whether it has ended, under the game's row lock, which every change
+/// to its moves or conditional lines takes first.
+async fn game_state(tx: &deadpool_postgres::Transaction<'_>, game: GameId) -> Result<(Vec<String>, bool)> {
+    let finished: Option<String> =
+        one(tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
+    let stored =
+        rows(tx, sql::MOVES, &[&game]).await?.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?;
+    Ok((stored, finished.is_some()))
+}
+
+/// The ids of a game's conditional lines, oldest first, in the caller's transaction.
+async fn line_ids(tx: &deadpool_postgres::Transaction<'_>, game: GameId) -> Result<Vec<i64>> {
+    Ok(rows(tx, sql::CONDITIONAL_LINES, &[&game])
+        .await?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?)
+}
+
 async fn migrate(c: &mut deadpool_postgres::Client) -> Result<()> {
     let tx = c.transaction().await.context("beginning the migrations")?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.context("waiting to migrate")?;
@@ -418,14 +437,8 @@ impl Store for PgStore {
     ) -> Result<Append> {
         self.run(async |c| {
             let tx = c.transaction().await?;
-            let finished: Option<String> =
-                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
-            let stored = rows(&tx, sql::MOVES, &[&game])
-                .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<String>, _>>()?;
-            if !may_append(&stored, finished.is_some(), ply_number, before) {
+            let (stored, finished) = game_state(&tx, game).await?;
+            if !may_append(&stored, finished, ply_number, before) {
                 return Ok(Append::Conflict);
             }
             let inserted = execute(
@@ -626,21 +639,11 @@ impl Store for PgStore {
         self.run(async |c| {
             let tx = c.transaction().await?;
             // The game's row lock: every change to its moves or its lines takes it first.
-            let finished: Option<String> =
-                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
-            let stored = rows(&tx, sql::MOVES, &[&game])
-                .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<String>, _>>()?;
-            if turns.is_empty() || !may_append(&stored, finished.is_some(), before.len() + 1, Some(before)) {
+            let (stored, finished) = game_state(&tx, game).await?;
+            if turns.is_empty() || !may_append(&stored, finished, before.len() + 1, Some(before)) {
                 return Ok(Append::Conflict);
             }
-            let present = rows(&tx, sql::CONDITIONAL_LINES, &[&game])
-                .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<i64>, _>>()?;
+            let present = line_ids(&tx, game).await?;
             if present != lines.seen {
                 return Ok(Append::LinesChanged);
             }
@@ -690,19 +693,9 @@ impl Store for PgStore {
     ) -> Result<bool> {
         self.run(async |c| {
             let tx = c.transaction().await?;
-            let finished: Option<String> =
-                one(&tx, "SELECT result FROM games WHERE id = $1 FOR UPDATE", &[&game]).await?.try_get(0)?;
-            let stored = rows(&tx, sql::MOVES, &[&game])
-                .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<String>, _>>()?;
-            let present = rows(&tx, sql::CONDITIONAL_LINES, &[&game])
-                .await?
-                .iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<Vec<i64>, _>>()?;
-            if finished.is_some() || stored != before || present != seen {
+            let (stored, finished) = game_state(&tx, game).await?;
+            let present = line_ids(&tx, game).await?;
+            if finished || stored != before || present != seen {
                 return Ok(false);
             }
             for id in drop {

@@ -168,6 +168,24 @@ fn switch_to_wal(conn: &Connection) -> Result<()> {
     }
 }
 
+/// A game's stored moves, and whether it has ended, read in the caller's transaction: what every
+/// change to its moves or conditional lines is checked against.
+fn game_state(conn: &Connection, game: GameId) -> Result<(Vec<String>, bool)> {
+    let stored = {
+        let mut stmt = conn.prepare_cached(sql::MOVES)?;
+        stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+    };
+    let finished: Option<String> =
+        conn.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+    Ok((stored, finished.is_some()))
+}
+
+/// The ids of a game's conditional lines, oldest first, in the caller's transaction.
+fn line_ids(conn: &Connection, game: GameId) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(sql::CONDITIONAL_LINES)?;
+    Ok(stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Stores a new game (in `conn`'s transaction, if it has one); its id.
 pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
     conn.execute(
@@ -452,13 +470,8 @@ impl Store for SqliteStore {
     ) -> Result<Append> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: Vec<String> = {
-            let mut stmt = tx.prepare_cached(sql::MOVES)?;
-            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        let finished: Option<String> =
-            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        if !may_append(&stored, finished.is_some(), ply, before) {
+        let (stored, finished) = game_state(&tx, game)?;
+        if !may_append(&stored, finished, ply, before) {
             return Ok(Append::Conflict);
         }
         tx.execute(sql::INSERT_MOVE, params![game, ply as i64, text, now])?;
@@ -635,19 +648,11 @@ impl Store for SqliteStore {
     ) -> Result<Append> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: Vec<String> = {
-            let mut stmt = tx.prepare_cached(sql::MOVES)?;
-            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        let finished: Option<String> =
-            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        if turns.is_empty() || !may_append(&stored, finished.is_some(), before.len() + 1, Some(before)) {
+        let (stored, finished) = game_state(&tx, game)?;
+        if turns.is_empty() || !may_append(&stored, finished, before.len() + 1, Some(before)) {
             return Ok(Append::Conflict);
         }
-        let present: Vec<i64> = {
-            let mut stmt = tx.prepare_cached(sql::CONDITIONAL_LINES)?;
-            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
+        let present = line_ids(&tx, game)?;
         if present != lines.seen {
             return Ok(Append::LinesChanged);
         }
@@ -690,17 +695,9 @@ impl Store for SqliteStore {
     ) -> Result<bool> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: Vec<String> = {
-            let mut stmt = tx.prepare_cached(sql::MOVES)?;
-            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        let finished: Option<String> =
-            tx.query_row("SELECT result FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-        let present: Vec<i64> = {
-            let mut stmt = tx.prepare_cached(sql::CONDITIONAL_LINES)?;
-            stmt.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        if finished.is_some() || stored != before || present != seen {
+        let (stored, finished) = game_state(&tx, game)?;
+        let present = line_ids(&tx, game)?;
+        if finished || stored != before || present != seen {
             return Ok(false);
         }
         for id in drop {
