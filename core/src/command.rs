@@ -90,6 +90,8 @@ pub enum TournamentCommand {
     Cancel(TournamentRef),
     /// The tournament as FIDE TRF-16, for an arbiter's own program.
     Export(TournamentRef),
+    /// (Organiser) a page on the web for the tournament (`true`), or none any more (`false`).
+    Publish(TournamentRef, bool),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,6 +169,8 @@ pub enum Command {
         variant: Option<Variant>,
         page: Option<u32>,
     },
+    /// (A player) a page on the web for a game (`true`), or none any more (`false`).
+    Share(GameRef, bool),
 }
 
 /// What a message is: a command, a plain message that might be a move, or too long to read.

@@ -641,6 +641,12 @@ pub static COMMANDS: &[CommandSpec] = &[
         "No more direct messages about a game you watch",
         |a| Ok(Command::Watch(game(a), false)),
     ),
+    game_command("share", &["publish"], Section::LookingUp, "A public web page for a game of yours", |a| {
+        Ok(Command::Share(game(a), true))
+    }),
+    game_command("unshare", &[], Section::LookingUp, "Take a game's web page down", |a| {
+        Ok(Command::Share(game(a), false))
+    }),
     CommandSpec {
         name: "archive",
         aliases: &["finished", "past"],
@@ -847,6 +853,15 @@ pub static COMMANDS: &[CommandSpec] = &[
     tournament_command("export", &["trf"], "The tournament as FIDE TRF-16", |a| {
         tournament_cmd(TournamentCommand::Export(tournament(a)))
     }),
+    moderated(tournament_command(
+        "publish",
+        &["web"],
+        "A public web page for the tournament (organiser)",
+        |a| tournament_cmd(TournamentCommand::Publish(tournament(a), true)),
+    )),
+    moderated(tournament_command("unpublish", &[], "Take the tournament's web page down (organiser)", |a| {
+        tournament_cmd(TournamentCommand::Publish(tournament(a), false))
+    })),
     CommandSpec {
         name: "tournaments",
         aliases: &[],

@@ -13,6 +13,7 @@ mod game_cache;
 pub mod model;
 pub mod names;
 pub mod outbox;
+pub use service::public;
 pub mod process;
 pub mod queue;
 pub mod rate_limit;

@@ -255,6 +255,15 @@ pub trait Store: Send + Sync + TournamentStore {
     fn set_game_thread(&self, game: GameId, thread: &str) -> Result<bool>;
     /// The game whose thread on `platform` this is, finished or not.
     fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>>;
+    // Pages on the web (issue 31).
+    /// Publishes `what` at `token` unless it already has an address: the live address either way.
+    fn publish(&self, what: Publication, token: &str, by: PlayerId, now: i64) -> Result<String>;
+    /// Withdraws `what`'s address: false when it had none.
+    fn unpublish(&self, what: Publication) -> Result<bool>;
+    /// What a live address shows.
+    fn publication(&self, token: &str) -> Result<Option<Publication>>;
+    /// `what`'s live address.
+    fn address_of(&self, what: Publication) -> Result<Option<String>>;
 }
 
 pub trait TournamentStore {
@@ -594,6 +603,18 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
         (**self).thread_game(platform, thread)
+    }
+    fn publish(&self, what: Publication, token: &str, by: PlayerId, now: i64) -> Result<String> {
+        (**self).publish(what, token, by, now)
+    }
+    fn unpublish(&self, what: Publication) -> Result<bool> {
+        (**self).unpublish(what)
+    }
+    fn publication(&self, token: &str) -> Result<Option<Publication>> {
+        (**self).publication(token)
+    }
+    fn address_of(&self, what: Publication) -> Result<Option<String>> {
+        (**self).address_of(what)
     }
 }
 

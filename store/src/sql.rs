@@ -290,3 +290,15 @@ pub const FINISHED_GAMES_OF: &str = "id IN (SELECT id FROM games WHERE result IS
      AND (CAST(?3 AS TEXT) IS NULL OR variant = ?3) ORDER BY id DESC LIMIT ?4 OFFSET ?5)";
 /// A game's thread, recorded once (`?1` the game, `?2` the thread).
 pub const SET_GAME_THREAD: &str = "UPDATE games SET thread = ?2 WHERE id = ?1 AND thread IS NULL";
+
+// Pages on the web (issue 31).
+
+/// `(token, kind, target, by, now)`: nothing when the target already has an address.
+pub const PUBLISH: &str = "INSERT INTO publications (token, kind, target, created_by, created_at)
+     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (kind, target) DO NOTHING";
+/// `(kind, target)`.
+pub const ADDRESS_OF: &str = "SELECT token FROM publications WHERE kind = ?1 AND target = ?2";
+/// `(kind, target)`.
+pub const UNPUBLISH: &str = "DELETE FROM publications WHERE kind = ?1 AND target = ?2";
+/// `(token)`.
+pub const PUBLICATION: &str = "SELECT kind, target FROM publications WHERE token = ?1";

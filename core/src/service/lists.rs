@@ -177,7 +177,7 @@ impl<S: Store> Service<S> {
 
     /// A game of this platform by number, from any of its channels; without a number, the one
     /// the channel points to (as `!t board` finds it).
-    fn game_on_platform(&self, msg: &Incoming, id: GameRef) -> Result<Loaded, String> {
+    pub(super) fn game_on_platform(&self, msg: &Incoming, id: GameRef) -> Result<Loaded, String> {
         let Some(id) = id else { return self.find(msg, None, true) };
         match self.store.game(id).map_err(internal)?.filter(|g| g.platform == msg.platform) {
             Some(row) => self.load(row),

@@ -37,6 +37,8 @@ mod vacation;
 
 mod threads;
 
+pub mod public;
+
 use committed::Committed;
 pub use messages::*;
 
@@ -75,6 +77,8 @@ pub struct Service<S: Store> {
     claims: std::sync::atomic::AtomicU64,
     /// Rung when this process wrote notices that wait to be posted ([`Service::on_notices`]).
     bells: std::sync::Mutex<Vec<Bell>>,
+    /// Where the bot's web pages are (`web_base_url`), for the links it posts.
+    pub web_base_url: Option<String>,
 }
 
 /// What the service rings when notices wait to be posted: the runtime's delivery loop wakes.
@@ -147,6 +151,7 @@ impl<S: Store> Service<S> {
             holder: crate::process::new_holder(),
             claims: Default::default(),
             bells: Default::default(),
+            web_base_url: None,
         }
     }
 
@@ -368,6 +373,7 @@ impl<S: Store> Service<S> {
             Command::Waiting => self.waiting(msg),
             Command::Note { game, text } => self.note(msg, game, text.as_deref()),
             Command::Watch(game, on) => self.watch(msg, game, on),
+            Command::Share(game, on) => self.share(msg, game, on),
             Command::Archive { variant, page } => self.archive(msg, variant, page),
         }
     }

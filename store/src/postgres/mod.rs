@@ -24,6 +24,7 @@ use tokio_postgres::error::SqlState;
 
 use crate::sql::TOURNAMENT_COLUMNS;
 use crate::sql::{self, CHALLENGE_COLUMNS};
+use tessera_core::model::Publication;
 use tessera_core::model::{
     Append, Challenge, ChallengeId, ConditionalLine, GameId, GameRow, Lease, LinesAfter, NewGame, Player,
     PlayerId, Vacation, VacationStart, may_append,
@@ -53,6 +54,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (7, include_str!("../../migrations/postgres/007_correspondence.sql")),
     (8, include_str!("../../migrations/postgres/008_notes_watchers.sql")),
     (9, include_str!("../../migrations/postgres/009_threads.sql")),
+    (10, include_str!("../../migrations/postgres/010_publications.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -810,6 +812,34 @@ impl Store for PgStore {
 
     fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
         Ok(self.games("platform = $1 AND thread = $2", &[&platform, &thread])?.into_iter().next())
+    }
+    fn publish(&self, what: Publication, token: &str, by: PlayerId, now: i64) -> Result<String> {
+        let (kind, target) = what.parts();
+        // Each statement sees what was committed before it: after a conflict, the address another
+        // process just gave. Withdrawn between the two (a race with `unpublish`): try again.
+        for _ in 0..3 {
+            self.execute(sql::PUBLISH, &[&token, &kind, &target, &by, &now])?;
+            if let Some(row) = self.row(sql::ADDRESS_OF, &[&kind, &target])? {
+                return Ok(row.try_get(0)?);
+            }
+        }
+        anyhow::bail!("the address of {kind} {target} kept being withdrawn")
+    }
+
+    fn unpublish(&self, what: Publication) -> Result<bool> {
+        let (kind, target) = what.parts();
+        Ok(self.execute(sql::UNPUBLISH, &[&kind, &target])? == 1)
+    }
+
+    fn publication(&self, token: &str) -> Result<Option<Publication>> {
+        let Some(row) = self.row(sql::PUBLICATION, &[&token])? else { return Ok(None) };
+        let kind: String = row.try_get(0)?;
+        Ok(Publication::from_parts(&kind, row.try_get(1)?))
+    }
+
+    fn address_of(&self, what: Publication) -> Result<Option<String>> {
+        let (kind, target) = what.parts();
+        Ok(self.row(sql::ADDRESS_OF, &[&kind, &target])?.map(|r| r.try_get(0)).transpose()?)
     }
 }
 

@@ -29,6 +29,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (7, include_str!("../../migrations/007_correspondence.sql")),
     (8, include_str!("../../migrations/008_notes_watchers.sql")),
     (9, include_str!("../../migrations/009_threads.sql")),
+    (10, include_str!("../../migrations/010_publications.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -822,6 +823,32 @@ impl Store for SqliteStore {
     fn thread_game(&self, platform: &str, thread: &str) -> Result<Option<GameRow>> {
         let conn = self.conn();
         Ok(games(&conn, "platform = ?1 AND thread = ?2", &[&platform, &thread])?.into_iter().next())
+    }
+    fn publish(&self, what: Publication, token: &str, by: PlayerId, now: i64) -> Result<String> {
+        let (kind, target) = what.parts();
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(sql::PUBLISH, params![token, kind, target, by, now])?;
+        let live: String = tx.query_row(sql::ADDRESS_OF, params![kind, target], |r| r.get(0))?;
+        tx.commit()?;
+        Ok(live)
+    }
+
+    fn unpublish(&self, what: Publication) -> Result<bool> {
+        let (kind, target) = what.parts();
+        Ok(self.conn().execute(sql::UNPUBLISH, params![kind, target])? == 1)
+    }
+
+    fn publication(&self, token: &str) -> Result<Option<Publication>> {
+        let conn = self.conn();
+        let row: Option<(String, i64)> =
+            conn.query_row(sql::PUBLICATION, params![token], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+        Ok(row.and_then(|(kind, id)| Publication::from_parts(&kind, id)))
+    }
+
+    fn address_of(&self, what: Publication) -> Result<Option<String>> {
+        let (kind, target) = what.parts();
+        Ok(self.conn().query_row(sql::ADDRESS_OF, params![kind, target], |r| r.get(0)).optional()?)
     }
 }
 

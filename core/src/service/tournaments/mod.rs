@@ -67,7 +67,7 @@ impl Announcement {
 /// A tournament's finished games, as its snapshot read them.
 pub(in crate::service) struct Played {
     /// Each game's result in the tournament's notation (a forfeit as one).
-    results: HashMap<GameId, String>,
+    pub(in crate::service) results: HashMap<GameId, String>,
     /// The loser of each game lost on time (for the two-in-a-row rule).
     time_losses: HashMap<GameId, PlayerId>,
 }
@@ -130,6 +130,7 @@ impl<S: Store> Service<S> {
             TournamentCommand::Pause(t) => self.pause_or_resume(msg, t, true),
             TournamentCommand::Resume(t) => self.pause_or_resume(msg, t, false),
             TournamentCommand::Cancel(t) => self.cancel_tournament(msg, t),
+            TournamentCommand::Publish(t, on) => self.publish_tournament(msg, t, on),
             TournamentCommand::Export(t) => {
                 let t = self.pick_tournament(msg, t, false, false)?;
                 let snapshot = self.snapshot(&t)?;
