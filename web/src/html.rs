@@ -517,7 +517,7 @@ pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u3
                 @if len == 0 { p { "No moves yet." } }
                 ol.movelist {
                     @for (i, p) in g.plies.iter().enumerate() {
-                        li.white[p.color == Color::White] {
+                        li class=[(p.color == Color::White).then_some("white")] {
                             @if let Some(label) = &p.label { span.num { (label) } " " }
                             a.move.current[i + 1 == ply] href=(format!("{base}?ply={}", i + 1)) data-ply=(i + 1)
                                 aria-current=[(i + 1 == ply).then_some("step")] title=(titles[i]) { (p.text) }

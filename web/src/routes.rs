@@ -214,7 +214,9 @@ fn tournament_json_text(t: &PublicTournament, base: &str) -> String {
             "game": p.game.map(|g| format!("{base}/g/{g}")),
         })).collect::<Vec<_>>(),
     });
-    value.to_string()
+    // `<`, `>` and `&` occur only inside strings: written as escapes, the file holds no markup
+    // whatever a name says, should anything ever read it as HTML.
+    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
 }
 
 pub async fn tournament_events(State(app): State<Arc<App>>, Path(token): Path<String>) -> Answer {
