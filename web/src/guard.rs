@@ -72,7 +72,7 @@ async fn checked(app: &App, req: Request, next: Next) -> Response {
 /// peer; an IPv6 address by its /64, which one subscriber usually holds whole.
 pub fn client_address(peer: Option<IpAddr>, headers: &HeaderMap, behind_proxy: bool) -> IpAddr {
     let forwarded = || {
-        let last = headers.get_all("x-forwarded-for").iter().last()?;
+        let last = headers.get_all("x-forwarded-for").iter().next_back()?;
         last.to_str().ok()?.rsplit(',').next()?.trim().parse::<IpAddr>().ok()
     };
     let address = if behind_proxy { forwarded().or(peer) } else { peer };

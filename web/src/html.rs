@@ -188,14 +188,23 @@ fn pager(label: &str, current: usize, pages: usize, href: impl Fn(usize) -> Stri
     shown.extend(current.saturating_sub(2).max(1)..=(current + 2).min(pages));
     shown.sort_unstable();
     shown.dedup();
+    // The page numbers, `None` where some are skipped.
+    let mut items = Vec::with_capacity(shown.len() * 2);
+    for (i, &p) in shown.iter().enumerate() {
+        if i > 0 && p > shown[i - 1] + 1 {
+            items.push(None);
+        }
+        items.push(Some(p));
+    }
     html! {
         nav.pager aria-label=(label) {
             @if current > 1 { a rel="prev" href=(href(current - 1)) { "‹ Previous" } }
-            @let mut last = 0;
-            @for p in shown {
-                @if p > last + 1 { span.gap { "…" } }
-                @if p == current { strong aria-current="page" { (p) } } @else { a href=(href(p)) { (p) } }
-                @let _ = { last = p; };
+            @for item in items {
+                @match item {
+                    None => span.gap { "…" },
+                    Some(p) if p == current => strong aria-current="page" { (p) },
+                    Some(p) => a href=(href(p)) { (p) },
+                }
             }
             @if current < pages { a rel="next" href=(href(current + 1)) { "Next ›" } }
         }
