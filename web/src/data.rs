@@ -21,7 +21,7 @@ use crate::events::Watchers;
 use crate::guard::Limiter;
 use crate::images::Images;
 
-/// How long a page's data, or what an address shows, is kept before it is read again.
+/// How often a watched page's data is read for its live stream.
 pub const FRESH: Duration = Duration::from_secs(1);
 /// Most entries a [`Fresh`] keeps before it drops those gone stale.
 const MAX_KEPT: usize = 4_096;
@@ -99,10 +99,10 @@ impl App {
             limiter: Limiter::new(opts.rate),
             work: Semaphore::new(opts.max_concurrent.max(1)),
             streams: Arc::new(Semaphore::new(opts.max_streams)),
+            addresses: Fresh::new(opts.keep_data),
+            tournaments: Fresh::new(opts.keep_data),
+            games: Fresh::new(opts.keep_data),
             opts,
-            addresses: Fresh::default(),
-            tournaments: Fresh::default(),
-            games: Fresh::default(),
             images: Images::default(),
             watchers: Watchers::default(),
             stopped,
@@ -164,15 +164,17 @@ pub async fn blocking<T: Send + 'static>(
 
 type Slot<V> = Arc<tokio::sync::Mutex<Option<(Instant, V)>>>;
 
-/// Values kept for [`FRESH`] by key. Whoever finds a value missing or stale builds it while the
-/// others asking for the same key wait for that build: a key is built at most once a second.
+/// Values kept for a while by key ([`crate::WebOptions::keep_data`], a second). Whoever finds a
+/// value missing or stale builds it while the others asking for the same key wait for that build:
+/// a key is built at most once in that while, however many ask.
 pub struct Fresh<K, V> {
+    keep: Duration,
     slots: Mutex<HashMap<K, Slot<V>>>,
 }
 
-impl<K, V> Default for Fresh<K, V> {
-    fn default() -> Self {
-        Fresh { slots: Mutex::new(HashMap::new()) }
+impl<K, V> Fresh<K, V> {
+    pub fn new(keep: Duration) -> Fresh<K, V> {
+        Fresh { keep, slots: Mutex::new(HashMap::new()) }
     }
 }
 
@@ -190,14 +192,14 @@ impl<K: Eq + Hash + Clone, V: Clone + Send + 'static> Fresh<K, V> {
                     Arc::strong_count(slot) > 1
                         || slot
                             .try_lock()
-                            .is_ok_and(|v| v.as_ref().is_some_and(|(at, _)| at.elapsed() < FRESH))
+                            .is_ok_and(|v| v.as_ref().is_some_and(|(at, _)| at.elapsed() < self.keep))
                 });
             }
             slots.entry(key).or_default().clone()
         };
         let mut kept = slot.lock().await;
         if let Some((at, value)) = kept.as_ref()
-            && at.elapsed() < FRESH
+            && at.elapsed() < self.keep
         {
             return Ok(value.clone());
         }
@@ -219,7 +221,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_key_asked_by_many_at_once_is_built_once() {
-        let fresh: Arc<Fresh<u32, u32>> = Arc::default();
+        let fresh: Arc<Fresh<u32, u32>> = Arc::new(Fresh::new(FRESH));
         let builds = Arc::new(AtomicUsize::new(0));
         let mut asks = Vec::new();
         for _ in 0..20 {
@@ -248,7 +250,7 @@ mod tests {
 
     #[tokio::test]
     async fn it_keeps_a_bounded_number_of_keys() {
-        let fresh: Fresh<usize, usize> = Fresh::default();
+        let fresh: Fresh<usize, usize> = Fresh::new(FRESH);
         for k in 0..MAX_KEPT + 10 {
             fresh.get(k, move || Ok(k)).await.unwrap();
         }

@@ -498,7 +498,11 @@ pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u3
             @match (&g.result, g.to_move) {
                 (Some(result), _) => {
                     strong.result { (result.replace("1/2", "½")) }
-                    @if let Some(ending) = &g.ending { " " span.ending { (ending) } }
+                    // An ending that starts with the result (one set by the organiser) is not
+                    // made to say it twice.
+                    @if let Some(ending) = &g.ending {
+                        " " span.ending { (ending.strip_prefix(result.as_str()).map_or(ending.as_str(), str::trim_start)) }
+                    }
                 },
                 (None, Some(color)) => {
                     strong { (side_name(color)) " to move" }
@@ -538,7 +542,7 @@ pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u3
         }
         nav.downloads aria-label="Downloads" {
             "Download: " a href=(format!("{base}/pgn")) download { "PGN" }
-            @if let Some(href) = tournament { " · " a href=(href) { "The tournament" } }
+            @if let Some(href) = tournament { a href=(href) { "The tournament" } }
         }
         noscript { p.hint { "Each move is a link; with scripts on, the arrow keys step through the game." } }
     };

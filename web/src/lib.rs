@@ -48,6 +48,9 @@ pub struct WebOptions {
     pub max_streams: usize,
     /// Longest a request may take before it is answered 503.
     pub timeout: Duration,
+    /// How long a page's data (and what an address shows) is kept before it is read again: any
+    /// number of visitors within it cost one read. A withdrawn address stops answering within it.
+    pub keep_data: Duration,
 }
 
 /// A token bucket: up to `burst` requests at once, refilled at `per_second`.
@@ -67,6 +70,7 @@ impl Default for WebOptions {
             max_concurrent: 64,
             max_streams: 2_000,
             timeout: Duration::from_secs(10),
+            keep_data: Duration::from_secs(1),
         }
     }
 }

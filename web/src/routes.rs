@@ -119,18 +119,15 @@ async fn shared_game(app: &App, token: &str) -> Result<GameId, Refusal> {
 }
 
 /// A game of the published tournament at `token`: only its own games are reached this way.
-async fn tournament_game(
-    app: &App,
-    token: &str,
-    game: &str,
-) -> Result<(Arc<PublicTournament>, GameId), Refusal> {
+/// (The game says which tournament it belongs to: the tournament's own data is not read.)
+async fn tournament_game(app: &App, token: &str, game: &str) -> Result<Arc<PublicGame>, Refusal> {
     let id = tournament_of(app, token).await?;
     let game: GameId = number(game).ok_or(Refusal::NotFound)?;
-    let t = app.tournament(id).await?;
-    if !t.pairings.iter().any(|p| p.game == Some(game)) {
-        return Err(Refusal::NotFound);
+    let g = game_data(app, game).await?;
+    match &g.tournament {
+        Some((t, _, _)) if *t == id => Ok(g),
+        _ => Err(Refusal::NotFound),
     }
-    Ok((t, game))
 }
 
 /// A plain decimal number of at most nine digits.
@@ -229,9 +226,8 @@ pub async fn tournament_game_page(
     Path((token, game)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Answer {
-    let (_, id) = tournament_game(&app, &token, &game).await?;
-    let g = game_data(&app, id).await?;
-    let base = format!("/t/{token}/g/{id}");
+    let g = tournament_game(&app, &token, &game).await?;
+    let base = format!("/t/{token}/g/{}", g.id);
     let tournament = format!("/t/{token}");
     Ok(page(html::game(&g, &base, Some(&tournament), Query::parse(query.as_deref()).ply, now())))
 }
@@ -240,9 +236,8 @@ pub async fn tournament_game_pgn(
     State(app): State<Arc<App>>,
     Path((token, game)): Path<(String, String)>,
 ) -> Answer {
-    let (_, id) = tournament_game(&app, &token, &game).await?;
-    let g = game_data(&app, id).await?;
-    Ok(download("application/x-chess-pgn; charset=utf-8", format!("tessera-{id}.pgn"), g.pgn.clone()))
+    let g = tournament_game(&app, &token, &game).await?;
+    Ok(download("application/x-chess-pgn; charset=utf-8", format!("tessera-{}.pgn", g.id), g.pgn.clone()))
 }
 
 pub async fn tournament_game_ply(
@@ -250,8 +245,7 @@ pub async fn tournament_game_ply(
     Path((token, game, file)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Answer {
-    let (_, id) = tournament_game(&app, &token, &game).await?;
-    let g = game_data(&app, id).await?;
+    let g = tournament_game(&app, &token, &game).await?;
     ply_png(&app, &g, &file, &headers).await
 }
 
@@ -259,9 +253,8 @@ pub async fn tournament_game_events(
     State(app): State<Arc<App>>,
     Path((token, game)): Path<(String, String)>,
 ) -> Answer {
-    let (_, id) = tournament_game(&app, &token, &game).await?;
-    game_data(&app, id).await?;
-    Ok(events::stream(&app, Watched::Game(id)))
+    let g = tournament_game(&app, &token, &game).await?;
+    Ok(events::stream(&app, Watched::Game(g.id)))
 }
 
 pub async fn game_page(
