@@ -35,7 +35,7 @@ fn long_game(plies: usize) -> Vec<String> {
         while texts.len() < plies && game.outcome().is_none() {
             let moves = game.position().legal_moves();
             rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            let mv = moves[(rng >> 33) as usize % moves.len()].clone();
+            let mv = moves[(rng >> 33) as usize % moves.len()];
             texts.push(notation::san(game.position(), &mv));
             game.play(mv).unwrap();
         }
@@ -92,7 +92,7 @@ fn club() -> (Arc<Service<SqliteStore>>, i64, i64) {
             .map(|b| {
                 let (top, bottom) = (players[b].0, players[half + (b + round as usize - 1) % half].0);
                 let (white, black) =
-                    if (b + round as usize) % 2 == 0 { (top, bottom) } else { (bottom, top) };
+                    if (b + round as usize).is_multiple_of(2) { (top, bottom) } else { (bottom, top) };
                 NewPairing {
                     board: b as u32 + 1,
                     leg: 0,
@@ -112,7 +112,8 @@ fn club() -> (Arc<Service<SqliteStore>>, i64, i64) {
         }
     }
     // The long game: the last board of round 3, still being played.
-    let long = store.pairings(t).unwrap().into_iter().filter(|p| p.round == 3).last().unwrap().game.unwrap();
+    let long =
+        store.pairings(t).unwrap().into_iter().filter(|p| p.round == 3).next_back().unwrap().game.unwrap();
     for (i, text) in long_game(GAME_PLIES).iter().enumerate() {
         store.append_move(long, i + 1, text, None, T0 + 60 * i as i64).unwrap();
     }
