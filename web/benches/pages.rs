@@ -112,8 +112,7 @@ fn club() -> (Arc<Service<SqliteStore>>, i64, i64) {
         }
     }
     // The long game: the last board of round 3, still being played.
-    let long =
-        store.pairings(t).unwrap().into_iter().filter(|p| p.round == 3).next_back().unwrap().game.unwrap();
+    let long = store.pairings(t).unwrap().into_iter().rfind(|p| p.round == 3).unwrap().game.unwrap();
     for (i, text) in long_game(GAME_PLIES).iter().enumerate() {
         store.append_move(long, i + 1, text, None, T0 + 60 * i as i64).unwrap();
     }
