@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,8 @@ use crate::images::Images;
 
 /// How often a watched page's data is read for its live stream.
 pub const FRESH: Duration = Duration::from_secs(1);
+/// How long past its freshness a tournament's data may still be served while it is rebuilt.
+const STALE: Duration = Duration::from_secs(30);
 /// Most entries a [`Fresh`] keeps before it drops those gone stale.
 const MAX_KEPT: usize = 4_096;
 
@@ -100,7 +103,9 @@ impl App {
             work: Semaphore::new(opts.max_concurrent.max(1)),
             streams: Arc::new(Semaphore::new(opts.max_streams)),
             addresses: Fresh::new(opts.keep_data),
-            tournaments: Fresh::new(opts.keep_data),
+            // A big tournament's data takes a while to build (some 100 ms at 4,000 players): once
+            // built, visitors get it at once while it is rebuilt, at most a few seconds old.
+            tournaments: Fresh::serving_stale(opts.keep_data, STALE),
             games: Fresh::new(opts.keep_data),
             opts,
             images: Images::default(),
@@ -162,19 +167,34 @@ pub async fn blocking<T: Send + 'static>(
     }
 }
 
-type Slot<V> = Arc<tokio::sync::Mutex<Option<(Instant, V)>>>;
+/// One key's value, when it was built, and whether a rebuild is under way in the background.
+struct Kept<V> {
+    value: tokio::sync::Mutex<Option<(Instant, V)>>,
+    rebuilding: AtomicBool,
+}
+
+type Slot<V> = Arc<Kept<V>>;
 
 /// Values kept for a while by key ([`crate::WebOptions::keep_data`], a second). Whoever finds a
-/// value missing or stale builds it while the others asking for the same key wait for that build:
-/// a key is built at most once in that while, however many ask.
+/// value missing builds it while the others asking for the same key wait for that build: a key is
+/// built at most once in that while, however many ask. One that serves stale values answers a
+/// value gone stale at once (if it is not older than `stale`) and rebuilds it in the background,
+/// so that only the first visitor of a page waits for its data.
 pub struct Fresh<K, V> {
     keep: Duration,
+    stale: Duration,
     slots: Mutex<HashMap<K, Slot<V>>>,
 }
 
 impl<K, V> Fresh<K, V> {
+    /// Values never older than `keep`.
     pub fn new(keep: Duration) -> Fresh<K, V> {
-        Fresh { keep, slots: Mutex::new(HashMap::new()) }
+        Fresh { keep, stale: Duration::ZERO, slots: Mutex::new(HashMap::new()) }
+    }
+
+    /// Values fresh for `keep`, then served while rebuilt for up to `stale` more.
+    pub fn serving_stale(keep: Duration, stale: Duration) -> Fresh<K, V> {
+        Fresh { keep, stale, slots: Mutex::new(HashMap::new()) }
     }
 }
 
@@ -187,21 +207,47 @@ impl<K: Eq + Hash + Clone, V: Clone + Send + 'static> Fresh<K, V> {
         let slot = {
             let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
             if slots.len() >= MAX_KEPT {
-                // Keep only what is in use or still fresh; the rest is rebuilt when asked again.
+                // Keep only what is in use or still of use; the rest is rebuilt when asked again.
+                let kept_for = self.keep + self.stale;
                 slots.retain(|_, slot| {
                     Arc::strong_count(slot) > 1
                         || slot
+                            .value
                             .try_lock()
-                            .is_ok_and(|v| v.as_ref().is_some_and(|(at, _)| at.elapsed() < self.keep))
+                            .is_ok_and(|v| v.as_ref().is_some_and(|(at, _)| at.elapsed() < kept_for))
                 });
             }
-            slots.entry(key).or_default().clone()
+            slots
+                .entry(key)
+                .or_insert_with(|| {
+                    Arc::new(Kept {
+                        value: tokio::sync::Mutex::new(None),
+                        rebuilding: AtomicBool::new(false),
+                    })
+                })
+                .clone()
         };
-        let mut kept = slot.lock().await;
-        if let Some((at, value)) = kept.as_ref()
-            && at.elapsed() < self.keep
-        {
-            return Ok(value.clone());
+        let mut kept = slot.value.lock().await;
+        match kept.as_ref() {
+            Some((at, value)) if at.elapsed() < self.keep => return Ok(value.clone()),
+            Some((at, value)) if at.elapsed() < self.keep + self.stale => {
+                let value = value.clone();
+                drop(kept);
+                if !slot.rebuilding.swap(true, Ordering::AcqRel) {
+                    let slot = slot.clone();
+                    tokio::spawn(async move {
+                        match blocking(build).await {
+                            Ok(fresh) => *slot.value.lock().await = Some((Instant::now(), fresh)),
+                            Err(Failure(e)) => {
+                                tracing::warn!(error = %e, "a page's data could not be rebuilt")
+                            }
+                        }
+                        slot.rebuilding.store(false, Ordering::Release);
+                    });
+                }
+                return Ok(value);
+            }
+            _ => {}
         }
         let value = blocking(build).await?;
         *kept = Some((Instant::now(), value.clone()));
@@ -217,7 +263,7 @@ impl<K: Eq + Hash + Clone, V: Clone + Send + 'static> Fresh<K, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_key_asked_by_many_at_once_is_built_once() {
@@ -246,6 +292,29 @@ mod tests {
         let b = builds.clone();
         fresh.get(7, move || Ok(b.fetch_add(1, Ordering::SeqCst) as u32)).await.unwrap();
         assert_eq!(builds.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stale_value_is_served_while_it_is_rebuilt() {
+        let fresh: Arc<Fresh<u32, u32>> =
+            Arc::new(Fresh::serving_stale(Duration::from_millis(100), Duration::from_secs(5)));
+        assert_eq!(fresh.get(1, || Ok(1)).await.unwrap(), 1);
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let started = Instant::now();
+        let slow = || {
+            std::thread::sleep(Duration::from_millis(300));
+            Ok(2)
+        };
+        assert_eq!(fresh.get(1, slow).await.unwrap(), 1, "the stale value, at once");
+        assert!(started.elapsed() < Duration::from_millis(200));
+        assert_eq!(fresh.get(1, || Ok(3)).await.unwrap(), 1, "one rebuild at a time");
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert_eq!(fresh.get(1, || Ok(4)).await.unwrap(), 2, "the rebuilt value");
+        // Too old to serve: built while the asker waits.
+        let strict: Fresh<u32, u32> = Fresh::new(Duration::from_millis(50));
+        strict.get(1, || Ok(1)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(strict.get(1, || Ok(5)).await.unwrap(), 5);
     }
 
     #[tokio::test]
