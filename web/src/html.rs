@@ -61,10 +61,12 @@ impl Query {
 
 /// A name as text: control and bidi characters gone, cut to [`NAME_SHOWN`], isolated.
 pub fn name(raw: &str) -> Markup {
-    let shown = names::fit(raw, NAME_SHOWN);
     let kept = names::fit(raw, NAME_KEPT);
-    let title = (kept != shown).then_some(kept);
-    html! { bdi title=[title] { (shown) } }
+    // Cleaning is the cost: a name short enough (nearly all) is cleaned once.
+    if kept.chars().nth(NAME_SHOWN).is_none() {
+        return html! { bdi { (kept) } };
+    }
+    html! { bdi title=(kept) { (names::fit(raw, NAME_SHOWN)) } }
 }
 
 /// A moment as UTC text, in a `<time>` a script could localise.
