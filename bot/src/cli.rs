@@ -291,6 +291,7 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     let mut service = Service::new(store);
     service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
     service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
+    service.web_base_url = cfg.web_base_url.clone();
     tracing::info!(database = %cfg.database.describe(), "games are kept here");
     let matrix = cfg.matrix();
     if matrix.is_some() || cfg.discord_token.is_some() {
