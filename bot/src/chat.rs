@@ -74,6 +74,11 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
     // Listening for SIGTERM before anything is taken: a stop that comes while the leases are being
     // taken, or just after, still gives them back instead of killing the process.
     let stop = runtime.block_on(async { StopSignals::listen() });
+    // The web pages, when asked for: their port is taken now, so a taken one stops the start.
+    let web = match cfg.web_listen {
+        Some(listen) => Some(runtime.block_on(crate::web::bind(listen))?),
+        None => None,
+    };
     let standing = std::sync::Arc::new(crate::lease::Standing::take(service.clone(), standing)?);
     // After taking them: of two processes starting at once with different totals, each then sees
     // the other's leases (and refuses, giving its own back) where before both could see none.
@@ -90,6 +95,19 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
     let outcome = runtime.block_on(async {
         tokio::spawn(crate::delivery::run_outbox(service.clone(), outbox));
         tokio::spawn(clock.run(service.clone(), crate::clock::PERIOD));
+        if let Some(listener) = web {
+            let pages = tessera_web::serve(
+                service.clone(),
+                listener,
+                crate::web::options(cfg),
+                std::future::pending(),
+            );
+            tokio::spawn(async move {
+                if let Err(e) = pages.await {
+                    tracing::error!("the web pages stopped: {e:#}");
+                }
+            });
+        }
         let matrix = async {
             #[cfg(feature = "matrix")]
             if let Some((m, inbox)) = matrix {
@@ -128,14 +146,14 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
 
 /// SIGTERM (a supervisor, `docker stop`) and SIGINT (Ctrl-C), listened for from the moment they
 /// are made: one that arrives before `received` is awaited is kept, not lost.
-struct StopSignals {
+pub(crate) struct StopSignals {
     term: Option<tokio::signal::unix::Signal>,
     int: Option<tokio::signal::unix::Signal>,
 }
 
 impl StopSignals {
     /// Must be called inside the runtime.
-    fn listen() -> StopSignals {
+    pub(crate) fn listen() -> StopSignals {
         use tokio::signal::unix::{SignalKind, signal};
         let listen = |kind, name| {
             signal(kind)
@@ -149,7 +167,7 @@ impl StopSignals {
     }
 
     /// The name of the first stop signal received; never, if neither can be listened for.
-    async fn received(mut self) -> &'static str {
+    pub(crate) async fn received(mut self) -> &'static str {
         async fn next(signal: &mut Option<tokio::signal::unix::Signal>) {
             let received = match signal {
                 Some(s) => s.recv().await.is_some(),

@@ -58,6 +58,12 @@ enum Command {
     },
     /// Play in the terminal as if in a chat channel (what `tessera` does without chat credentials).
     Local,
+    /// Serve the web pages of published tournaments and shared games from the bot's database.
+    Web {
+        /// The address and port to listen on (default: `web_listen`, else 127.0.0.1:8080).
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+    },
     /// Count the leaf nodes of the move tree to DEPTH.
     Perft {
         #[arg(long, default_value = "chess")]
@@ -275,6 +281,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let opts = RenderOptions { size, flip, theme, coordinates: !no_coordinates, caption };
             run_render(&from, opts, gif, json, &output)
         }
+        Some(Command::Web { listen }) => {
+            let cfg = Config::load(cli.config.as_deref(), cli.data_dir.as_deref())?;
+            let service = configured_service(&cfg)?;
+            let listen =
+                listen.or(cfg.web_listen).unwrap_or(std::net::SocketAddr::from(([127, 0, 0, 1], 8080)));
+            tessera_bot::web::run_alone(service, listen, tessera_bot::web::options(&cfg))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Local) | None => run_bot(cli.config.as_deref(), cli.data_dir.as_deref()),
     }
 }
@@ -287,17 +301,32 @@ fn run_bot(config: Option<&std::path::Path>, data_dir: Option<&std::path::Path>)
     if !cfg.data_dir.exists() {
         tessera_store::private_files::private_dir(&cfg.data_dir)?;
     }
-    let store = tessera_store::open(&cfg.database)?;
-    let mut service = Service::new(store);
-    service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
-    service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
-    tracing::info!(database = %cfg.database.describe(), "games are kept here");
+    let service = configured_service(&cfg)?;
     let matrix = cfg.matrix();
     if matrix.is_some() || cfg.discord_token.is_some() {
         return tessera_bot::chat::run(&cfg, service, matrix);
     }
-    tessera_bot::local::run(&service, cfg.data_dir.join("boards"))?;
+    let service = std::sync::Arc::new(service);
+    // The pages beside the terminal, when asked for; stopped when the local mode ends.
+    let _web = match cfg.web_listen {
+        Some(listen) => {
+            Some(tessera_bot::web::Beside::start(service.clone(), listen, tessera_bot::web::options(&cfg))?)
+        }
+        None => None,
+    };
+    tessera_bot::local::run(&*service, cfg.data_dir.join("boards"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The service on the configured database, drawing boards as configured.
+fn configured_service(cfg: &Config) -> Result<Service<tessera_store::AnyStore>> {
+    let store = tessera_store::open(&cfg.database)?;
+    let mut service = Service::new(store);
+    service.render.size = cfg.board_size.clamp(tessera_render::MIN_SIZE, tessera_render::MAX_SIZE);
+    service.render.theme = cfg.theme.parse().map_err(anyhow::Error::msg)?;
+    service.web_base_url = cfg.web_base_url.clone();
+    tracing::info!(database = %cfg.database.describe(), "games are kept here");
+    Ok(service)
 }
 
 /// The SQLite file `migrate` copies: `--from`, else the configured database if it is SQLite.

@@ -27,6 +27,14 @@ pub struct Config {
     pub matrix_store_passphrase: Option<Secret>,
     /// Whose invites the Matrix bot accepts (`matrix_invites_from`).
     pub matrix_invites_from: InvitesFrom,
+    /// Where the chat process serves the web pages too (`web_listen = 127.0.0.1:8080`); none
+    /// when unset (`tessera web` serves them on its own).
+    pub web_listen: Option<std::net::SocketAddr>,
+    /// The pages' public address (`https://chess.example.org`), for the links the bot posts.
+    pub web_base_url: Option<String>,
+    /// The pages are reached through a reverse proxy: a visitor's address is the last one the
+    /// proxy adds to `X-Forwarded-For` (for the per-address rate limit), not the proxy's own.
+    pub web_behind_proxy: bool,
 }
 
 /// Whose invites the Matrix bot accepts: `matrix_invites_from = example.org, @ann:other.org`
@@ -274,6 +282,24 @@ impl Config {
                 Some(s) => s.parse().map_err(|e: String| anyhow::anyhow!("matrix_invites_from: {e}"))?,
                 None => InvitesFrom::OwnServer,
             },
+            web_listen: match get("web_listen").filter(|l| !l.is_empty()) {
+                Some(l) => Some(l.parse().with_context(|| {
+                    format!("web_listen must be an address and port like 127.0.0.1:8080, not \"{l}\"")
+                })?),
+                None => None,
+            },
+            web_base_url: match get("web_base_url").filter(|u| !u.is_empty()) {
+                Some(u) if u.starts_with("https://") || u.starts_with("http://") => {
+                    Some(u.trim_end_matches('/').to_string())
+                }
+                Some(u) => bail!("web_base_url must start with https:// (or http://), not \"{u}\""),
+                None => None,
+            },
+            web_behind_proxy: match get("web_behind_proxy").as_deref() {
+                None | Some("" | "false" | "no" | "0") => false,
+                Some("true" | "yes" | "1") => true,
+                Some(other) => bail!("web_behind_proxy is true or false, not \"{other}\""),
+            },
         })
     }
 
@@ -319,6 +345,35 @@ mod tests {
         assert!(matches!(&c.database, Database::Sqlite(p) if *p == dir.join("tessera.sqlite")));
         std::fs::write(&cfg, "board_size = big\n").unwrap();
         assert!(Config::load(Some(&cfg), Some(&dir)).unwrap_err().to_string().contains("board_size"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn web_settings_are_read_and_bad_ones_refused() {
+        let dir = std::env::temp_dir().join(format!("tessera-config-web-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cfg = dir.join("config");
+        std::fs::write(
+            &cfg,
+            "web_listen = 127.0.0.1:8080\nweb_base_url = https://chess.example.org/\nweb_behind_proxy = true\n",
+        )
+        .unwrap();
+        let c = Config::load(Some(&cfg), Some(&dir)).unwrap();
+        assert_eq!(c.web_listen, Some("127.0.0.1:8080".parse().unwrap()));
+        assert_eq!(c.web_base_url.as_deref(), Some("https://chess.example.org"), "no trailing slash");
+        assert!(c.web_behind_proxy);
+        for (bad, key) in [
+            ("web_listen = localhost\n", "web_listen"),
+            ("web_base_url = chess.example.org\n", "web_base_url"),
+            ("web_behind_proxy = maybe\n", "web_behind_proxy"),
+        ] {
+            std::fs::write(&cfg, bad).unwrap();
+            let e = Config::load(Some(&cfg), Some(&dir)).unwrap_err().to_string();
+            assert!(e.contains(key), "{bad}: {e}");
+        }
+        std::fs::write(&cfg, "").unwrap();
+        let c = Config::load(Some(&cfg), Some(&dir)).unwrap();
+        assert_eq!((c.web_listen, c.web_base_url, c.web_behind_proxy), (None, None, false));
         std::fs::remove_dir_all(&dir).ok();
     }
 

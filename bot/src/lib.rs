@@ -17,3 +17,4 @@ pub mod matrix;
 pub mod outgoing;
 pub mod practice;
 pub mod router;
+pub mod web;

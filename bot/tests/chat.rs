@@ -428,7 +428,13 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
             }
             "accept" | "decline" => w.setup = challenge_twelve("bob", "alice"),
             "cancel" => w.setup = challenge_twelve("alice", "bob"),
-            "move" | "board" | "resign" | "history" | "note" | "waiting" => w.setup = twelve_games(),
+            "move" | "board" | "resign" | "history" | "note" | "waiting" | "share" => {
+                w.setup = twelve_games()
+            }
+            "unshare" => {
+                w.setup = twelve_games();
+                w.setup.push(step("alice", "!t share #12"));
+            }
             "watch" | "unwatch" => {
                 w.setup = twelve_games();
                 w.setup.push(step("carol", "!t watch #12"));
@@ -479,8 +485,14 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
                 w.author = "bob";
             }
             "tournament start" | "tournament cancel" => w.setup = three_tournaments(false),
-            "tournament standings" | "tournament pause" | "tournament export" | "tournament withdraw" => {
-                w.setup = three_tournaments(true)
+            "tournament standings"
+            | "tournament pause"
+            | "tournament export"
+            | "tournament withdraw"
+            | "tournament publish" => w.setup = three_tournaments(true),
+            "tournament unpublish" => {
+                w.setup = three_tournaments(true);
+                w.setup.push(step("alice", "!t tournament publish t3"));
             }
             "tournament resume" => {
                 w.setup = three_tournaments(true);

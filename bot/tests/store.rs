@@ -15,6 +15,7 @@ mod tournaments;
 
 use std::sync::{Arc, Barrier};
 
+use tessera_core::model::Publication;
 use tessera_core::model::{
     Append, BotOpponent, Challenge, GameId, LinesAfter, NewGame, PlayerId, Vacation, VacationStart,
 };
@@ -103,6 +104,8 @@ postgres::on_both_databases! {
     a_digest_is_due_until_marked_and_marked_once_with_its_notice,
     finished_games_are_listed_newest_first_filtered_and_paged,
     a_games_thread_is_set_once_and_finds_the_game,
+    // Issue 31: pages on the web.
+    a_publication_has_one_live_address_until_withdrawn,
 }
 
 use talk::{T0, say};
@@ -929,4 +932,46 @@ fn a_games_thread_is_set_once_and_finds_the_game(db: &dyn Db) {
     // Finished, the game still finds its thread (a late word there is still about it).
     assert!(store.finish(g, "1-0", "resignation", T0).unwrap());
     assert_eq!(store.thread_game("local", &winner).unwrap().map(|r| r.id), Some(g));
+}
+
+/// A thing published has one live address (of racing publishers, every one gets the same); a
+/// withdrawn address finds nothing, and publishing again gives a new one.
+fn a_publication_has_one_live_address_until_withdrawn(db: &dyn Db) {
+    const RACERS: usize = 4;
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let g = new_game(&*store, a, b);
+    let what = Publication::Game(g);
+    assert_eq!(store.address_of(what).unwrap(), None);
+    assert_eq!(store.publication("nothing").unwrap(), None);
+    assert!(!store.unpublish(what).unwrap(), "nothing to withdraw");
+    let barrier = Barrier::new(RACERS);
+    let got: Vec<String> = std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..RACERS)
+            .map(|r| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let store = db.open();
+                    barrier.wait();
+                    store.publish(what, &format!("token{r}"), a, T0).unwrap()
+                })
+            })
+            .collect();
+        racers.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert!(got.iter().all(|t| *t == got[0]), "one live address: {got:?}");
+    assert!(got[0].starts_with("token"));
+    assert_eq!(store.publication(&got[0]).unwrap(), Some(what));
+    assert_eq!(store.address_of(what).unwrap().as_deref(), Some(got[0].as_str()));
+    // A tournament with the same number is another thing.
+    let t = Publication::Tournament(g);
+    assert_eq!(store.publish(t, "tourney", b, T0).unwrap(), "tourney");
+    assert_eq!(store.publication("tourney").unwrap(), Some(t));
+    assert_eq!(store.publish(what, "again", a, T0).unwrap(), got[0], "published already");
+    assert!(store.unpublish(what).unwrap());
+    assert_eq!(store.publication(&got[0]).unwrap(), None, "a withdrawn address finds nothing");
+    assert_eq!(store.address_of(what).unwrap(), None);
+    assert_eq!(store.publish(what, "fresh", a, T0).unwrap(), "fresh", "a new address");
+    assert_eq!(store.publication(&got[0]).unwrap(), None, "the old one stays dead");
+    assert_eq!(store.publication("tourney").unwrap(), Some(t), "the tournament's untouched");
 }

@@ -288,14 +288,14 @@ fn the_registered_slash_commands_are_the_table() {
             "decline(challenge) cancel(challenge) move(move,game) board(game,flip) moves(game,start) confirm(game) settings(change) channel(change) resign(game) ",
             "draw(action,game) claim(game) takeback(action,game) games(scope) history(game) variants() ",
             "rules(variant) help() rating(player,variant) leaderboard(variant) profile(player) ",
-            "conditional(game,line) vacation(length) waiting() note(game,text) watch(game) unwatch(game) ",
+            "conditional(game,line) vacation(length) waiting() note(game,text) watch(game) unwatch(game) share(game) unshare(game) ",
             "archive(player,variant,page) ",
             "tournament create(format,variant,rounds,days,rated,limit,starts_in_hours,bye,vacation,name) ",
             "tournament list(page) tournament join(tournament) tournament leave(tournament) ",
             "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
             "tournament withdraw(tournament,player,name) tournament result(game,result,correct,reason,tournament) ",
             "tournament pause(tournament) tournament resume(tournament) tournament cancel(tournament) ",
-            "tournament export(tournament)"
+            "tournament export(tournament) tournament publish(tournament) tournament unpublish(tournament)"
         )
     );
     let groups = json.as_array().unwrap().iter().filter(|c| c["options"][0]["type"] == 1).count();

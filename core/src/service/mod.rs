@@ -383,6 +383,16 @@ impl<S: Store> Service<S> {
     }
 
     fn load(&self, row: GameRow) -> Result<Loaded, String> {
+        self.load_keeping(row, true)
+    }
+
+    /// A game loaded for a look (a web page, an export): the cache helps but is not filled, so
+    /// reading thousands of finished games does not push out the games being played.
+    fn load_to_read(&self, row: GameRow) -> Result<Loaded, String> {
+        self.load_keeping(row, false)
+    }
+
+    fn load_keeping(&self, row: GameRow, keep: bool) -> Result<Loaded, String> {
         let variant: Variant = row.variant.parse().map_err(|_| corrupt(&row, "unknown variant"))?;
         let (mut game, cached) = match self.games.get(row.id, &row.start_fen, &row.moves) {
             Some(hit) => hit,
@@ -395,7 +405,7 @@ impl<S: Store> Service<S> {
         for (i, text) in row.moves.iter().enumerate().skip(cached) {
             game.play_text(text).map_err(|e| corrupt(&row, &format!("move {} ({text}): {e}", i + 1)))?;
         }
-        if cached < row.moves.len() {
+        if keep && cached < row.moves.len() {
             self.games.put(row.id, &row.start_fen, &row.moves, &game);
         }
         if let Some(result) = &row.result {

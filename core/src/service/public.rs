@@ -273,7 +273,7 @@ impl<S: Store> Service<S> {
         for p in rows {
             let Some(game) = p.game else { continue };
             let Some(g) = self.store.game(game).map_err(internal)? else { continue };
-            let loaded = self.load(g)?;
+            let loaded = self.load_to_read(g)?;
             let round = if p.leg > 1 { format!("{}.{}", p.round, p.leg) } else { p.round.to_string() };
             out.push_str(&listings::pgn(&loaded, &format!("{} (t{id})", row.name), &round));
             out.push_str("\n\n");
@@ -284,7 +284,7 @@ impl<S: Store> Service<S> {
     /// The game as its page shows it; `None` for no such game.
     pub fn public_game(&self, id: GameId) -> Result<Option<PublicGame>, String> {
         let Some(row) = self.store.game(id).map_err(internal)? else { return Ok(None) };
-        let loaded = self.load(row)?;
+        let loaded = self.load_to_read(row)?;
         let tournament = match self.store.tournament_of_game(id).map_err(internal)? {
             Some((t, round)) => {
                 let name = self.store.tournament(t).map_err(internal)?.map(|t| t.name).unwrap_or_default();
