@@ -8,12 +8,13 @@
 //! JavaScript (every ply and every page of standings is a link); `/static/tessera.js` adds
 //! stepping with the arrow keys and live updates.
 //!
-//! Safety, applied to every response by one middleware ([`guard`]): GET and HEAD only, no cookies,
+//! Safety, applied to every response by one middleware (`guard.rs`): GET and HEAD only, no cookies,
 //! a strict Content-Security-Policy with no inline script or style, a per-address token bucket,
 //! a cap on the address's length, on requests handled at once and on their time. Query numbers
 //! are clamped, names are escaped (maud), isolated (`<bdi>`), cleaned of bidi controls and cut.
 //! The store is synchronous: every read runs on a blocking thread, and each page's data is built
-//! at most once a second however many ask ([`data::Fresh`]).
+//! at most once a second however many ask (`data.rs`); a big tournament's data, once built, is
+//! served at once while it is rebuilt.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -475,3 +475,28 @@ impl Stream for axum::Router {
         self.oneshot(Request::get(path).body(Body::empty()).unwrap()).await.unwrap()
     }
 }
+
+#[tokio::test]
+async fn a_tournament_taking_entries_has_a_page_too() {
+    let club = Club::new();
+    let created = club.say("org", "!t tournament create swiss chess rounds 3 casual name Open Door");
+    let t: i64 = created
+        .split("Tournament t")
+        .nth(1)
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    club.say_named("ann", "Ann", &format!("!t tournament join t{t}"));
+    let token = club.publish(t);
+    let web = router(club.service.clone(), WebOptions::default());
+    let page = get(&web, &format!("/t/{token}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let html = page.text();
+    assert!(html.contains("Taking entries") && html.contains("<bdi>Ann</bdi>"), "{html}");
+    assert!(!html.contains("id=\"rounds\""), "no rounds yet");
+    assert_eq!(get(&web, &format!("/t/{token}/pgn")).await.status, StatusCode::OK);
+    assert_eq!(get(&web, &format!("/t/{token}/trf")).await.status, StatusCode::OK);
+}
