@@ -500,10 +500,8 @@ pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u3
             @match (&g.result, g.to_move) {
                 (Some(result), _) => {
                     strong.result { (result.replace("1/2", "½")) }
-                    // An ending that starts with the result (one set by the organiser) is not
-                    // made to say it twice.
                     @if let Some(ending) = &g.ending {
-                        " " span.ending { (ending.strip_prefix(result.as_str()).map_or(ending.as_str(), str::trim_start)) }
+                        " " span.ending { (ending) }
                     }
                 },
                 (None, Some(color)) => {

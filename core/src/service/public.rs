@@ -9,7 +9,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use super::*;
 use crate::command::TournamentRef;
 pub use crate::model::Publication;
-use crate::model::{PairingKind, PlayerId, TournamentId, TournamentRow, TournamentStatus};
+use crate::model::{GameEnding, PairingKind, PlayerId, TournamentId, TournamentRow, TournamentStatus};
 use crate::tournament::{Snapshot, Standings};
 
 /// A published tournament: its settings, standings, and every round's pairings.
@@ -325,15 +325,11 @@ impl<S: Store> Service<S> {
         }
         let outcome = loaded.game.outcome();
         let result = loaded.row.result.clone().or_else(|| outcome.map(|o| o.result().to_string()));
-        let ending = match (&loaded.row.result_reason, outcome) {
-            (Some(reason), _)
-                if reason.starts_with("set by the organiser") || reason.starts_with("forfeit") =>
-            {
-                Some(format!("{} ({reason})", result.as_deref().unwrap_or("*")))
+        let ending = match (&loaded.row.result_reason, &result) {
+            (Some(reason), Some(result)) if off_the_board(reason) => {
+                Some(decided_off_the_board(result, reason))
             }
-            (_, Some(o)) => Some(o.to_string()),
-            (Some(reason), None) => Some(reason.clone()),
-            (None, None) => None,
+            _ => outcome.map(|o| o.to_string()).or_else(|| loaded.row.result_reason.clone()),
         };
         let to_move = result.is_none().then(|| loaded.game.position().turn());
         let white = side(&loaded.white);
@@ -357,5 +353,66 @@ impl<S: Store> Service<S> {
             fingerprint,
             views,
         }))
+    }
+}
+
+/// Whether a game's stored reason says it was decided off the board: by the organiser, or by
+/// forfeit.
+fn off_the_board(reason: &str) -> bool {
+    reason.starts_with(ORGANISER) || reason.starts_with(GameEnding::FORFEIT)
+}
+
+const ORGANISER: &str = "set by the organiser";
+
+/// How a game decided off the board ended, in words: `White wins by forfeit (no show)`, `Draw,
+/// set by the organiser (agreed by phone)`.
+fn decided_off_the_board(result: &str, reason: &str) -> String {
+    let who = match result {
+        "1-0" => "White wins",
+        "0-1" => "Black wins",
+        "1/2-1/2" => "Draw",
+        "0-0" => "Both lose",
+        other => other,
+    };
+    // The organiser's own words, where they gave any beyond the default.
+    let said = |why: &str| {
+        let why = why.trim();
+        if why.is_empty() || why == ORGANISER { String::new() } else { format!(" ({why})") }
+    };
+    match reason.strip_prefix(GameEnding::FORFEIT) {
+        Some(why) => format!("{who} by forfeit{}", said(why)),
+        None => {
+            let why = reason.strip_prefix(ORGANISER).unwrap_or(reason).trim_start_matches(':');
+            format!("{who}, {ORGANISER}{}", said(why))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_decided_off_the_board_says_how_once() {
+        assert_eq!(
+            decided_off_the_board("1-0", "set by the organiser: set by the organiser"),
+            "White wins, set by the organiser"
+        );
+        assert_eq!(
+            decided_off_the_board("1/2-1/2", "set by the organiser: agreed by phone"),
+            "Draw, set by the organiser (agreed by phone)"
+        );
+        assert_eq!(decided_off_the_board("0-1", "forfeit: no show"), "Black wins by forfeit (no show)");
+        assert_eq!(decided_off_the_board("0-0", "forfeit: "), "Both lose by forfeit");
+        assert!(off_the_board("forfeit: withdrew") && !off_the_board("time"));
+    }
+
+    #[test]
+    fn addresses_are_long_random_and_of_our_alphabet() {
+        let a = new_token().unwrap();
+        let b = new_token().unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 26);
+        assert!(a.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
     }
 }

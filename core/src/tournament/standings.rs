@@ -73,7 +73,7 @@ impl Snapshot {
                 for &p in group {
                     shown.insert(p, if group.len() < 2 { 0 } else { table.quarters(p) });
                 }
-                let tiers = self.direct_encounter(group.clone());
+                let tiers = self.ranked_by_encounters(group.clone(), table);
                 for (i, tier) in tiers.iter().enumerate() {
                     for &p in tier {
                         order.insert(p, (tiers.len() - i) as u32);
@@ -253,12 +253,15 @@ impl Snapshot {
     /// of the group, two players who met more than once counting the average of those games
     /// (6.1.2).
     pub(super) fn encounters(&self, group: &[PlayerId]) -> Encounters {
+        // Work linear in the group and its games: a Swiss of thousands has groups of hundreds
+        // tied in its first rounds, where a look at every pair would cost millions.
+        let members: std::collections::HashSet<PlayerId> = group.iter().copied().collect();
         // (player, opponent) -> (halves scored, games)
         let mut met: HashMap<(PlayerId, PlayerId), (u32, u32)> = HashMap::new();
         for c in &self.cells {
             for &p in group {
                 if let Some(cell) = c.get(&p)
-                    && let Some(o) = cell.opponent.filter(|o| group.contains(o))
+                    && let Some(o) = cell.opponent.filter(|o| *o != p && members.contains(o))
                     && self.counts_as_encounter(cell)
                 {
                     let e = met.entry((p, o)).or_insert((0, 0));
@@ -270,17 +273,12 @@ impl Snapshot {
         // Averages over 1, 2, ... games, in units of 1 / (2 * scale) of a point.
         let scale = met.values().fold(1u32, |l, &(_, n)| lcm(l, n));
         let mut score: HashMap<PlayerId, u32> = group.iter().map(|&p| (p, 0)).collect();
-        let mut missing: HashMap<PlayerId, u32> = group.iter().map(|&p| (p, 0)).collect();
-        for &p in group {
-            for &o in group {
-                if p == o {
-                    continue;
-                }
-                match met.get(&(p, o)) {
-                    Some(&(halves, n)) => *score.get_mut(&p).unwrap() += halves * scale / n,
-                    None => *missing.get_mut(&p).unwrap() += 1,
-                }
-            }
+        // Each one's others of the group, less those met.
+        let others = members.len().saturating_sub(1) as u32;
+        let mut missing: HashMap<PlayerId, u32> = group.iter().map(|&p| (p, others)).collect();
+        for (&(p, _), &(halves, n)) in &met {
+            *score.get_mut(&p).unwrap() += halves * scale / n;
+            *missing.get_mut(&p).unwrap() -= 1;
         }
         Encounters { scale, score, missing }
     }
@@ -296,6 +294,14 @@ impl Snapshot {
             return vec![group];
         }
         let table = self.encounters(&group);
+        self.ranked_by_encounters(group, table)
+    }
+
+    /// [`Snapshot::direct_encounter`] with the group's table already worked out.
+    fn ranked_by_encounters(&self, group: Vec<PlayerId>, table: Encounters) -> Vec<Vec<PlayerId>> {
+        if group.len() < 2 {
+            return vec![group];
+        }
         let mut sorted = group.clone();
         sorted.sort_by_key(|p| std::cmp::Reverse(table.score[p]));
         if table.missing.values().all(|&m| m == 0) {
