@@ -116,12 +116,17 @@ fn a_player_shares_a_game_and_its_page_shows_no_channel_note_or_line() {
 #[test]
 fn a_tournament_page_holds_standings_pairings_and_results_as_they_come() {
     let club = Club::new();
-    club.says("org", "!t tournament create swiss chess rounds 2");
+    club.says("org", "!t tournament create swiss chess rounds 2 3d");
     for p in ["a", "b", "c", "d", "e"] {
         club.says(p, "!t tournament join");
     }
+    let open = club.service.public_tournament(1).unwrap();
+    assert_eq!(open.next_round_at, None, "no start time was set");
     club.says("org", "!t tournament start");
+    let started = club.now.get();
     let page = club.service.public_tournament(1).unwrap();
+    // The round's slowest game runs out of time three days after its last move.
+    assert_eq!(page.next_round_at, Some(started + 3 * 86_400));
     assert_eq!(page.snapshot.entries.len(), 5);
     assert_eq!(page.standings.lines.len(), 5);
     let round1: Vec<_> = page.pairings.iter().filter(|p| p.round == 1).collect();

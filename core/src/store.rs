@@ -352,6 +352,8 @@ pub trait TournamentStore {
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>>;
     /// Finished rated games, in the order they finished.
     fn rated_results(&self) -> Result<Vec<RatedResult>>;
+    /// The latest last move of the round's games still played: `None` when none is.
+    fn round_last_move(&self, t: TournamentId, round: u32) -> Result<Option<i64>>;
 }
 
 impl<T: Store + ?Sized> Store for Box<T> {
@@ -712,5 +714,8 @@ impl<T: TournamentStore + ?Sized> TournamentStore for Box<T> {
     }
     fn rated_results(&self) -> Result<Vec<RatedResult>> {
         (**self).rated_results()
+    }
+    fn round_last_move(&self, t: TournamentId, round: u32) -> Result<Option<i64>> {
+        (**self).round_last_move(t, round)
     }
 }

@@ -183,6 +183,10 @@ pub const FINISHED_GAMES: &str =
     "SELECT g.id, g.result, g.result_reason, g.white, g.black FROM tournament_pairings p
          JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?1 AND g.result IS NOT NULL";
 
+/// `(tournament, round)`.
+pub const ROUND_LAST_MOVE: &str = "SELECT MAX(g.last_move_at) FROM tournament_pairings p
+     JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?1 AND p.round = ?2 AND g.result IS NULL";
+
 /// `(game)`.
 pub const TOURNAMENT_OF_GAME: &str =
     "SELECT tournament_id, round FROM tournament_pairings WHERE game_id = ?1";

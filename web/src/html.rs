@@ -257,7 +257,20 @@ pub fn tournament(t: &PublicTournament, base: &str, q: Query) -> Markup {
             span { (if row.rated { "rated" } else { "casual" }) }
             span { (t.snapshot.entries.len()) " players" }
         }
-        @if let Some(at) = t.next_round_at { p.next { "Starts " (moment(at)) } }
+        @if let Some(at) = t.next_round_at {
+            @if t.row.status == TournamentStatus::Open {
+                p.next { "Starts " (moment(at)) }
+            } @else {
+                p.next {
+                    @if t.row.rounds > 0 && t.row.current_round >= t.row.rounds {
+                        "The last round ends"
+                    } @else {
+                        "Round " (t.row.current_round + 1) " is paired when round " (t.row.current_round) " ends"
+                    }
+                    ": by " (moment(at)) " at the latest (later if a player takes a vacation)"
+                }
+            }
+        }
         nav.downloads aria-label="Downloads" {
             "Download: "
             a href=(format!("{base}/trf")) download { "TRF-16" }

@@ -179,6 +179,12 @@ pub(crate) fn a_round_is_paired_once_with_its_games_and_seeds(db: &dyn Db) {
     );
     assert_eq!(store.tournament_of_game(g).unwrap(), Some((t, 1)));
     assert_eq!(store.tournament_of_game(g + 100).unwrap(), None);
+    // The round's slowest game: its latest last move, of games still played only.
+    assert_eq!(store.round_last_move(t, 1).unwrap(), Some(TEMPLATE.now));
+    assert_eq!(store.round_last_move(t, 2).unwrap(), None, "nothing paired yet");
+    let other = pairings[1].game.unwrap();
+    store.append_move(other, 1, "e4", None, TEMPLATE.now + 500).unwrap();
+    assert_eq!(store.round_last_move(t, 1).unwrap(), Some(TEMPLATE.now + 500));
     // Round 2, with a forfeit known without playing: no game for it.
     let round2 = [
         game_pairing(1, p[1], p[0]),

@@ -22,7 +22,9 @@ pub struct PublicTournament {
     pub standings: Standings,
     /// Every pairing, by round, board and leg.
     pub pairings: Vec<PublicPairing>,
-    /// When the next round is due, where that is known (the start of an open tournament).
+    /// When the next round is due at the latest, where that is known: the start of an open
+    /// tournament; for a running one on a clock, when the current round's slowest game runs out
+    /// of time (later if a player takes a vacation).
     pub next_round_at: Option<i64>,
     /// Changes whenever anything the page shows changes.
     pub fingerprint: u64,
@@ -218,10 +220,8 @@ impl<S: Store> Service<S> {
     pub fn public_tournament(&self, id: TournamentId) -> Result<PublicTournament, String> {
         let row =
             self.store.tournament(id).map_err(internal)?.ok_or_else(|| format!("no tournament t{id}"))?;
-        let (snapshot, played) = self.snapshot_with_games(&row)?;
+        let (snapshot, played, mut rows) = self.snapshot_with_pairings(&row)?;
         let standings = snapshot.standings();
-        let mut rows = self.store.pairings(id).map_err(internal)?;
-        rows.retain(|p| p.round <= row.current_round);
         rows.sort_by_key(|p| (p.round, p.board, p.leg));
         let pairings: Vec<PublicPairing> = rows
             .iter()
@@ -248,8 +248,14 @@ impl<S: Store> Service<S> {
                 }
             })
             .collect();
-        let next_round_at = match row.status {
-            TournamentStatus::Open => row.starts_at,
+        let next_round_at = match (row.status, row.days_per_move) {
+            (TournamentStatus::Open, _) => row.starts_at,
+            // The round's slowest game runs out of time then, unless a player takes a vacation.
+            (TournamentStatus::Running, Some(days)) => self
+                .store
+                .round_last_move(id, row.current_round)
+                .map_err(internal)?
+                .map(|last| last + i64::from(days) * DAY),
             _ => None,
         };
         let variant_name =

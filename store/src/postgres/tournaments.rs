@@ -359,6 +359,10 @@ impl TournamentStore for PgStore {
         self.rows(sql::FINISHED_GAMES, &[&t])?.iter().map(finished_game_row).collect()
     }
 
+    fn round_last_move(&self, t: TournamentId, round: u32) -> Result<Option<i64>> {
+        Ok(self.one(sql::ROUND_LAST_MOVE, &[&t, &i64::from(round)])?.try_get(0)?)
+    }
+
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
         self.row(sql::TOURNAMENT_OF_GAME, &[&game])?.map(|r| Ok((r.try_get(0)?, small(&r, 1)?))).transpose()
     }

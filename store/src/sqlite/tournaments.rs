@@ -346,6 +346,10 @@ impl TournamentStore for SqliteStore {
         read_all(&mut stmt, [t], |r| rows::finished_game_row(r))
     }
 
+    fn round_last_move(&self, t: TournamentId, round: u32) -> Result<Option<i64>> {
+        Ok(self.conn().query_row(sql::ROUND_LAST_MOVE, params![t, round], |r| r.get(0))?)
+    }
+
     fn tournament_of_game(&self, game: GameId) -> Result<Option<(TournamentId, u32)>> {
         let conn = self.conn();
         Ok(conn.query_row(sql::TOURNAMENT_OF_GAME, [game], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)

@@ -225,6 +225,15 @@ impl<S: Store> Service<S> {
         &self,
         t: &TournamentRow,
     ) -> Result<(Snapshot, Played), String> {
+        self.snapshot_with_pairings(t).map(|(snapshot, played, _)| (snapshot, played))
+    }
+
+    /// The snapshot, what it was made of, and the pairings read for it (the rounds up to the
+    /// row's own).
+    pub(in crate::service) fn snapshot_with_pairings(
+        &self,
+        t: &TournamentRow,
+    ) -> Result<(Snapshot, Played, Vec<PairingRow>), String> {
         let entries: Vec<Entry> = self
             .store
             .entrants(t.id)
@@ -252,7 +261,8 @@ impl<S: Store> Service<S> {
             }
             results.insert(g.game, tournament_result(&g.result, g.reason.as_deref()));
         }
-        Ok((Snapshot::new(t.clone(), entries, &pairings, &results), Played { results, time_losses }))
+        let snapshot = Snapshot::new(t.clone(), entries, &pairings, &results);
+        Ok((snapshot, Played { results, time_losses }, pairings))
     }
 
     pub(in crate::service) fn ratings(&self) -> Result<Ratings, String> {
