@@ -6,6 +6,7 @@ mod talk;
 
 use tessera_core::public::Publication;
 use tessera_core::service::{Reply, Service};
+use tessera_core::store::Store;
 use tessera_store::SqliteStore;
 
 use talk::T0;
@@ -144,10 +145,34 @@ fn a_tournament_page_holds_standings_pairings_and_results_as_they_come() {
     let winner = after.standings.lines.iter().find(|l| l.player == pairing.white).unwrap();
     assert_eq!(winner.halves, 2);
     assert_eq!(after.name(pairing.white), club.service.public_game(game).unwrap().unwrap().white.name);
+    // Where it is played is not even held by the page's data.
+    let everything = format!("{after:?}");
+    assert!(!everything.contains("club") && !everything.contains("\"local\""), "{everything}");
     let pgn = club.service.tournament_pgn(1).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 2, "both games: {pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     let in_tournament = club.service.public_game(game).unwrap().unwrap();
     assert_eq!(in_tournament.tournament.as_ref().map(|t| t.2), Some(1));
     assert_eq!(in_tournament.ending.as_deref(), Some("White wins, set by the organiser (adjudicated)"));
+}
+
+#[test]
+fn a_practice_game_is_private_and_an_organisers_reason_is_shown_cleaned() {
+    let club = Club::new();
+    club.service.set_bot_account(talk::PLATFORM, "tessera");
+    let started = talk::text(&club.say_in("dm-alice", "alice", "!t challenge @tessera chess level 1"));
+    assert!(started.contains("Game #1"), "{started}");
+    let refused = talk::text(&club.say_in("dm-alice", "alice", "!t share #1"));
+    assert!(refused.contains("practice game") && refused.contains("private"), "{refused}");
+    assert_eq!(club.service.store().address_of(Publication::Game(1)).unwrap(), None);
+
+    club.says("org", "!t tournament create round-robin chess");
+    for p in ["a", "b", "c", "d"] {
+        club.says(p, "!t tournament join");
+    }
+    club.says("org", "!t tournament start");
+    let game = club.service.public_tournament(1).unwrap().pairings.iter().find_map(|p| p.game).unwrap();
+    club.says("org", &format!("!t tournament result #{game} 1/2 agreed \u{202E}enohp yb\u{200B}"));
+    let page = club.service.public_game(game).unwrap().unwrap();
+    assert_eq!(page.ending.as_deref(), Some("Draw, set by the organiser (agreed enohp yb)"));
 }

@@ -641,7 +641,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         "No more direct messages about a game you watch",
         |a| Ok(Command::Watch(game(a), false)),
     ),
-    game_command("share", &["publish"], Section::LookingUp, "A public web page for a game of yours", |a| {
+    game_command("share", &[], Section::LookingUp, "A public web page for a game of yours", |a| {
         Ok(Command::Share(game(a), true))
     }),
     game_command("unshare", &[], Section::LookingUp, "Take a game's web page down", |a| {

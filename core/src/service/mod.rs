@@ -79,6 +79,8 @@ pub struct Service<S: Store> {
     bells: std::sync::Mutex<Vec<Bell>>,
     /// Where the bot's web pages are (`web_base_url`), for the links it posts.
     pub web_base_url: Option<String>,
+    /// The ratings the web pages last showed, and when they were worked out.
+    public_ratings: std::sync::Mutex<Option<(std::time::Instant, std::sync::Arc<crate::ratings::Ratings>)>>,
 }
 
 /// What the service rings when notices wait to be posted: the runtime's delivery loop wakes.
@@ -152,6 +154,7 @@ impl<S: Store> Service<S> {
             claims: Default::default(),
             bells: Default::default(),
             web_base_url: None,
+            public_ratings: Default::default(),
         }
     }
 

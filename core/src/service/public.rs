@@ -187,6 +187,11 @@ impl<S: Store> Service<S> {
         if loaded.color_of(&me).is_none() {
             return Err(format!("only the players of game #{game} can share it"));
         }
+        if on && loaded.row.bot.is_some() {
+            return Err(format!(
+                "game #{game} is a practice game against me, which is private: it has no web page"
+            ));
+        }
         let what = Publication::Game(game);
         if !on {
             let was = self.store.unpublish(what).map_err(internal)?;
@@ -220,7 +225,10 @@ impl<S: Store> Service<S> {
     pub fn public_tournament(&self, id: TournamentId) -> Result<PublicTournament, String> {
         let row =
             self.store.tournament(id).map_err(internal)?.ok_or_else(|| format!("no tournament t{id}"))?;
-        let (snapshot, played, mut rows) = self.snapshot_with_pairings(&row)?;
+        let (mut snapshot, played, mut rows) = self.snapshot_with_pairings(&row)?;
+        // Where it is played is nobody's business on the web: not even held.
+        let row = TournamentRow { platform: String::new(), channel: String::new(), organiser: 0, ..row };
+        snapshot.row = row.clone();
         let standings = snapshot.standings();
         rows.sort_by_key(|p| (p.round, p.board, p.leg));
         let pairings: Vec<PublicPairing> = rows
@@ -261,7 +269,7 @@ impl<S: Store> Service<S> {
         let variant_name =
             row.variant.parse::<Variant>().map_or_else(|_| row.variant.clone(), |v| v.title().to_string());
         let fingerprint = fingerprint(&(
-            (&row.name, row.status.name(), row.current_round, row.rounds, row.starts_at),
+            (&row.name, row.status.name(), row.current_round, row.rounds, row.starts_at, next_round_at),
             snapshot.entries.iter().map(|e| (e.player, &e.name, e.withdrawn_after)).collect::<Vec<_>>(),
             &pairings,
         ));
@@ -287,6 +295,21 @@ impl<S: Store> Service<S> {
         Ok(out)
     }
 
+    /// The ratings a page shows, worked out from every rated game at most every few seconds: a page
+    /// watched live asks each second, and the work grows with the bot's whole history.
+    fn public_ratings(&self) -> Result<std::sync::Arc<crate::ratings::Ratings>, String> {
+        const KEEP: std::time::Duration = std::time::Duration::from_secs(10);
+        let mut kept = self.public_ratings.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, ratings)) = kept.as_ref()
+            && at.elapsed() < KEEP
+        {
+            return Ok(ratings.clone());
+        }
+        let ratings = std::sync::Arc::new(self.ratings()?);
+        *kept = Some((std::time::Instant::now(), ratings.clone()));
+        Ok(ratings)
+    }
+
     /// The game as its page shows it; `None` for no such game.
     pub fn public_game(&self, id: GameId) -> Result<Option<PublicGame>, String> {
         let Some(row) = self.store.game(id).map_err(internal)? else { return Ok(None) };
@@ -303,7 +326,7 @@ impl<S: Store> Service<S> {
             None => (format!("Tessera game #{id}"), "-".to_string()),
         };
         let pgn = listings::pgn(&loaded, &event, &round);
-        let ratings = if loaded.row.rated { Some(self.ratings()?) } else { None };
+        let ratings = if loaded.row.rated { Some(self.public_ratings()?) } else { None };
         let side = |p: &Player| PublicSide {
             name: p.name.clone(),
             rating: ratings.as_ref().map(|r| r.get(&loaded.row.variant, p.id).display()),
@@ -381,8 +404,9 @@ fn decided_off_the_board(result: &str, reason: &str) -> String {
         other => other,
     };
     // The organiser's own words, where they gave any beyond the default.
+    // Free text an organiser typed: cleaned as a name is (no bidi overrides, no hidden characters).
     let said = |why: &str| {
-        let why = why.trim();
+        let why = crate::names::fit(why.trim(), 200);
         if why.is_empty() || why == ORGANISER { String::new() } else { format!(" ({why})") }
     };
     match reason.strip_prefix(GameEnding::FORFEIT) {
