@@ -28,7 +28,7 @@ use talk::{PLATFORM, T0};
 
 /// Every table of the schema but the migrations' and the leases', in the order the copy takes them
 /// (each after those it refers to).
-const TABLES: [&str; 17] = [
+const TABLES: [&str; 18] = [
     "channel_settings",
     "handled_messages",
     "outbox",
@@ -42,6 +42,7 @@ const TABLES: [&str; 17] = [
     "moves",
     "pending_turns",
     "player_settings",
+    "publications",
     "tournaments",
     "tournament_pairings",
     "tournament_players",
@@ -111,6 +112,9 @@ fn fill(path: &Path) -> Community {
         service.store().pairings(1).unwrap().into_iter().find(|p| p.kind == PairingKind::Game).unwrap();
     let loser = service.store().player_by_id(board.black.unwrap()).unwrap().unwrap().user_id;
     says(&service, "club", &loser, &format!("!t resign #{}", board.game.unwrap()));
+    // Pages on the web: their addresses move with the community.
+    assert!(says(&service, "club", "erin", "!t tournament publish").contains("/t/"));
+    assert!(says(&service, "rated", "alice", &format!("!t share #{finished}")).contains("/g/"));
 
     says(&service, "rated", "alice", "!t settings confirm off");
     says(&service, "rated", "bob", "!t settings board mine");
