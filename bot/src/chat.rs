@@ -95,19 +95,8 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
     let outcome = runtime.block_on(async {
         tokio::spawn(crate::delivery::run_outbox(service.clone(), outbox));
         tokio::spawn(clock.run(service.clone(), crate::clock::PERIOD));
-        if let Some(listener) = web {
-            let pages = tessera_web::serve(
-                service.clone(),
-                listener,
-                crate::web::options(cfg),
-                std::future::pending(),
-            );
-            tokio::spawn(async move {
-                if let Err(e) = pages.await {
-                    tracing::error!("the web pages stopped: {e:#}");
-                }
-            });
-        }
+        let pages = web
+            .map(|listener| crate::web::Served::start(service.clone(), listener, crate::web::options(cfg)));
         let matrix = async {
             #[cfg(feature = "matrix")]
             if let Some((m, inbox)) = matrix {
@@ -123,7 +112,7 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
             }
             std::future::pending::<Result<()>>().await
         };
-        tokio::select! {
+        let outcome = tokio::select! {
             r = matrix => r,
             r = discord => r,
             lost = standing.clone().keep() => Err(lost),
@@ -131,7 +120,15 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
                 tracing::info!("{signal}: stopping");
                 Ok(())
             }
+        };
+        // The pages' live streams end and the requests under way are answered before the
+        // runtime goes, not cut off by it.
+        if let Some(pages) = pages
+            && !pages.stop(std::time::Duration::from_secs(5)).await
+        {
+            tracing::warn!("the web pages did not stop within 5 s");
         }
+        outcome
     });
     // Nothing in flight may hold the stop up for long: a blocking call stuck on a dead connection
     // is left behind.

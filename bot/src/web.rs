@@ -43,6 +43,41 @@ pub fn run_alone<S: Store + Send + Sync + 'static>(
     })
 }
 
+/// The pages served on the caller's runtime (the chat process's) until [`Served::stop`].
+#[derive(Debug)]
+pub struct Served {
+    stop: tokio::sync::watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Served {
+    /// Starts serving on `listener`; call inside a runtime.
+    pub fn start<S: Store + Send + Sync + 'static>(
+        service: Arc<Service<S>>,
+        listener: tokio::net::TcpListener,
+        opts: WebOptions,
+    ) -> Served {
+        let (stop, mut stopped) = tokio::sync::watch::channel(false);
+        let shutdown = async move {
+            // A sender dropped without a word stops the pages too.
+            let _ = stopped.wait_for(|s| *s).await;
+        };
+        let task = tokio::spawn(async move {
+            if let Err(e) = tessera_web::serve(service, listener, opts, shutdown).await {
+                tracing::error!("the web pages stopped: {e:#}");
+            }
+        });
+        Served { stop, task }
+    }
+
+    /// Stops taking connections and ends the live streams, then waits up to `within` for the
+    /// requests under way to be answered. Whether all were.
+    pub async fn stop(self, within: std::time::Duration) -> bool {
+        let _ = self.stop.send(true);
+        tokio::time::timeout(within, self.task).await.is_ok()
+    }
+}
+
 /// The pages served on a thread of their own, with its own runtime (the local mode has none):
 /// stopped when dropped.
 #[derive(Debug)]

@@ -2,6 +2,9 @@
 //! tournament published in the terminal opens in a browser), and alone with `tessera web`, from the
 //! same database; a taken port stops the start; SIGTERM stops `tessera web` cleanly.
 
+#[path = "support/talk.rs"]
+mod talk;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -133,4 +136,55 @@ fn the_local_mode_and_tessera_web_serve_a_published_tournament() {
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     assert!(stop(web).success(), "SIGTERM stops it cleanly");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_pages_beside_the_chat_stop_with_it_ending_their_streams() {
+    use std::sync::Arc;
+    use tessera_core::service::Service;
+    use tessera_store::SqliteStore;
+
+    let service = Arc::new(Service::new(SqliteStore::in_memory().unwrap()));
+    talk::say_at(
+        &*service,
+        "club",
+        "org",
+        false,
+        "!t tournament create swiss chess rounds 3 name Stop",
+        talk::T0,
+    );
+    let published =
+        talk::text(&talk::say_at(&*service, "club", "org", false, "!t tournament publish", talk::T0 + 60));
+    let at = published.find("/t/").expect(&published);
+    let token: String = published[at + 3..].chars().take_while(char::is_ascii_alphanumeric).collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let listener = runtime.block_on(tessera_bot::web::bind("127.0.0.1:0".parse().unwrap())).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let pages = runtime.block_on(async {
+        tessera_bot::web::Served::start(service.clone(), listener, tessera_web::WebOptions::default())
+    });
+    // A visitor following the page live: the stream is open once its first event came.
+    let (opened, open) = std::sync::mpsc::channel();
+    let visitor = std::thread::spawn(move || {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(stream, "GET /t/{token}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut lines = BufReader::new(stream);
+        let mut line = String::new();
+        while !line.starts_with("data:") {
+            line.clear();
+            assert!(lines.read_line(&mut line).unwrap() > 0, "the stream ended before its first event");
+        }
+        opened.send(()).unwrap();
+        // Then read to its end: the server ends it at shutdown.
+        let mut rest = String::new();
+        lines.read_to_string(&mut rest).is_ok()
+    });
+    open.recv_timeout(Duration::from_secs(10)).expect("the stream opened");
+    let started = Instant::now();
+    assert!(runtime.block_on(pages.stop(Duration::from_secs(5))), "the pages stopped within 5 s");
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(visitor.join().unwrap(), "the stream was ended, not left to time out");
+    assert!(TcpStream::connect(addr).is_err(), "nothing listens any more");
 }

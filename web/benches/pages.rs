@@ -3,7 +3,8 @@
 //! browser asks. "Cold" is a page's first visitor since the server started (a new router each
 //! time: its data is read from the store and built); "warm" is every visitor after, who finds the
 //! data kept (or, a second later, served while it is rebuilt in the background). Each is printed as p50
-//! and p95 over its own samples, then measured by criterion.
+//! and p95 over its own samples, then measured by criterion. The tournament's PGN (every game
+//! replayed) is measured the same way: cold is its build, warm the kept text.
 //! Run: `cargo bench -p tessera-web --bench pages`.
 
 use std::sync::Arc;
@@ -168,6 +169,8 @@ fn main() {
     println!("tournament data alone (public_tournament): p50 {p50:.2} ms, p95 {p95:.2} ms");
     let (p50, p95) = timed(20, || drop(service.public_game(long).unwrap().unwrap()));
     println!("game data alone (public_game, {GAME_PLIES} plies): p50 {p50:.2} ms, p95 {p95:.2} ms");
+    let (p50, p95) = timed(5, || drop(service.tournament_pgn(t).unwrap()));
+    println!("tournament PGN alone (tournament_pgn): p50 {p50:.2} ms, p95 {p95:.2} ms");
     // Unlimited rate: the bench is one client asking as fast as it can.
     let unlimited =
         WebOptions { rate: tessera_web::Rate { burst: u32::MAX, per_second: 1e9 }, ..WebOptions::default() };
@@ -178,6 +181,8 @@ fn main() {
         ("tournament page 40 of standings", format!("/t/{TOKEN}?page=40&round=3&boards=20")),
         ("game page, 120 plies", format!("/t/{TOKEN}/g/{long}?ply=60")),
         ("board picture", format!("/t/{TOKEN}/g/{long}/ply/60.png")),
+        // Every game replayed: built once per change of the tournament, then kept.
+        ("tournament PGN", format!("/t/{TOKEN}/pgn")),
     ];
     for (what, path) in &pages {
         let (p50, p95, size) = percentiles(&rt, cold, path, 20);

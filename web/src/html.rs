@@ -513,8 +513,9 @@ pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u3
             @match (&g.result, g.to_move) {
                 (Some(result), _) => {
                     strong.result { (result.replace("1/2", "½")) }
+                    // It may hold an organiser's own words, in any direction.
                     @if let Some(ending) = &g.ending {
-                        " " span.ending { (ending) }
+                        " " span.ending { bdi { (ending) } }
                     }
                 },
                 (None, Some(color)) => {

@@ -12,9 +12,10 @@
 //! a strict Content-Security-Policy with no inline script or style, a per-address token bucket,
 //! a cap on the address's length, on requests handled at once and on their time. Query numbers
 //! are clamped, names are escaped (maud), isolated (`<bdi>`), cleaned of bidi controls and cut.
-//! The store is synchronous: every read runs on a blocking thread, and each page's data is built
-//! at most once a second however many ask (`data.rs`); a big tournament's data, once built, is
-//! served at once while it is rebuilt.
+//! The store is synchronous: every read runs on a blocking thread, at most a few at once (the chat
+//! shares the store), and each page's data is built at most once a second (less often when it is
+//! slow to build) however many ask (`data.rs`); a big tournament's data, once built, is served at
+//! once while it is rebuilt, and its downloads are built once per change (`downloads.rs`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use tessera_core::store::Store;
 use tokio::sync::watch;
 
 mod data;
+mod downloads;
 mod events;
 mod guard;
 mod html;
@@ -34,12 +36,16 @@ mod images;
 mod routes;
 
 use data::App;
+pub use data::Pages;
 
 /// How the web face treats its clients.
 #[derive(Clone, Debug)]
 pub struct WebOptions {
     /// Behind a reverse proxy: the client's address is the rightmost `X-Forwarded-For` entry
-    /// (the one the proxy itself added), not the connection's peer.
+    /// (the one the proxy itself added), not the connection's peer. Only where the peer is on
+    /// this host or a private network (loopback, RFC 1918, IPv6 unique-local), as a proxy is: a
+    /// client that reaches the port directly from elsewhere is known by its own address whatever
+    /// it writes in the header.
     pub behind_proxy: bool,
     /// Requests per client address (an IPv6 address counts by its /64).
     pub rate: Rate,
@@ -47,6 +53,8 @@ pub struct WebOptions {
     pub max_concurrent: usize,
     /// Live-update streams open at once; more are refused with 503.
     pub max_streams: usize,
+    /// Live-update streams open at once from one client address; more are refused with 429.
+    pub max_streams_per_client: usize,
     /// Longest a request may take before it is answered 503.
     pub timeout: Duration,
     /// How long a page's data (and what an address shows) is kept before it is read again: any
@@ -70,6 +78,8 @@ impl Default for WebOptions {
             rate: Rate { burst: 120, per_second: 20.0 },
             max_concurrent: 64,
             max_streams: 2_000,
+            // A visitor with a few tabs open; not one client holding every stream.
+            max_streams_per_client: 16,
             timeout: Duration::from_secs(10),
             keep_data: Duration::from_secs(1),
         }
@@ -79,8 +89,13 @@ impl Default for WebOptions {
 /// The web face's routes over `service`, with every safety layer. Live streams never end by
 /// themselves here; [`serve`] ends them at shutdown.
 pub fn router<S: Store + Send + Sync + 'static>(service: Arc<Service<S>>, opts: WebOptions) -> Router {
+    router_over(service, opts)
+}
+
+/// [`router`] over any source of pages: a test can count or slow down the reads.
+pub fn router_over(pages: Arc<dyn Pages>, opts: WebOptions) -> Router {
     let (stop, stopped) = watch::channel(false);
-    build(App::new(service, opts, stopped, Some(stop)))
+    build(App::new(pages, opts, stopped, Some(stop)))
 }
 
 fn build(app: Arc<App>) -> Router {
@@ -114,8 +129,18 @@ pub async fn serve<S: Store + Send + Sync + 'static>(
     opts: WebOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_over(service, listener, opts, shutdown).await
+}
+
+/// [`serve`] over any source of pages.
+pub async fn serve_over(
+    pages: Arc<dyn Pages>,
+    listener: tokio::net::TcpListener,
+    opts: WebOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let (stop, stopped) = watch::channel(false);
-    let app = build(App::new(service, opts, stopped, None));
+    let app = build(App::new(pages, opts, stopped, None));
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -4,7 +4,7 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock};
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Extension, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use maud::Markup;
@@ -14,7 +14,9 @@ use tessera_core::public::{PublicGame, PublicTournament, Publication};
 use tessera_core::tournament::points_text;
 
 use crate::data::{App, Failure, blocking};
+use crate::downloads::Download;
 use crate::events::{self, Watched};
+use crate::guard::Client;
 use crate::html::{self, Query};
 use crate::images;
 
@@ -90,12 +92,12 @@ fn page(markup: Markup) -> Response {
         .into_response()
 }
 
-fn download(kind: &'static str, file: String, body: String) -> Response {
+fn download(kind: &'static str, file: String, body: impl Into<axum::body::Body>) -> Response {
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file}\""))
         .unwrap_or(HeaderValue::from_static("attachment"));
     (
         [(header::CONTENT_TYPE, HeaderValue::from_static(kind)), (header::CONTENT_DISPOSITION, disposition)],
-        body,
+        body.into(),
     )
         .into_response()
 }
@@ -118,12 +120,17 @@ async fn shared_game(app: &App, token: &str) -> Result<GameId, Refusal> {
     }
 }
 
-/// A game of the published tournament at `token`: only its own games are reached this way.
-/// (The game says which tournament it belongs to: the tournament's own data is not read.)
+/// A game of the published tournament at `token`: only its own games are reached this way. Its
+/// number is looked up in the tournament's kept data before anything of the game is read or
+/// built, so any number costs the same and a foreign game costs nothing.
 async fn tournament_game(app: &App, token: &str, game: &str) -> Result<Arc<PublicGame>, Refusal> {
     let id = tournament_of(app, token).await?;
     let game: GameId = number(game).ok_or(Refusal::NotFound)?;
+    if !app.tournament(id).await?.pairings.iter().any(|p| p.game == Some(game)) {
+        return Err(Refusal::NotFound);
+    }
     let g = game_data(app, game).await?;
+    // The game's own word too: the tournament's data may be a few seconds old.
     match &g.tournament {
         Some((t, _, _)) if *t == id => Ok(g),
         _ => Err(Refusal::NotFound),
@@ -152,13 +159,17 @@ pub async fn tournament_page(
 
 pub async fn tournament_trf(State(app): State<Arc<App>>, Path(token): Path<String>) -> Answer {
     let id = tournament_of(&app, &token).await?;
-    let trf = app.read(move |pages| pages.trf(id)).await?;
+    let version = app.tournament(id).await?.fingerprint;
+    let trf =
+        app.downloads.get(id, Download::Trf, version, app.store_read(move |pages| pages.trf(id))).await?;
     Ok(download("text/plain; charset=utf-8", format!("tessera-t{id}.trf"), trf))
 }
 
 pub async fn tournament_pgn(State(app): State<Arc<App>>, Path(token): Path<String>) -> Answer {
     let id = tournament_of(&app, &token).await?;
-    let pgn = app.read(move |pages| pages.tournament_pgn(id)).await?;
+    let version = app.tournament(id).await?.fingerprint;
+    let read = app.store_read(move |pages| pages.tournament_pgn(id));
+    let pgn = app.downloads.get(id, Download::Pgn, version, read).await?;
     Ok(download("application/x-chess-pgn; charset=utf-8", format!("tessera-t{id}.pgn"), pgn))
 }
 
@@ -166,8 +177,12 @@ pub async fn tournament_json(State(app): State<Arc<App>>, Path(token): Path<Stri
     let id = tournament_of(&app, &token).await?;
     let t = app.tournament(id).await?;
     let base = format!("/t/{token}");
-    // Built on a blocking thread: thousands of lines are some milliseconds of work.
-    let body = blocking(move || Ok(tournament_json_text(&t, &base))).await?;
+    // The links name the address: a tournament published again has other links.
+    let mut h = DefaultHasher::new();
+    (t.fingerprint, &base).hash(&mut h);
+    // Thousands of lines are some milliseconds of work: built on a blocking thread, once a change.
+    let build = move || Ok(tournament_json_text(&t, &base));
+    let body = app.downloads.get(id, Download::Json, h.finish(), build).await?;
     Ok(([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-cache")], body)
         .into_response())
 }
@@ -216,9 +231,13 @@ fn tournament_json_text(t: &PublicTournament, base: &str) -> String {
     value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
 }
 
-pub async fn tournament_events(State(app): State<Arc<App>>, Path(token): Path<String>) -> Answer {
+pub async fn tournament_events(
+    State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
+    Path(token): Path<String>,
+) -> Answer {
     let id = tournament_of(&app, &token).await?;
-    Ok(events::stream(&app, Watched::Tournament(id)))
+    Ok(events::stream(&app, client, token, Publication::Tournament(id), Watched::Tournament(id)))
 }
 
 pub async fn tournament_game_page(
@@ -251,10 +270,12 @@ pub async fn tournament_game_ply(
 
 pub async fn tournament_game_events(
     State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
     Path((token, game)): Path<(String, String)>,
 ) -> Answer {
     let g = tournament_game(&app, &token, &game).await?;
-    Ok(events::stream(&app, Watched::Game(g.id)))
+    let id = tournament_of(&app, &token).await?;
+    Ok(events::stream(&app, client, token, Publication::Tournament(id), Watched::Game(g.id)))
 }
 
 pub async fn game_page(
@@ -283,10 +304,14 @@ pub async fn game_ply(
     ply_png(&app, &g, &file, &headers).await
 }
 
-pub async fn game_events(State(app): State<Arc<App>>, Path(token): Path<String>) -> Answer {
+pub async fn game_events(
+    State(app): State<Arc<App>>,
+    Extension(client): Extension<Client>,
+    Path(token): Path<String>,
+) -> Answer {
     let id = shared_game(&app, &token).await?;
     game_data(&app, id).await?;
-    Ok(events::stream(&app, Watched::Game(id)))
+    Ok(events::stream(&app, client, token, Publication::Game(id), Watched::Game(id)))
 }
 
 /// The board after the ply `file` names (`12.png`), drawn once per content.

@@ -105,6 +105,48 @@ async fn js(client: &Client, script: &str) -> serde_json::Value {
     client.execute(script, vec![]).await.unwrap()
 }
 
+/// The `ETag` of `path` on `site` (`http://host:port`), asked over HTTP.
+fn etag_over_http(site: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(site.trim_start_matches("http://")).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let head = String::from_utf8_lossy(&answer[..answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap()])
+        .to_string();
+    assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+    head.lines()
+        .find_map(|l| l.strip_prefix("etag: ").or_else(|| l.strip_prefix("ETag: ")))
+        .unwrap_or_else(|| panic!("{path}: no etag in {head}"))
+        .to_string()
+}
+
+/// The `ETag` of the picture the page shows, once it is loaded: the very response the browser
+/// drew it from, out of its own cache (the pictures are cacheable), not fetched anew.
+async fn etag_shown(client: &Client) -> String {
+    eventually(Duration::from_secs(5), "the picture loaded", || async {
+        js(client, "const b = document.getElementById('board'); return b.complete && b.naturalWidth > 0")
+            .await
+            == json!(true)
+    })
+    .await;
+    let got = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const b = document.getElementById('board');
+             fetch(b.currentSrc, { cache: 'only-if-cached', mode: 'same-origin' })
+               .then(r => done(r.status + ' ' + (r.headers.get('etag') || '')))
+               .catch(e => done('failed ' + e));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let got = got.as_str().unwrap().to_string();
+    got.strip_prefix("200 ")
+        .unwrap_or_else(|| panic!("the shown picture is not in the cache: {got}"))
+        .to_string()
+}
+
 /// The ply the game page shows: from the picture's address, the marked move, and the address bar.
 async fn shown(client: &Client) -> (String, Option<String>, String) {
     let src = client.find(Locator::Id("board")).await.unwrap().attr("src").await.unwrap().unwrap();
@@ -175,8 +217,9 @@ async fn a_spectator_follows_a_tournament_in_chromium() {
     assert!(set.contains("0-1"), "{set}");
     let started = Instant::now();
     eventually(Duration::from_secs(10), "the result on the open page", || async {
+        // The element found may be swapped out before its text is read: then ask again.
         match client.find(Locator::Css(&pending)).await {
-            Ok(a) => a.text().await.unwrap() == "0-1",
+            Ok(a) => matches!(a.text().await.as_deref(), Ok("0-1")),
             Err(_) => false,
         }
     })
@@ -211,11 +254,20 @@ async fn a_spectator_follows_a_tournament_in_chromium() {
     assert_eq!(shown(&client).await, ("2.png".into(), Some("2".into()), "ply=2".into()));
     let marked = client.find(Locator::Css("a.move.current")).await.unwrap().text().await.unwrap();
     assert_eq!(marked, "e5");
+    // The position shown is the one drawn for ply 2, not only a picture so named.
+    let game_base = format!("/t/{token}/g/{}", games[0]);
+    let etag = |ply: usize| etag_over_http(&site, &format!("{game_base}/ply/{ply}.png"));
+    assert_eq!(etag_shown(&client).await, etag(2), "ply 2 shown");
     body.send_keys(&Key::Right).await.unwrap();
     assert_eq!(shown(&client).await, ("3.png".into(), Some("3".into()), "ply=3".into()));
+    assert_eq!(etag_shown(&client).await, etag(3), "ply 3 shown");
+    assert_ne!(etag(2), etag(3), "plies differ");
     assert_eq!(client.find(Locator::Id("caption")).await.unwrap().text().await.unwrap(), "2. Nf3");
     body.send_keys(&Key::Home).await.unwrap();
     assert_eq!(shown(&client).await, ("0.png".into(), None, "ply=0".into()));
+    assert_eq!(etag_shown(&client).await, etag(0), "the start shown");
+    // The start of another game is the same picture (pictures are by content).
+    assert_eq!(etag(0), etag_over_http(&site, &format!("/t/{token}/g/{}/ply/0.png", games[1])));
     body.send_keys(&Key::Left).await.unwrap();
     assert_eq!(shown(&client).await.0, "0.png", "nothing before the start");
     body.send_keys(&Key::End).await.unwrap();

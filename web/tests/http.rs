@@ -7,8 +7,12 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
+use std::net::SocketAddr;
+use std::sync::Arc;
 use support::*;
-use tessera_web::{Rate, WebOptions, router};
+
+use axum::extract::ConnectInfo;
+use tessera_web::{Rate, WebOptions, router, router_over};
 
 const CSP: &str = "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; \
                    base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -271,6 +275,8 @@ async fn standings_of_many_players_are_paged() {
 #[tokio::test]
 async fn hostile_names_are_escaped_isolated_and_cut() {
     let club = Club::new();
+    // The core keeps 32 characters of a name typed in chat: the pages' own cutting is tested
+    // by `names_past_any_length_the_core_keeps_are_cut_by_the_pages`.
     let long = "x".repeat(10_000);
     let players = [
         ("mallory", "<script>alert(1)</script>"),
@@ -424,15 +430,22 @@ async fn too_many_requests_from_one_address_get_429() {
             ..WebOptions { rate: Rate { burst: 1, per_second: 0.01 }, ..WebOptions::default() }
         },
     );
-    let from = |ip: &str| {
-        Request::get(format!("/t/{token}"))
+    // The proxy connects from this host; a client reaching the port directly, from elsewhere.
+    let via = |peer: &str, ip: &str| {
+        let peer: SocketAddr = format!("{peer}:40000").parse().unwrap();
+        let mut request = Request::get(format!("/t/{token}"))
             .header("x-forwarded-for", format!("10.9.9.9, {ip}"))
             .body(Body::empty())
-            .unwrap()
+            .unwrap();
+        request.extensions_mut().insert(ConnectInfo(peer));
+        request
     };
-    assert_eq!(send(&proxied, from("192.0.2.1")).await.status, StatusCode::OK);
-    assert_eq!(send(&proxied, from("192.0.2.1")).await.status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(send(&proxied, from("192.0.2.2")).await.status, StatusCode::OK);
+    assert_eq!(send(&proxied, via("127.0.0.1", "192.0.2.1")).await.status, StatusCode::OK);
+    assert_eq!(send(&proxied, via("127.0.0.1", "192.0.2.1")).await.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(send(&proxied, via("127.0.0.1", "192.0.2.2")).await.status, StatusCode::OK);
+    // Direct: the header names a new address each time, in vain.
+    assert_eq!(send(&proxied, via("203.0.113.7", "192.0.2.3")).await.status, StatusCode::OK);
+    assert_eq!(send(&proxied, via("203.0.113.7", "192.0.2.4")).await.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
 #[tokio::test]
@@ -499,4 +512,148 @@ async fn a_tournament_taking_entries_has_a_page_too() {
     assert!(!html.contains("id=\"rounds\""), "no rounds yet");
     assert_eq!(get(&web, &format!("/t/{token}/pgn")).await.status, StatusCode::OK);
     assert_eq!(get(&web, &format!("/t/{token}/trf")).await.status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_reads_are_bounded_however_many_ask() {
+    let (club, _, token) = published_swiss();
+    let spy = Arc::new(Spy { delay: Duration::from_millis(150), ..Spy::new(&club.service) });
+    // Requests give up long before their reads are done: the reads still count.
+    let opts = WebOptions { timeout: Duration::from_millis(100), ..WebOptions::default() };
+    let web = router_over(spy.clone(), opts);
+    let mut asks = Vec::new();
+    for i in 0..24 {
+        let web = web.clone();
+        // Each a different address, so none shares another's read.
+        let path = if i == 0 { format!("/t/{token}") } else { format!("/t/unknown{i}") };
+        asks.push(tokio::spawn(async move { get(&web, &path).await.status }));
+    }
+    for ask in asks {
+        let status = ask.await.unwrap();
+        assert!(status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::NOT_FOUND, "{status}");
+    }
+    // Every read abandoned runs to its end.
+    let started = std::time::Instant::now();
+    while spy.calls("publication") < 24 || spy.running.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "the reads never ended");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(spy.most_running(), 4, "at most four reads of the store at once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_download_is_built_once_per_change() {
+    let (club, t, token) = published_swiss();
+    let spy = Arc::new(Spy { delay: Duration::from_millis(100), ..Spy::new(&club.service) });
+    let web = router_over(spy.clone(), WebOptions::default());
+    let mut asks = Vec::new();
+    for i in 0..9 {
+        let web = web.clone();
+        let path = format!("/t/{token}/{}", ["pgn", "trf", "json"][i % 3]);
+        asks.push(tokio::spawn(async move { get(&web, &path).await }));
+    }
+    for ask in asks {
+        assert_eq!(ask.await.unwrap().status, StatusCode::OK);
+    }
+    assert_eq!((spy.calls("tournament_pgn"), spy.calls("trf")), (1, 1), "each built once");
+    assert_eq!(spy.most_running(), 1, "a tournament's downloads are built one at a time");
+    // A change of the tournament's data: built again, once.
+    let game = club.games(t)[1];
+    club.say("org", &format!("!t tournament result #{game} 0-1"));
+    let started = std::time::Instant::now();
+    loop {
+        let pgn = get(&web, &format!("/t/{token}/pgn")).await.text();
+        if pgn.matches("[Result \"0-1\"]").count() == 1 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "the result never reached the PGN");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(spy.calls("tournament_pgn"), 2);
+    get(&web, &format!("/t/{token}/pgn")).await;
+    assert_eq!(spy.calls("tournament_pgn"), 2);
+}
+
+#[tokio::test]
+async fn a_foreign_game_number_under_a_tournament_builds_nothing() {
+    let (club, t, token) = published_swiss();
+    let other = club.tournament("swiss chess rounds 3 casual name Other", &four());
+    let other_game = club.games(other)[0];
+    let spy = Arc::new(Spy::new(&club.service));
+    let web = router_over(spy.clone(), WebOptions::default());
+    for path in [
+        format!("/t/{token}/g/{other_game}"),
+        format!("/t/{token}/g/{other_game}/ply/0.png"),
+        format!("/t/{token}/g/{other_game}/pgn"),
+        format!("/t/{token}/g/{other_game}/events"),
+        format!("/t/{token}/g/999999999"),
+    ] {
+        assert_eq!(get(&web, &path).await.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    assert_eq!(spy.calls("game"), 0, "no game was read");
+    assert_eq!(spy.calls("tournament"), 1, "the tournament's kept data was");
+    let own = club.games(t)[0];
+    assert_eq!(get(&web, &format!("/t/{token}/g/{own}")).await.status, StatusCode::OK);
+    assert_eq!(spy.calls("game"), 1);
+}
+
+#[tokio::test]
+async fn an_organisers_reason_is_isolated() {
+    let (club, t, token) = published_swiss();
+    let web = router(club.service.clone(), WebOptions::default());
+    let game = club.games(t)[1];
+    let set = club.say("org", &format!("!t tournament result #{game} 1-0 لم يحضر اللاعب"));
+    assert!(set.contains("1-0"), "{set}");
+    let html = get(&web, &format!("/t/{token}/g/{game}")).await.text();
+    assert!(
+        html.contains(
+            r#"<span class="ending"><bdi>White wins, set by the organiser (لم يحضر اللاعب)</bdi></span>"#
+        ),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn names_past_any_length_the_core_keeps_are_cut_by_the_pages() {
+    // The core keeps names short; the pages cut whatever they are given, here 10,000 characters.
+    let (club, t, token) = published_swiss();
+    let long = || format!("{}{}", "\u{202E}", "y".repeat(10_000));
+    let spy = Spy {
+        alter_tournament: Some(|t| {
+            let long = format!("{}{}", "\u{202E}", "y".repeat(10_000));
+            t.row.name = long.clone();
+            for e in &mut t.snapshot.entries {
+                e.name = long.clone();
+            }
+            for l in &mut t.standings.lines {
+                l.name = long.clone();
+            }
+        }),
+        alter_game: Some(|g| {
+            let long = format!("{}{}", "\u{202E}", "y".repeat(10_000));
+            g.white.name = long.clone();
+            g.black.name = long.clone();
+            if let Some((_, name, _)) = g.tournament.as_mut() {
+                *name = long;
+            }
+        }),
+        ..Spy::new(&club.service)
+    };
+    assert_eq!(long().chars().count(), 10_001);
+    let web = router_over(Arc::new(spy), WebOptions::default());
+    let game = club.games(t)[0];
+    for path in [format!("/t/{token}"), format!("/t/{token}/g/{game}"), format!("/t/{token}/json")] {
+        let page = get(&web, &path).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}");
+        let text = page.text();
+        assert!(!text.contains(&"y".repeat(301)), "{path}: a name is not cut");
+        assert!(!text.contains('\u{202E}'), "{path}: a bidi control got through");
+        assert!(text.len() < 40_000, "{path}: {}", text.len());
+        if !path.ends_with("json") {
+            assert!(
+                text.contains(&format!("<bdi title=\"{}…\">{}…</bdi>", "y".repeat(299), "y".repeat(59))),
+                "{path}"
+            );
+        }
+    }
 }

@@ -7,6 +7,7 @@ mod support;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use support::token as token_of;
 use support::*;
 use tessera_web::{WebOptions, serve};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -31,17 +32,39 @@ struct Events(BufReader<TcpStream>);
 
 impl Events {
     async fn open(addr: SocketAddr, path: &str) -> Events {
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        stream
-            .write_all(
-                format!("GET {path} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n").as_bytes(),
-            )
-            .await
-            .unwrap();
-        let mut events = Events(BufReader::new(stream));
+        let mut events = Events::ask(addr, path, "").await;
         let status = events.line().await.unwrap();
         assert!(status.starts_with("HTTP/1.1 200"), "{status}");
         events
+    }
+
+    /// The request sent with `headers` (each line ending in CRLF), nothing read yet.
+    async fn ask(addr: SocketAddr, path: &str, headers: &str) -> Events {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        stream
+            .write_all(
+                format!("GET {path} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n{headers}\r\n")
+                    .as_bytes(),
+            )
+            .await
+            .unwrap();
+        Events(BufReader::new(stream))
+    }
+
+    /// Whether the stream ends (its last chunk, or the connection closed) within `wait`, no
+    /// event coming before.
+    async fn ends(&mut self, wait: Duration) -> bool {
+        timeout(wait, async {
+            loop {
+                match self.line().await.as_deref() {
+                    None | Some("0") => return true,
+                    Some(data) if data.starts_with("data:") => return false,
+                    Some(_) => {}
+                }
+            }
+        })
+        .await
+        .unwrap_or(false)
     }
 
     async fn line(&mut self) -> Option<String> {
@@ -83,7 +106,9 @@ async fn a_result_set_in_chat_reaches_an_open_stream_and_shutdown_ends_it() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(serve(club.service.clone(), listener, WebOptions::default(), async {
+    // All the streams come from this one address.
+    let opts = WebOptions { max_streams_per_client: 100, ..WebOptions::default() };
+    let server = tokio::spawn(serve(club.service.clone(), listener, opts, async {
         let _ = stopped.await;
     }));
 
@@ -149,5 +174,78 @@ async fn streams_past_the_bound_are_refused() {
     assert_eq!(status, 503);
     // Pages are still served.
     assert_eq!(fetch(addr, &format!("/t/{token}")).await.0, 200);
+    server.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_ends_when_its_address_is_withdrawn() {
+    let club = Club::new();
+    let t = club.tournament(
+        "swiss chess rounds 3 casual name Withdrawn",
+        &[("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")],
+    );
+    let token = club.publish(t);
+    let games = club.games(t);
+    let (white, _) = club.players_of(games[1]);
+    let shared = token_of(&club.say(&white, &format!("!t share #{}", games[1])), "/g/");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server =
+        tokio::spawn(serve(club.service.clone(), listener, WebOptions::default(), std::future::pending()));
+
+    let mut tournament = Events::open(addr, &format!("/t/{token}/events")).await;
+    let mut its_game = Events::open(addr, &format!("/t/{token}/g/{}/events", games[0])).await;
+    let mut game = Events::open(addr, &format!("/g/{shared}/events")).await;
+    for events in [&mut tournament, &mut its_game, &mut game] {
+        assert!(events.next(Duration::from_secs(5)).await.is_some(), "the first event");
+    }
+    // Still shown: the streams stay open.
+    assert!(!tournament.ends(Duration::from_millis(1_500)).await);
+
+    let gone = club.say(&white, &format!("!t unshare #{}", games[1]));
+    assert!(gone.contains("no web page any more"), "{gone}");
+    let started = std::time::Instant::now();
+    assert!(game.ends(Duration::from_secs(3)).await, "the shared game's stream ends");
+    println!("ended {:.1} s after the game was unshared", started.elapsed().as_secs_f64());
+    assert_eq!(fetch(addr, &format!("/g/{shared}/events")).await.0, 404, "and is not opened again");
+
+    club.say("org", &format!("!t tournament unpublish t{t}"));
+    assert!(tournament.ends(Duration::from_secs(3)).await, "the tournament's stream ends");
+    assert!(its_game.ends(Duration::from_secs(3)).await, "so does its game's");
+    assert_eq!(fetch(addr, &format!("/t/{token}/events")).await.0, 404);
+    server.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_cannot_take_every_stream() {
+    let club = Club::new();
+    let t = club.tournament("swiss chess rounds 3 casual name Greedy", &[("a", "A"), ("b", "B")]);
+    let token = club.publish(t);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    // Behind a proxy on this host: each forwarded address is a client.
+    let opts = WebOptions { behind_proxy: true, max_streams_per_client: 2, ..WebOptions::default() };
+    let server = tokio::spawn(serve(club.service.clone(), listener, opts, std::future::pending()));
+    let path = format!("/t/{token}/events");
+    let from = |ip: &str| format!("X-Forwarded-For: {ip}\r\n");
+    let mut open = Vec::new();
+    for _ in 0..2 {
+        let mut events = Events::ask(addr, &path, &from("192.0.2.1")).await;
+        assert!(events.line().await.unwrap().starts_with("HTTP/1.1 200"));
+        assert!(events.next(Duration::from_secs(5)).await.is_some());
+        open.push(events);
+    }
+    let mut third = Events::ask(addr, &path, &from("192.0.2.1")).await;
+    assert!(third.line().await.unwrap().starts_with("HTTP/1.1 429"), "a third from one client");
+    let mut other = Events::ask(addr, &path, &from("192.0.2.2")).await;
+    assert!(other.line().await.unwrap().starts_with("HTTP/1.1 200"), "another client");
+    // A stream that ends gives its place back.
+    club.say("org", &format!("!t tournament unpublish t{t}"));
+    for events in &mut open {
+        assert!(events.ends(Duration::from_secs(3)).await);
+    }
+    let token = club.publish(t);
+    let mut again = Events::ask(addr, &format!("/t/{token}/events"), &from("192.0.2.1")).await;
+    assert!(again.line().await.unwrap().starts_with("HTTP/1.1 200"), "a place was given back");
     server.abort();
 }

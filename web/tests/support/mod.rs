@@ -149,3 +149,79 @@ pub async fn send(router: &Router, request: Request<Body>) -> Got {
 pub async fn get(router: &Router, path: &str) -> Got {
     send(router, Request::get(path).body(Body::empty()).unwrap()).await
 }
+
+/// The service's pages, each read counted by name, timed by how many run at once, and slowed by
+/// `delay`; `alter` may change the tournament's and game's data as they pass.
+pub struct Spy {
+    pub inner: Arc<Service<SqliteStore>>,
+    pub delay: std::time::Duration,
+    pub calls: std::sync::Mutex<HashMap<&'static str, usize>>,
+    pub running: std::sync::atomic::AtomicUsize,
+    pub most_running: std::sync::atomic::AtomicUsize,
+    pub alter_tournament: Option<fn(&mut PublicTournament)>,
+    pub alter_game: Option<fn(&mut PublicGame)>,
+}
+
+use std::sync::atomic::Ordering;
+use tessera_core::public::{PublicGame, PublicTournament, Publication};
+
+impl Spy {
+    pub fn new(service: &Arc<Service<SqliteStore>>) -> Spy {
+        Spy {
+            inner: service.clone(),
+            delay: std::time::Duration::ZERO,
+            calls: Default::default(),
+            running: Default::default(),
+            most_running: Default::default(),
+            alter_tournament: None,
+            alter_game: None,
+        }
+    }
+
+    pub fn calls(&self, what: &str) -> usize {
+        self.calls.lock().unwrap().get(what).copied().unwrap_or(0)
+    }
+
+    pub fn most_running(&self) -> usize {
+        self.most_running.load(Ordering::SeqCst)
+    }
+
+    fn read<T>(&self, what: &'static str, read: impl FnOnce() -> T) -> T {
+        *self.calls.lock().unwrap().entry(what).or_default() += 1;
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most_running.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(self.delay);
+        let value = read();
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        value
+    }
+}
+
+impl tessera_web::Pages for Spy {
+    fn publication(&self, token: &str) -> Result<Option<Publication>, String> {
+        self.read("publication", || tessera_web::Pages::publication(&*self.inner, token))
+    }
+    fn tournament(&self, id: TournamentId) -> Result<PublicTournament, String> {
+        let mut t = self.read("tournament", || tessera_web::Pages::tournament(&*self.inner, id))?;
+        if let Some(alter) = self.alter_tournament {
+            alter(&mut t);
+        }
+        Ok(t)
+    }
+    fn game(&self, id: GameId) -> Result<Option<PublicGame>, String> {
+        let mut g = self.read("game", || tessera_web::Pages::game(&*self.inner, id))?;
+        if let (Some(alter), Some(g)) = (self.alter_game, g.as_mut()) {
+            alter(g);
+        }
+        Ok(g)
+    }
+    fn tournament_pgn(&self, id: TournamentId) -> Result<String, String> {
+        self.read("tournament_pgn", || tessera_web::Pages::tournament_pgn(&*self.inner, id))
+    }
+    fn trf(&self, id: TournamentId) -> Result<String, String> {
+        self.read("trf", || tessera_web::Pages::trf(&*self.inner, id))
+    }
+    fn render_options(&self) -> tessera_render::RenderOptions {
+        tessera_web::Pages::render_options(&*self.inner)
+    }
+}
