@@ -46,6 +46,8 @@ pub trait Pages: Send + Sync {
     fn publication(&self, token: &str) -> Result<Option<Publication>, String>;
     fn tournament(&self, id: TournamentId) -> Result<PublicTournament, String>;
     fn game(&self, id: GameId) -> Result<Option<PublicGame>, String>;
+    /// The tournament a game belongs to (one indexed look).
+    fn game_tournament(&self, game: GameId) -> Result<Option<TournamentId>, String>;
     fn tournament_pgn(&self, id: TournamentId) -> Result<String, String>;
     fn trf(&self, id: TournamentId) -> Result<String, String>;
     fn render_options(&self) -> RenderOptions;
@@ -60,6 +62,9 @@ impl<S: Store + Send + Sync> Pages for Service<S> {
     }
     fn game(&self, id: GameId) -> Result<Option<PublicGame>, String> {
         self.public_game(id)
+    }
+    fn game_tournament(&self, game: GameId) -> Result<Option<TournamentId>, String> {
+        self.public_game_tournament(game)
     }
     fn tournament_pgn(&self, id: TournamentId) -> Result<String, String> {
         Service::tournament_pgn(self, id)

@@ -121,12 +121,13 @@ async fn shared_game(app: &App, token: &str) -> Result<GameId, Refusal> {
 }
 
 /// A game of the published tournament at `token`: only its own games are reached this way. Its
-/// number is looked up in the tournament's kept data before anything of the game is read or
-/// built, so any number costs the same and a foreign game costs nothing.
+/// number is checked first by one indexed look (not a build of the tournament, which a cold page
+/// of thousands of players would wait for), so any number costs the same and a foreign game
+/// costs nothing more.
 async fn tournament_game(app: &App, token: &str, game: &str) -> Result<Arc<PublicGame>, Refusal> {
     let id = tournament_of(app, token).await?;
     let game: GameId = number(game).ok_or(Refusal::NotFound)?;
-    if !app.tournament(id).await?.pairings.iter().any(|p| p.game == Some(game)) {
+    if blocking(app.store_read(move |pages| pages.game_tournament(game))).await? != Some(id) {
         return Err(Refusal::NotFound);
     }
     let g = game_data(app, game).await?;

@@ -310,6 +310,12 @@ impl<S: Store> Service<S> {
         Ok(ratings)
     }
 
+    /// The tournament a game belongs to, by one indexed look: what a tournament's address checks
+    /// a game number against before anything of the game is read.
+    pub fn public_game_tournament(&self, game: GameId) -> Result<Option<TournamentId>, String> {
+        Ok(self.store.tournament_of_game(game).map_err(internal)?.map(|(t, _)| t))
+    }
+
     /// The game as its page shows it; `None` for no such game.
     pub fn public_game(&self, id: GameId) -> Result<Option<PublicGame>, String> {
         let Some(row) = self.store.game(id).map_err(internal)? else { return Ok(None) };

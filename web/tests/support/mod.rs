@@ -215,6 +215,9 @@ impl tessera_web::Pages for Spy {
         }
         Ok(g)
     }
+    fn game_tournament(&self, game: GameId) -> Result<Option<TournamentId>, String> {
+        self.read("game_tournament", || tessera_web::Pages::game_tournament(&*self.inner, game))
+    }
     fn tournament_pgn(&self, id: TournamentId) -> Result<String, String> {
         self.read("tournament_pgn", || tessera_web::Pages::tournament_pgn(&*self.inner, id))
     }
