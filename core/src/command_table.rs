@@ -836,7 +836,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 tournament: tournament(a),
                 game: game(a).unwrap_or_default(),
                 result: a.word("result").unwrap_or_default().to_string(),
-                reason: a.word("reason").unwrap_or("set by the organiser").to_string(),
+                reason: a.word("reason").unwrap_or(crate::model::GameEnding::ORGANISER).to_string(),
                 correct: a.flag("correct").unwrap_or(false),
             })
         },

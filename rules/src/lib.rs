@@ -34,7 +34,7 @@ pub use mechanic::quad;
 pub use moves::{Action, Move};
 pub use perft::perft;
 pub use position::Position;
-pub use record::{Record, Replay, ReplayError, parse_record, read_turns, replay};
+pub use record::{Record, Replay, ReplayError, WrittenPly, parse_record, read_turns, replay, written_plies};
 pub use setup::Setup;
 pub use text::PositionError;
 pub use types::{Bitboard, ByColor, Color, Piece, Role, Square};

@@ -318,33 +318,56 @@ fn play_tokens(game: &mut Game, moves: &[RecordToken]) -> Result<(), ReplayError
 /// otherwise be read as the end of White's turn before it. Blue Chip's opening chip, placed
 /// before White's first move, stands before `1.` unnumbered (`[e5] 1. e2-e4[d5]`).
 pub(crate) fn write_moves(game: &Game) -> String {
+    let mut out = String::new();
+    for ply in written_plies(game) {
+        if let Some(label) = &ply.label {
+            out.push_str(label);
+            out.push(' ');
+        }
+        out.push_str(&ply.text);
+        out.push(' ');
+    }
+    out.push_str(game.outcome().map_or("*", |o| o.result()));
+    out
+}
+
+/// One ply as the record writes it: the move number before it, where the record writes one
+/// (`12.`, `12...`), and the move in the record's notation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WrittenPly {
+    pub label: Option<String>,
+    pub text: String,
+}
+
+/// The game's plies as [`Game::record`] writes them: SAN for FIDE chess, the variants' long
+/// notation otherwise, numbered where the record numbers them (a Black turn after a White one is
+/// numbered again only where [`replay`] would otherwise join it to White's).
+pub fn written_plies(game: &Game) -> Vec<WrittenPly> {
     let san = game.start().variant() == Variant::Chess;
     let mut pos = game.start().clone();
-    let mut out = String::new();
+    let mut plies = Vec::with_capacity(game.moves().len());
     // White's turn just written, and the position it was played from.
     let mut last: Option<(String, Position)> = None;
     for (i, mv) in game.moves().iter().enumerate() {
         let text = if san { notation::san(&pos, mv) } else { notation::lan(&pos, mv) };
         let after = pos.played(mv);
-        if pos.turn() == Color::White {
-            out.push_str(&format!("{}. ", pos.fullmoves()));
+        let label = if pos.turn() == Color::White {
+            Some(format!("{}.", pos.fullmoves()))
         } else if i == 0 {
             // A turn that does not count as a move (the opening chip) comes before move 1.
-            if after.fullmoves() != pos.fullmoves() {
-                out.push_str(&format!("{}... ", pos.fullmoves()));
-            }
+            (after.fullmoves() != pos.fullmoves()).then(|| format!("{}...", pos.fullmoves()))
         } else if let Some((white, before)) = &last
             && would_join(before, white, &text)
         {
-            out.push_str(&format!("{}... ", pos.fullmoves()));
-        }
-        out.push_str(&text);
-        out.push(' ');
-        last = (pos.turn() == Color::White).then(|| (text, pos.clone()));
+            Some(format!("{}...", pos.fullmoves()))
+        } else {
+            None
+        };
+        last = (pos.turn() == Color::White).then(|| (text.clone(), pos.clone()));
+        plies.push(WrittenPly { label, text });
         pos = after;
     }
-    out.push_str(game.outcome().map_or("*", |o| o.result()));
-    out
+    plies
 }
 
 /// Whether [`replay`] would read the first action of `next`, written unnumbered after the turn

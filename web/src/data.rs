@@ -143,8 +143,7 @@ impl App {
 
     /// What a public address shows, `None` for an unknown or withdrawn one.
     pub async fn address(&self, token: &str) -> Result<Option<Publication>, Failure> {
-        // Our addresses are letters and digits; anything else is not looked up (nor kept).
-        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if !tessera_core::public::could_be_address(token) {
             return Ok(None);
         }
         let owned = token.to_string();

@@ -215,8 +215,7 @@ fn pager(label: &str, current: usize, pages: usize, href: impl Fn(usize) -> Stri
 
 /// The tournament's page: `base` is its address (`/t/{token}`).
 pub fn tournament(t: &PublicTournament, base: &str, q: Query) -> Markup {
-    let names: HashMap<PlayerId, &str> =
-        t.snapshot.entries.iter().map(|e| (e.player, e.name.as_str())).collect();
+    let names = t.names();
     let name_of = |p: PlayerId| name(names.get(&p).copied().unwrap_or("?"));
     let row = &t.row;
     let lines = &t.standings.lines;

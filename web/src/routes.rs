@@ -191,8 +191,7 @@ pub async fn tournament_json(State(app): State<Arc<App>>, Path(token): Path<Stri
 fn tournament_json_text(t: &PublicTournament, base: &str) -> String {
     use serde_json::json;
     let shown = |name: &str| names::fit(name, 300);
-    let names: std::collections::HashMap<_, _> =
-        t.snapshot.entries.iter().map(|e| (e.player, e.name.as_str())).collect();
+    let names = t.names();
     let name_of = |p| names.get(&p).map_or_else(|| "?".to_string(), |n| shown(n));
     let row = &t.row;
     let value = json!({

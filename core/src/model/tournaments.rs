@@ -264,6 +264,8 @@ pub struct GameEnding<'a> {
 impl<'a> GameEnding<'a> {
     /// How the reason of a game lost by forfeit begins.
     pub const FORFEIT: &'static str = "forfeit: ";
+    /// How the reason of a result the organiser set begins.
+    pub const ORGANISER: &'static str = "set by the organiser";
 
     pub fn of(result: &'a str, reason: &str) -> GameEnding<'a> {
         let forfeit = matches!(result, "+-" | "-+" | "--");
@@ -277,7 +279,7 @@ impl<'a> GameEnding<'a> {
             reason: if forfeit {
                 format!("{}{reason}", GameEnding::FORFEIT)
             } else {
-                format!("set by the organiser: {reason}")
+                format!("{}: {reason}", GameEnding::ORGANISER)
             },
             forfeit,
         }

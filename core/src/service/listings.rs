@@ -120,8 +120,8 @@ pub(super) fn pgn(l: &Loaded, event: &str, round: &str) -> String {
     text.push_str(&tag("Variant", l.variant().name()));
     // Results an organiser set: decided off the board, or a game not played (a double forfeit too).
     let termination = match l.row.result_reason.as_deref() {
-        Some(r) if r.starts_with("set by the organiser") => "adjudication",
-        Some(r) if r.starts_with("forfeit") => "abandoned",
+        Some(r) if r.starts_with(crate::model::GameEnding::ORGANISER) => "adjudication",
+        Some(r) if r.starts_with(crate::model::GameEnding::FORFEIT) => "abandoned",
         _ => tessera_rules::record::termination(l.game.outcome()),
     };
     text.push_str(&tag("Termination", termination));

@@ -35,6 +35,11 @@ impl PublicTournament {
     pub fn name(&self, player: PlayerId) -> &str {
         self.snapshot.entries.iter().find(|e| e.player == player).map_or("?", |e| e.name.as_str())
     }
+
+    /// Every entrant's name by id, for a page naming many of them.
+    pub fn names(&self) -> std::collections::HashMap<PlayerId, &str> {
+        self.snapshot.entries.iter().map(|e| (e.player, e.name.as_str())).collect()
+    }
 }
 
 /// One pairing as the page shows it.
@@ -118,6 +123,12 @@ fn fingerprint(parts: &impl Hash) -> u64 {
     let mut h = DefaultHasher::new();
     parts.hash(&mut h);
     h.finish()
+}
+
+/// Whether `token` could be one of our addresses (letters and digits, not too long): anything else
+/// is never looked up, nor kept by a cache.
+pub fn could_be_address(token: &str) -> bool {
+    !token.is_empty() && token.len() <= 64 && token.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// An unguessable address: 128 random bits, as 26 base-32 letters and digits.
@@ -214,8 +225,7 @@ impl<S: Store> Service<S> {
 
     /// What a live address shows: `None` for an unknown or withdrawn one.
     pub fn publication(&self, token: &str) -> Result<Option<Publication>> {
-        // Addresses are ours: anything else is not looked up at all.
-        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if !could_be_address(token) {
             return Ok(None);
         }
         self.store.publication(token)
@@ -337,27 +347,13 @@ impl<S: Store> Service<S> {
             name: p.name.clone(),
             rating: ratings.as_ref().map(|r| r.get(&loaded.row.variant, p.id).display()),
         };
-        let san = loaded.variant() == Variant::Chess;
-        let mut pos = loaded.game.start().clone();
-        let mut views = vec![BoardView::new(&pos, None)];
-        let mut plies = Vec::with_capacity(loaded.game.moves().len());
-        let mut numbered_last = false;
-        for (i, mv) in loaded.game.moves().iter().enumerate() {
-            let text = if san { notation::san(&pos, mv) } else { notation::lan(&pos, mv) };
-            let color = pos.turn();
-            let label = if color == Color::White {
-                Some(format!("{}.", pos.fullmoves()))
-            } else if i == 0 || !numbered_last {
-                Some(format!("{}...", pos.fullmoves()))
-            } else {
-                None
-            };
-            numbered_last = color == Color::White;
-            let next = pos.played(mv);
-            views.push(BoardView::new(&next, Some((&pos, mv))));
-            plies.push(PublicPly { label, color, text });
-            pos = next;
-        }
+        // The record's own numbering and notation, and the board before and after each ply.
+        let views = loaded.game.views();
+        let plies = tessera_rules::written_plies(&loaded.game)
+            .into_iter()
+            .zip(&views)
+            .map(|(ply, before)| PublicPly { label: ply.label, color: before.turn, text: ply.text })
+            .collect();
         let outcome = loaded.game.outcome();
         let result = loaded.row.result.clone().or_else(|| outcome.map(|o| o.result().to_string()));
         let ending = match (&loaded.row.result_reason, &result) {
@@ -394,10 +390,8 @@ impl<S: Store> Service<S> {
 /// Whether a game's stored reason says it was decided off the board: by the organiser, or by
 /// forfeit.
 fn off_the_board(reason: &str) -> bool {
-    reason.starts_with(ORGANISER) || reason.starts_with(GameEnding::FORFEIT)
+    reason.starts_with(GameEnding::ORGANISER) || reason.starts_with(GameEnding::FORFEIT)
 }
-
-const ORGANISER: &str = "set by the organiser";
 
 /// How a game decided off the board ended, in words: `White wins by forfeit (no show)`, `Draw,
 /// set by the organiser (agreed by phone)`.
@@ -413,13 +407,13 @@ fn decided_off_the_board(result: &str, reason: &str) -> String {
     // Free text an organiser typed: cleaned as a name is (no bidi overrides, no hidden characters).
     let said = |why: &str| {
         let why = crate::names::fit(why.trim(), 200);
-        if why.is_empty() || why == ORGANISER { String::new() } else { format!(" ({why})") }
+        if why.is_empty() || why == GameEnding::ORGANISER { String::new() } else { format!(" ({why})") }
     };
     match reason.strip_prefix(GameEnding::FORFEIT) {
         Some(why) => format!("{who} by forfeit{}", said(why)),
         None => {
-            let why = reason.strip_prefix(ORGANISER).unwrap_or(reason).trim_start_matches(':');
-            format!("{who}, {ORGANISER}{}", said(why))
+            let why = reason.strip_prefix(GameEnding::ORGANISER).unwrap_or(reason).trim_start_matches(':');
+            format!("{who}, {}{}", GameEnding::ORGANISER, said(why))
         }
     }
 }
