@@ -524,3 +524,20 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         assert!(matches!(parse_record("1. e4 1-0 e5"), Err(ReplayError::Syntax(_))));
     }
 }
+
+#[cfg(test)]
+mod written_plies_tests {
+    use super::*;
+
+    /// A page's move list is the record's: Blue Chip's opening chip unnumbered before `1.`,
+    /// Black's reply unnumbered after White's move.
+    #[test]
+    fn plies_are_numbered_as_the_record_numbers_them() {
+        let game = replay(Variant::BlueChip, "[e5] 1. e2-e4[d5] e7-e5[f3]").unwrap().game;
+        let plies = written_plies(&game);
+        let shown: Vec<(Option<&str>, &str)> =
+            plies.iter().map(|p| (p.label.as_deref(), p.text.as_str())).collect();
+        assert_eq!(shown, [(None, "[e5]"), (Some("1."), "e2-e4[d5]"), (None, "e7-e5[f3]")]);
+        assert_eq!(game.record(), "[e5] 1. e2-e4[d5] e7-e5[f3] *");
+    }
+}
