@@ -125,6 +125,7 @@ pub fn not_found() -> Markup {
         html! {
             h1 { "Not found" }
             p { "There is no page here. It may never have existed, or its owner took it down." }
+            p { "If someone gave you this link, ask them in the chat for the current one: a page published again gets a new address." }
         },
     )
 }
