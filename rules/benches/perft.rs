@@ -79,7 +79,7 @@ fn variants() {
         (Variant::Hans38Postal, 4),
         (Variant::InfiniteReserves, 2),
         (Variant::MovingOccupiedSquares, 2),
-        (Variant::QuadSquare, 3),
+        (Variant::QuadSquare, 4),
         (Variant::TiledSquares, 3),
         (Variant::BlueChip, 3),
         (Variant::Shrink, 4),

@@ -8,6 +8,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if let Some(nodes) = crate::plain::perft(pos, depth) {
         return nodes;
     }
+    if let Some(nodes) = crate::mechanic::quad::perft(pos, depth, u64::MAX) {
+        return nodes.expect("no budget");
+    }
     let mut buffers = vec![Vec::with_capacity(64); depth as usize + 1];
     perft_inner(pos, depth, &mut buffers)
 }
@@ -66,6 +69,9 @@ pub struct Count {
 pub fn perft_within(pos: &Position, depth: u32, budget: u64) -> Option<Count> {
     if let Some(counted) = crate::plain::perft_within(pos, depth, budget) {
         return counted.map(|nodes| Count { nodes, by: Generator::Plain });
+    }
+    if let Some(counted) = crate::mechanic::quad::perft(pos, depth, budget) {
+        return counted.map(|nodes| Count { nodes, by: Generator::General });
     }
     let mut buffers = vec![Vec::with_capacity(64); depth as usize + 1];
     let mut left = budget;
