@@ -12,8 +12,8 @@
 use std::sync::LazyLock;
 
 use super::{
-    Arrival, DIAGONAL, KING, ORTHOGONAL, PromotionKind, QUADS, cells_of, knight_targets, leap, location,
-    on_board, promotion_kind,
+    Arrival, DIAGONAL, KING, ORTHOGONAL, PromotionKind, QUADS, cells_of, find_location as location,
+    knight_targets, leap, on_board, promotion_kind,
 };
 use crate::moves::Action;
 use crate::position::Position;
@@ -144,6 +144,18 @@ impl Tables {
             }
         }
         t
+    }
+
+    /// The index into `QUADS` of a cell's quad.
+    #[inline]
+    pub(super) fn quad_of(&self, sq: Square) -> Option<usize> {
+        let index = self.quad[sq.index()];
+        (index != NONE).then_some(usize::from(index))
+    }
+
+    #[inline]
+    pub(super) fn location_of(&self, sq: Square) -> Square {
+        self.loc(sq)
     }
 
     /// A cell's location.

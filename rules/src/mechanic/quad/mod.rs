@@ -284,6 +284,11 @@ pub const QUADS: [Quad; 6] = [
 pub const WIDTH: u8 = 7;
 
 pub fn quad_at(sq: Square) -> Option<&'static Quad> {
+    board::tables().quad_of(sq).map(|index| &QUADS[index])
+}
+
+/// [`quad_at`] worked out from `QUADS`: what the tables are made of.
+fn find_quad(sq: Square) -> Option<&'static Quad> {
     QUADS.iter().find(|quad| quad.cells.contains(&sq))
 }
 
@@ -293,7 +298,12 @@ pub fn quad_named(name: &str) -> Option<&'static Quad> {
 
 /// The location a cell belongs to: its quad's canonical cell, or itself.
 pub fn location(sq: Square) -> Square {
-    quad_at(sq).map_or(sq, |quad| quad.cells[0])
+    board::tables().location_of(sq)
+}
+
+/// [`location`] worked out from `QUADS`: what the tables are made of.
+fn find_location(sq: Square) -> Square {
+    find_quad(sq).map_or(sq, |quad| quad.cells[0])
 }
 
 /// The name players use for a location: `M1` for a quad, `e4` for a square.
@@ -308,7 +318,7 @@ pub fn quad_cells() -> Bitboard {
 
 /// Cells of the same location as `sq`.
 fn cells_of(sq: Square) -> Vec<Square> {
-    quad_at(sq).map_or_else(|| vec![sq], |quad| quad.cells.to_vec())
+    find_quad(sq).map_or_else(|| vec![sq], |quad| quad.cells.to_vec())
 }
 
 /// The pieces standing at a location, with the cell each is kept on.
@@ -340,12 +350,12 @@ enum Arrival {
 
 /// Locations a leaper reaches: one jump from any cell of its location.
 fn leap(from: Square, deltas: &[(i8, i8)]) -> Vec<Square> {
-    let origin = location(from);
+    let origin = find_location(from);
     cells_of(from)
         .into_iter()
         .flat_map(|cell| deltas.iter().filter_map(move |&(df, dr)| cell.offset(df, dr)))
         .filter(|&s| on_board(s))
-        .map(location)
+        .map(find_location)
         .filter(|&loc| loc != origin)
         .collect()
 }
@@ -356,12 +366,12 @@ fn leap(from: Square, deltas: &[(i8, i8)]) -> Vec<Square> {
 /// there. It leaps: nothing on the way matters. The move need not be symmetric (e3 reaches S2
 /// through f3, S2 never reaches e3), so an attack is always one of the attacker's own moves.
 fn knight_targets(from: Square) -> Vec<Square> {
-    let origin = location(from);
+    let origin = find_location(from);
     let mut out = Vec::new();
     for cell in cells_of(from) {
         for (df, dr) in ORTHOGONAL {
             let Some(step) = cell.offset(df, dr).filter(|&s| on_board(s)) else { continue };
-            let through = location(step);
+            let through = find_location(step);
             if through == origin {
                 continue;
             }
@@ -369,7 +379,7 @@ fn knight_targets(from: Square) -> Vec<Square> {
             let sides = if df == 0 { [(-1, dr), (1, dr)] } else { [(df, -1), (df, 1)] };
             for (sf, sr) in sides {
                 let Some(land) = step.offset(sf, sr).filter(|&s| on_board(s)) else { continue };
-                let to = location(land);
+                let to = find_location(land);
                 if to != origin && to != through && !out.contains(&to) {
                     out.push(to);
                 }
