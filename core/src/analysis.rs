@@ -96,6 +96,18 @@ impl Eval {
         }
     }
 
+    /// As the side `color` reads it: `+1.35` (good for them), `mate in 3`, `mated in 2`.
+    pub fn short_for(self, color: Color) -> String {
+        let sign = white_sign(color) as i32;
+        match self {
+            Eval::Cp(cp) => Eval::Cp(cp * sign).short(),
+            Eval::Mate(n) if n * sign > 0 => format!("mate in {}", n.abs()),
+            Eval::Mate(n) => format!("mated in {}", n.abs()),
+            Eval::Won(c) if c == color => "won".into(),
+            Eval::Won(_) => "lost".into(),
+        }
+    }
+
     /// For `color`, the mate it gives (positive) or gets (negative), if any.
     fn mate_for(self, color: Color) -> Option<i32> {
         let sign = white_sign(color) as i32;
@@ -304,7 +316,9 @@ pub fn record_turn(pos: &Position, mv: &Move) -> String {
 pub fn evaluate(searcher: &mut Searcher, game: &Game, ply: usize, limits: Limits) -> PlyEval {
     let pos = game.position();
     match game.outcome() {
-        Some(Outcome::Win { winner, .. }) => return PlyEval { ply, eval: Eval::Won(winner), best: None, depth: 0 },
+        Some(Outcome::Win { winner, .. }) => {
+            return PlyEval { ply, eval: Eval::Won(winner), best: None, depth: 0 };
+        }
         Some(Outcome::Draw { .. }) => return PlyEval { ply, eval: Eval::Cp(0), best: None, depth: 0 },
         None => {}
     }
@@ -359,6 +373,60 @@ pub fn written_turns(start: &Position, moves: &[Move]) -> Vec<String> {
         .collect()
 }
 
+/// A turn's number as a record writes it before the turn played from `pos`: `12.` for White,
+/// `12...` for Black.
+pub fn turn_label(pos: &Position) -> String {
+    let dots = if pos.turn() == Color::White { "." } else { "..." };
+    format!("{}{dots}", pos.fullmoves())
+}
+
+/// The positions of a game, the start first: what [`turn_label`] numbers turns by.
+pub fn positions(start: &Position, moves: &[Move]) -> Vec<Position> {
+    let mut all = Vec::with_capacity(moves.len() + 1);
+    all.push(start.clone());
+    for mv in moves {
+        let next = all[all.len() - 1].played(mv);
+        all.push(next);
+    }
+    all
+}
+
+/// The picture's data: each position's winning chances, the judged turns marked at the position
+/// they led to, move numbers under the axis (about eight), the levels ±3 and ±10 pawns.
+pub fn chart(
+    evals: &[PlyEval],
+    judged: &[Judged],
+    positions: &[Position],
+) -> tessera_render::graph::EvalChart {
+    use tessera_render::graph::{ChartMark, Severity};
+    let points = evals.iter().map(|e| e.eval.chances() as f32).collect();
+    let marks = judged
+        .iter()
+        .filter_map(|j| {
+            let severity = match j.class? {
+                Class::Inaccuracy => Severity::Inaccuracy,
+                Class::Mistake => Severity::Mistake,
+                Class::Blunder => Severity::Blunder,
+            };
+            Some(ChartMark { index: j.ply, severity })
+        })
+        .collect();
+    let moves = positions.last().map_or(1, |p| p.fullmoves()).max(1);
+    let step = [1, 2, 5, 10, 20, 50, 100, 200, 500].into_iter().find(|s| moves / s <= 8).unwrap_or(1000);
+    let mut labels = Vec::new();
+    for (i, pos) in positions.iter().enumerate() {
+        let n = pos.fullmoves();
+        if pos.turn() == Color::White && n % step == 0 && i < evals.len() {
+            labels.push((i, n.to_string()));
+        }
+    }
+    let levels = [300, -300, 1000, -1000]
+        .into_iter()
+        .map(|cp| (winning_chances(cp) as f32, format!("{:+}", cp / 100)))
+        .collect();
+    tessera_render::graph::EvalChart { points, marks, labels, levels }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,9 +470,9 @@ mod tests {
         assert_eq!(judge(Color::White, Eval::Cp(0), Eval::Cp(400)), (None, 0.0));
         // Beyond ten pawns nothing more is lost: +15 to +11 is no mistake.
         assert_eq!(judge(Color::White, Eval::Cp(1500), Eval::Cp(1100)).0, None);
-        // The same 300 cp matter most near level.
-        assert_eq!(judge(Color::White, Eval::Cp(150), Eval::Cp(-150)).0, Some(Class::Mistake));
-        assert_eq!(judge(Color::White, Eval::Cp(900), Eval::Cp(600)).0, None);
+        // The same pawn matters most near level.
+        assert_eq!(judge(Color::White, Eval::Cp(50), Eval::Cp(-50)).0, Some(Class::Inaccuracy));
+        assert_eq!(judge(Color::White, Eval::Cp(800), Eval::Cp(700)).0, None);
     }
 
     #[test]
@@ -428,11 +496,11 @@ mod tests {
     fn a_series_is_judged_turn_by_turn_with_the_better_turn() {
         let evals = [
             ev(0, Eval::Cp(20)),
-            ev(1, Eval::Cp(30)),    // White: fine
-            ev(2, Eval::Cp(900)),   // Black: blunder (hangs the queen)
-            ev(3, Eval::Cp(-300)),  // White: blunder back
-            ev(4, Eval::Cp(-250)),  // Black: fine
-            ev(5, Eval::Mate(-2)),  // White: walks into mate from -2.5: blunder
+            ev(1, Eval::Cp(30)),   // White: fine
+            ev(2, Eval::Cp(900)),  // Black: blunder (hangs the queen)
+            ev(3, Eval::Cp(-300)), // White: blunder back
+            ev(4, Eval::Cp(-250)), // Black: fine
+            ev(5, Eval::Mate(-2)), // White: walks into mate from -2.5: blunder
         ];
         let played: Vec<String> = ["e4", "Qh4", "a3", "Nf6", "b3"].map(String::from).to_vec();
         let judged = judge_all(Color::White, &played, &evals);

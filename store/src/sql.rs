@@ -313,8 +313,7 @@ pub const PUBLICATION: &str = "SELECT kind, target FROM publications WHERE token
 /// finished_at.
 pub const ANALYSIS_COLUMNS: &str = "game_id, requester, platform, channel, requested_at, finished_at";
 /// `(game)`.
-pub const ANALYSIS: &str =
-    "SELECT game_id, requester, platform, channel, requested_at, finished_at FROM analyses WHERE game_id = ?1";
+pub const ANALYSIS: &str = "SELECT game_id, requester, platform, channel, requested_at, finished_at FROM analyses WHERE game_id = ?1";
 /// The waiting analyses, oldest first.
 pub const WAITING_ANALYSES: &str = "SELECT game_id, requester, platform, channel, requested_at, finished_at
      FROM analyses WHERE finished_at IS NULL ORDER BY requested_at, game_id";

@@ -862,7 +862,8 @@ impl Store for PgStore {
             if all >= bounds.overall {
                 return Ok(AnalysisAsked::QueueFull(all));
             }
-            execute(&tx, sql::ASK_ANALYSIS, &[&a.game, &a.requester, &a.platform, &a.channel, &a.now]).await?;
+            execute(&tx, sql::ASK_ANALYSIS, &[&a.game, &a.requester, &a.platform, &a.channel, &a.now])
+                .await?;
             tx.commit().await?;
             Ok(AnalysisAsked::Queued { place: all + 1 })
         })
