@@ -1,4 +1,4 @@
-//! The scriptable commands: `variants`, `perft`, `replay`, `bestmove`, `migrate`. Their `--json` output is
+//! The scriptable commands: `variants`, `perft`, `replay`, `bestmove`, `analyse`, `migrate`. Their `--json` output is
 //! stable.
 
 use std::io::Read;
@@ -172,6 +172,26 @@ enum Command {
         #[command(subcommand)]
         action: TournamentAction,
     },
+    /// Analyse a game record as `!t analyse` does: every position searched, printed per ply with
+    /// its evaluation (White's view), the engine's best turn there and the class of the turn
+    /// played (inaccuracy, mistake, blunder: a loss of 5, 10, 15 points of win%, as Lichess).
+    #[command(alias = "analyze")]
+    Analyse {
+        /// Default: the record's `[Variant]` tag, else chess.
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// The game record (file or -), as `tessera replay` reads it.
+        #[arg(long)]
+        moves: PathBuf,
+        /// Milliseconds a position (default 250, as the bot analyses; none with --depth alone).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Search each position to this depth: the same answer on any machine.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=48))]
+        depth: Option<u32>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Where `render` and `bestmove` take their position from.
@@ -261,6 +281,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
         Some(Command::Bestmove { from, movetime, depth, json }) => run_bestmove(&from, movetime, depth, json),
+        Some(Command::Analyse { variant, moves, movetime, depth, json }) => {
+            run_analyse(variant, &moves, movetime, depth, json)
+        }
         Some(Command::Render {
             from,
             size,
@@ -649,6 +672,108 @@ fn run_bestmove(
     } else {
         say!("{text}");
         say!("depth {} nodes {} nps {} score {score_text}", choice.depth, choice.nodes, choice.nps);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_analyse(
+    variant: Option<Variant>,
+    moves: &PathBuf,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    json: bool,
+) -> Result<ExitCode> {
+    use tessera_core::analysis::{self, Eval, Tally};
+    let text = read_input(moves)?;
+    let variant = match variant {
+        Some(v) => v,
+        None => record_variant(&text)?,
+    };
+    let game = tessera_rules::replay(variant, &text).map_err(|e| anyhow::anyhow!("{e}"))?.game;
+    let limits = match (movetime, depth) {
+        (None, Some(d)) => tessera_engine::Limits { depth: Some(d), movetime: None },
+        (ms, d) => tessera_engine::Limits {
+            depth: d.or(Some(analysis::POSITION_MAX_DEPTH)),
+            movetime: Some(
+                ms.map_or(analysis::POSITION_MOVETIME, |ms| std::time::Duration::from_millis(ms.max(1))),
+            ),
+        },
+    };
+    let start = game.start();
+    let played = analysis::written_turns(start, game.moves());
+    let evals = analysis::analyse_game(start, game.moves(), limits, || true).unwrap_or_default();
+    let judged = analysis::judge_all(start.turn(), &played, &evals);
+    let positions = analysis::positions(start, game.moves());
+    let eval_json = |e: Eval| match e {
+        Eval::Cp(cp) => json!({ "cp": cp }),
+        Eval::Mate(n) => json!({ "mate": n }),
+        Eval::Won(c) => json!({ "won": c.name() }),
+    };
+    let tally_json = |t: Tally| {
+        json!({
+            "inaccuracies": t.inaccuracies,
+            "mistakes": t.mistakes,
+            "blunders": t.blunders,
+            "average_loss": (t.average_loss * 100.0).round() / 100.0,
+        })
+    };
+    if json {
+        let plies: Vec<Value> = evals
+            .iter()
+            .map(|e| {
+                let mut out = json!({
+                    "ply": e.ply,
+                    "eval": eval_json(e.eval),
+                    "best": e.best,
+                    "depth": e.depth,
+                });
+                if let Some(j) = e.ply.checked_sub(1).and_then(|i| judged.get(i)) {
+                    out["move"] = json!(j.played);
+                    out["mover"] = json!(j.mover.name());
+                    out["class"] = json!(j.class.map(|c| c.name()));
+                    out["loss"] = json!((j.loss * 50.0 * 100.0).round() / 100.0);
+                    out["better"] = json!(j.better);
+                }
+                out
+            })
+            .collect();
+        say!(
+            "{}",
+            json!({
+                "variant": variant.name(),
+                "movetime_ms": limits.movetime.map(|t| t.as_millis() as u64),
+                "depth": limits.depth,
+                "plies": plies,
+                "white": tally_json(Tally::of(&judged, Color::White)),
+                "black": tally_json(Tally::of(&judged, Color::Black)),
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for e in &evals {
+        let best = e.best.as_deref().map_or(String::new(), |b| format!("best {b} (depth {})", e.depth));
+        match e.ply.checked_sub(1).and_then(|i| judged.get(i)) {
+            None => say!("{:<18} {:>7}  {best}", "start", e.eval.short()),
+            Some(j) => {
+                let mark = j.class.map_or("", |c| c.glyph());
+                let turn = format!("{} {}{mark}", analysis::turn_label(&positions[j.ply - 1]), j.played);
+                let verdict = match (j.class, &j.better) {
+                    (Some(c), Some(b)) => format!("  {}, better {b}", c.name()),
+                    _ => String::new(),
+                };
+                say!("{turn:<18} {:>7}  {best}{verdict}", e.eval.short())
+            }
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        let t = Tally::of(&judged, color);
+        say!(
+            "{color}: {} inaccuracies, {} mistakes, {} blunders, average loss {:.1}%",
+            t.inaccuracies,
+            t.mistakes,
+            t.blunders,
+            t.average_loss
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -192,12 +192,14 @@ impl Session {
         notices.into_iter().map(|n| self.show(&n.into_reply())).collect()
     }
 
-    /// The bot's turns waiting in this terminal's games, played and shown. One typist, one
-    /// terminal: the bot's answer is awaited here rather than on a worker thread.
+    /// The bot's turns waiting in this terminal's games, played and shown, then its hints and
+    /// analyses (an analysis's answer comes through the outbox). One typist, one terminal: the
+    /// bot's answer is awaited here rather than on a worker thread.
     pub fn bot_turns<S: Store>(&mut self, service: &Service<S>) -> Vec<String> {
         let mut shown = Vec::new();
-        while let Some(game) = service.practice_queue().try_pop() {
-            for notice in service.practice_turn(game, unix_now() + self.clock_offset) {
+        let queue = service.practice_queue();
+        while let Some(job) = queue.try_pop().or_else(|| queue.try_pop_later()) {
+            for notice in service.practice_job(&job, unix_now() + self.clock_offset, &mut || true) {
                 shown.push(self.show(&notice.into_reply()));
             }
         }
@@ -255,6 +257,7 @@ impl Session {
 pub fn serve<S: Store>(service: &Service<S>) -> Result<()> {
     service.set_bot_account(PLATFORM, BOT);
     service.practice_resume(Some(&[PLATFORM]), None)?;
+    service.analysis_resume(Some(&[PLATFORM]))?;
     service.release_dead_claims(PLATFORM)?;
     service.resume_tournaments(&[PLATFORM])?;
     Ok(())

@@ -9,9 +9,11 @@
 //! start.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::router::Router;
+use tessera_core::queue::Job;
+#[cfg(test)]
 use tessera_core::queue::Queue;
 use tessera_core::service::{Service, unix_now};
 use tessera_core::store::Store;
@@ -27,8 +29,8 @@ pub const MIN_ANSWER_DELAY: Duration = Duration::from_millis(1000);
 #[derive(Debug)]
 pub struct Worker<S: Store + 'static> {
     service: Arc<Service<S>>,
-    /// The queue it works through, closed to stop it.
-    queue: fn(&Service<S>) -> &Queue,
+    /// Closes the queue it works through, to stop it.
+    close: fn(&Service<S>),
     /// What it does, for the log.
     what: &'static str,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -45,17 +47,39 @@ impl<S: Store + 'static> Worker<S> {
             Ok(_) => {}
             Err(e) => tracing::error!("could not look for the bot's games to resume: {e:#}"),
         }
+        match service.analysis_resume(Some(&platforms)) {
+            Ok(n) if n > 0 => tracing::info!(games = n, "resuming the analyses asked for"),
+            Ok(_) => {}
+            Err(e) => tracing::error!("could not look for the analyses to resume: {e:#}"),
+        }
         let worker = Arc::clone(&service);
-        Worker::spawn(service, Service::practice_queue, "practice", move || {
-            while let Some((game, queued)) = worker.practice_queue().pop_wait() {
-                let notices = worker.practice_turn(game, unix_now());
-                // Sleeping here delays only the bot's games, and only those answered faster.
-                if let Some(wait) = MIN_ANSWER_DELAY.checked_sub(queued.elapsed()) {
-                    std::thread::sleep(wait);
+        Worker::spawn(
+            service,
+            |s| s.practice_queue().close(),
+            "practice",
+            move || {
+                let queue = worker.practice_queue();
+                let run = |job: &Job, queued: Instant| {
+                    // An analysis plays the turns and hints that come meanwhile between its
+                    // positions, and stops (to be resumed at the next start) when the worker stops.
+                    let mut between = || {
+                        while let Some((urgent, at)) = queue.try_pop_queued() {
+                            deliver_after(
+                                &router,
+                                worker.practice_job(&urgent, unix_now(), &mut || true),
+                                at,
+                            );
+                        }
+                        !queue.is_closed()
+                    };
+                    let notices = worker.practice_job(job, unix_now(), &mut between);
+                    deliver_after(&router, notices, queued);
+                };
+                while let Some((job, queued)) = queue.pop_wait() {
+                    run(&job, queued);
                 }
-                router.deliver(notices);
-            }
-        })
+            },
+        )
     }
 
     /// Tournament rounds in chat mode ([`Service::pairing_step`]): a round of thousands takes
@@ -69,17 +93,22 @@ impl<S: Store + 'static> Worker<S> {
             Err(e) => tracing::error!("could not look for running tournaments: {e:#}"),
         }
         let worker = Arc::clone(&service);
-        Worker::spawn(service, Service::tournament_queue, "pairing", move || while worker.pairing_step() {})
+        Worker::spawn(
+            service,
+            |s| s.tournament_queue().close(),
+            "pairing",
+            move || while worker.pairing_step() {},
+        )
     }
 
     fn spawn(
         service: Arc<Service<S>>,
-        queue: fn(&Service<S>) -> &Queue,
+        close: fn(&Service<S>),
         what: &'static str,
         work: impl FnOnce() + Send + 'static,
     ) -> std::io::Result<Worker<S>> {
         let thread = std::thread::Builder::new().name(format!("tessera-{what}")).spawn(work)?;
-        Ok(Worker { service, queue, what, thread: Some(thread) })
+        Ok(Worker { service, close, what, thread: Some(thread) })
     }
 
     /// Ends the thread after the job it is doing, if any.
@@ -88,7 +117,7 @@ impl<S: Store + 'static> Worker<S> {
     }
 
     fn halt(&mut self) {
-        (self.queue)(&self.service).close();
+        (self.close)(&self.service);
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
         {
@@ -101,6 +130,18 @@ impl<S: Store + 'static> Drop for Worker<S> {
     fn drop(&mut self) {
         self.halt();
     }
+}
+
+/// Posts a job's notices, no sooner than [`MIN_ANSWER_DELAY`] after it was queued. Sleeping here
+/// delays only the bot's games, and only those answered faster.
+fn deliver_after(router: &Router, notices: Vec<tessera_core::service::Notice>, queued: Instant) {
+    if notices.is_empty() {
+        return;
+    }
+    if let Some(wait) = MIN_ANSWER_DELAY.checked_sub(queued.elapsed()) {
+        std::thread::sleep(wait);
+    }
+    router.deliver(notices);
 }
 
 #[cfg(test)]

@@ -757,3 +757,42 @@ fn bestmove_plain_from_a_record_and_a_position() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--fen"));
 }
+
+#[test]
+fn analyse_prints_each_ply_with_its_evaluation_best_turn_and_class() {
+    // Black hangs its queen, and White does not take it.
+    let record = "1. e4 e5 2. Nf3 Qg5 3. a3 *\n";
+    let out =
+        tessera(&["analyse", "--variant", "chess", "--moves", "-", "--depth", "4", "--json"], Some(record));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!((v["variant"].as_str(), v["depth"].as_u64()), (Some("chess"), Some(4)));
+    assert_eq!(v["movetime_ms"], Value::Null);
+    let plies = v["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 6, "the start and five plies");
+    assert_eq!(plies[0]["ply"], 0);
+    assert!(plies[0].get("move").is_none(), "the start has no turn played");
+    assert_eq!(plies[4]["move"], "Qg5");
+    assert_eq!((plies[4]["mover"].as_str(), plies[4]["class"].as_str()), (Some("black"), Some("blunder")));
+    assert_eq!(plies[4]["best"], "Nxg5", "White's best: take the queen");
+    assert!(plies[4]["eval"]["cp"].as_i64().unwrap() > 500, "{}", plies[4]);
+    assert_eq!((plies[5]["move"].as_str(), plies[5]["class"].as_str()), (Some("a3"), Some("blunder")));
+    assert_eq!(plies[5]["better"], "Nxg5");
+    assert!(plies[5]["loss"].as_f64().unwrap() >= 15.0, "{}", plies[5]);
+    assert!(plies.iter().all(|p| p["depth"] == 4), "{plies:?}");
+    assert_eq!((v["white"]["blunders"].as_u64(), v["black"]["blunders"].as_u64()), (Some(1), Some(1)));
+
+    // Without --json: a line a ply, then each side's counts.
+    let out = tessera(&["analyze", "--moves", "-", "--depth", "4"], Some(record));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    assert!(lines[0].starts_with("start"), "{text}");
+    assert!(lines[5].starts_with("3. a3??") && lines[5].ends_with("blunder, better Nxg5"), "{text}");
+    assert!(lines[7].starts_with("black: 0 inaccuracies, 0 mistakes, 1 blunders"), "{text}");
+
+    // A record that does not replay is refused with the reason.
+    let out = tessera(&["analyse", "--moves", "-"], Some("1. e4 e4\n"));
+    assert!(!out.status.success());
+}

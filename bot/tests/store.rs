@@ -106,6 +106,9 @@ postgres::on_both_databases! {
     a_games_thread_is_set_once_and_finds_the_game,
     // Issue 31: pages on the web.
     a_publication_has_one_live_address_until_withdrawn,
+    // Issue 32: analysis after the game.
+    an_analysis_is_asked_once_within_its_bounds_and_finished_once_with_its_notice,
+    racing_askers_never_pass_the_bounds,
 }
 
 use talk::{T0, say};
@@ -974,4 +977,92 @@ fn a_publication_has_one_live_address_until_withdrawn(db: &dyn Db) {
     assert_eq!(store.publish(what, "fresh", a, T0).unwrap(), "fresh", "a new address");
     assert_eq!(store.publication(&got[0]).unwrap(), None, "the old one stays dead");
     assert_eq!(store.publication("tourney").unwrap(), Some(t), "the tournament's untouched");
+}
+
+fn an_analysis_is_asked_once_within_its_bounds_and_finished_once_with_its_notice(db: &dyn Db) {
+    use tessera_core::analysis::{Eval, PlyEval};
+    use tessera_core::model::{AnalysisAsked, AnalysisBounds, NewAnalysis};
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let c = store.player("l", "c", "Carol").unwrap().id;
+    let games: Vec<GameId> = (0..4).map(|_| new_game(&*store, a, b)).collect();
+    let bounds = AnalysisBounds { per_requester: 2, overall: 3 };
+    let ask = |game: GameId, requester: PlayerId, now: i64| {
+        store
+            .ask_analysis(&NewAnalysis { game, requester, platform: "local", channel: "side", now }, bounds)
+            .unwrap()
+    };
+    assert_eq!(store.analysis(games[0]).unwrap(), None);
+    assert_eq!(ask(games[0], a, 10), AnalysisAsked::Queued { place: 1 });
+    assert_eq!(ask(games[1], a, 11), AnalysisAsked::Queued { place: 2 });
+    assert_eq!(ask(games[2], a, 12), AnalysisAsked::RequesterFull(2));
+    let AnalysisAsked::Exists(row) = ask(games[0], b, 13) else { panic!("the game has one") };
+    assert_eq!(
+        (row.requester, row.channel.as_str(), row.requested_at, row.finished_at),
+        (a, "side", 10, None)
+    );
+    assert_eq!(ask(games[2], b, 14), AnalysisAsked::Queued { place: 3 });
+    assert_eq!(ask(games[3], c, 15), AnalysisAsked::QueueFull(3));
+    let waiting: Vec<GameId> = store.waiting_analyses().unwrap().iter().map(|r| r.game).collect();
+    assert_eq!(waiting, games[..3]);
+
+    let evals = vec![
+        PlyEval { ply: 0, eval: Eval::Cp(25), best: Some("e4".into()), depth: 9 },
+        PlyEval { ply: 1, eval: Eval::Mate(-3), best: Some("Qh4#".into()), depth: 12 },
+        PlyEval { ply: 2, eval: Eval::Won(tessera_rules::Color::Black), best: None, depth: 0 },
+    ];
+    let notice = NewNotice {
+        kind: tessera_core::outbox::NoticeKind::Analysis,
+        subject: Some(games[0]),
+        ..NewNotice::text("local", "side", "Analysis of game", vec!["a".into()])
+    };
+    assert!(store.analysis_evals(games[0]).unwrap().is_empty());
+    assert!(store.finish_analysis(games[0], &evals, 50, std::slice::from_ref(&notice)).unwrap());
+    assert!(!store.finish_analysis(games[0], &evals, 51, &[notice.clone()]).unwrap(), "finished once");
+    assert!(!store.finish_analysis(games[3], &evals, 51, &[notice]).unwrap(), "never asked");
+    assert_eq!(store.analysis_evals(games[0]).unwrap(), evals);
+    assert_eq!(store.analysis(games[0]).unwrap().unwrap().finished_at, Some(50));
+    assert!(store.analysis_evals(games[3]).unwrap().is_empty());
+    let stored = store.outbox_claim(Some("local"), "me", 0, 10).unwrap();
+    assert_eq!(stored.len(), 1, "one answer, stored with the evaluations: {stored:?}");
+    assert_eq!(
+        (stored[0].kind, stored[0].subject),
+        (tessera_core::outbox::NoticeKind::Analysis, Some(games[0]))
+    );
+    // A done analysis no longer counts against the bounds.
+    assert_eq!(store.waiting_analyses().unwrap().len(), 2);
+    assert_eq!(ask(games[3], a, 60), AnalysisAsked::Queued { place: 3 });
+    // Kept across connections.
+    assert_eq!(db.open().analysis_evals(games[0]).unwrap(), evals);
+}
+
+fn racing_askers_never_pass_the_bounds(db: &dyn Db) {
+    use tessera_core::model::{AnalysisAsked, AnalysisBounds, NewAnalysis};
+    const RACERS: usize = 6;
+    let store = db.open();
+    let (a, b) = two_players(&*store);
+    let games: Vec<GameId> = (0..RACERS).map(|_| new_game(&*store, a, b)).collect();
+    let bounds = AnalysisBounds { per_requester: 2, overall: 50 };
+    let barrier = Barrier::new(RACERS);
+    let queued: usize = std::thread::scope(|scope| {
+        let racers: Vec<_> = games
+            .iter()
+            .map(|&game| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let store = db.open();
+                    barrier.wait();
+                    let asked =
+                        NewAnalysis { game, requester: a, platform: "local", channel: "main", now: T0 };
+                    usize::from(matches!(
+                        store.ask_analysis(&asked, bounds).unwrap(),
+                        AnalysisAsked::Queued { .. }
+                    ))
+                })
+            })
+            .collect();
+        racers.into_iter().map(|r| r.join().unwrap()).sum()
+    });
+    assert_eq!(queued, 2, "two of one player's requests, however they race");
+    assert_eq!(store.waiting_analyses().unwrap().len(), 2);
 }

@@ -171,6 +171,11 @@ pub enum Command {
     },
     /// (A player) a page on the web for a game (`true`), or none any more (`false`).
     Share(GameRef, bool),
+    // Issue 32: analysis after the game, and the practice hint.
+    /// A finished game's analysis: the stored one, or queued.
+    Analyse(GameRef),
+    /// In a practice game, the engine's turn for its player, privately.
+    Hint(GameRef),
 }
 
 /// What a message is: a command, a plain message that might be a move, or too long to read.

@@ -875,6 +875,21 @@ pub static COMMANDS: &[CommandSpec] = &[
         example: "",
         build: |a| tournament_cmd(TournamentCommand::List(a.small("page"))),
     },
+    // Issue 32: analysis after the game, and the practice hint.
+    game_command(
+        "analyse",
+        &["analyze", "analysis"],
+        Section::LookingUp,
+        "The engine's look at a finished game: its evaluation graph and the turns that mattered",
+        |a| Ok(Command::Analyse(game(a))),
+    ),
+    game_command(
+        "hint",
+        &[],
+        Section::Playing,
+        "In a practice game against me: my turn for you, privately",
+        |a| Ok(Command::Hint(game(a))),
+    ),
 ];
 
 const fn button(id: &'static str, label: &'static str, tone: Tone, command: &'static str) -> ButtonSpec {

@@ -5,6 +5,7 @@
 //! the `tessera-bot` crate) turn platform events into [`service::Incoming`] messages and post the
 //! replies; the `tessera-store` crate implements the ports on SQLite and PostgreSQL.
 
+pub mod analysis;
 pub mod command;
 pub mod command_spec;
 pub mod command_table;

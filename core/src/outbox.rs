@@ -34,6 +34,9 @@ pub enum NoticeKind {
     /// nothing is posted in `channel`, which only says where it is delivered from (a Matrix room's
     /// queue, the logs).
     Direct,
+    /// A finished game's analysis (`subject`): posted with its graph, drawn from the stored
+    /// evaluations.
+    Analysis,
 }
 
 impl NoticeKind {
@@ -43,6 +46,7 @@ impl NoticeKind {
             NoticeKind::Round => "round",
             NoticeKind::Game => "game",
             NoticeKind::Direct => "direct",
+            NoticeKind::Analysis => "analysis",
         }
     }
 
@@ -51,6 +55,7 @@ impl NoticeKind {
             "round" => NoticeKind::Round,
             "game" => NoticeKind::Game,
             "direct" => NoticeKind::Direct,
+            "analysis" => NoticeKind::Analysis,
             _ => NoticeKind::Text,
         }
     }

@@ -264,6 +264,27 @@ pub trait Store: Send + Sync + TournamentStore {
     fn publication(&self, token: &str) -> Result<Option<Publication>>;
     /// `what`'s live address.
     fn address_of(&self, what: Publication) -> Result<Option<String>>;
+    // Analysis after the game (issue 32).
+    /// Queues an analysis of `a.game` in one transaction with its checks: none exists for the
+    /// game yet, the requester has fewer than `bounds.per_requester` waiting and the queue fewer
+    /// than `bounds.overall`. The place is counted among the waiting, oldest first.
+    fn ask_analysis(&self, a: &NewAnalysis, bounds: AnalysisBounds) -> Result<AnalysisAsked>;
+    /// The game's analysis, waiting or done.
+    fn analysis(&self, game: GameId) -> Result<Option<AnalysisRow>>;
+    /// The analyses waiting (not done), oldest first.
+    fn waiting_analyses(&self) -> Result<Vec<AnalysisRow>>;
+    /// A done analysis's evaluations, by ply; empty while it waits.
+    fn analysis_evals(&self, game: GameId) -> Result<Vec<crate::analysis::PlyEval>>;
+    /// Stores the evaluations of a waiting analysis and marks it done, with `notices` (its
+    /// answer), in one transaction: false, changing nothing, when it is not waiting (done by
+    /// another process, or never asked).
+    fn finish_analysis(
+        &self,
+        game: GameId,
+        evals: &[crate::analysis::PlyEval],
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool>;
 }
 
 pub trait TournamentStore {
@@ -617,6 +638,27 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn address_of(&self, what: Publication) -> Result<Option<String>> {
         (**self).address_of(what)
+    }
+    fn ask_analysis(&self, a: &NewAnalysis, bounds: AnalysisBounds) -> Result<AnalysisAsked> {
+        (**self).ask_analysis(a, bounds)
+    }
+    fn analysis(&self, game: GameId) -> Result<Option<AnalysisRow>> {
+        (**self).analysis(game)
+    }
+    fn waiting_analyses(&self) -> Result<Vec<AnalysisRow>> {
+        (**self).waiting_analyses()
+    }
+    fn analysis_evals(&self, game: GameId) -> Result<Vec<crate::analysis::PlyEval>> {
+        (**self).analysis_evals(game)
+    }
+    fn finish_analysis(
+        &self,
+        game: GameId,
+        evals: &[crate::analysis::PlyEval],
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool> {
+        (**self).finish_analysis(game, evals, now, notices)
     }
 }
 

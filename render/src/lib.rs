@@ -8,6 +8,7 @@ mod animation;
 pub mod art;
 pub mod diagram;
 mod font;
+pub mod graph;
 mod palette;
 mod sprites;
 pub mod tables;

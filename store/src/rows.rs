@@ -230,3 +230,27 @@ pub(crate) fn conditional_line(r: &impl Columns) -> Result<ConditionalLine> {
 pub(crate) fn vacation(r: &impl Columns) -> Result<Vacation> {
     Ok(Vacation { player: number(r, 0)?, start: number(r, 1)?, end: number(r, 2)? })
 }
+
+/// An `analyses` row selected as [`crate::sql::ANALYSIS_COLUMNS`].
+pub(crate) fn analysis_row(r: &impl Columns) -> Result<tessera_core::model::AnalysisRow> {
+    Ok(tessera_core::model::AnalysisRow {
+        game: number(r, 0)?,
+        requester: number(r, 1)?,
+        platform: string(r, 2)?,
+        channel: string(r, 3)?,
+        requested_at: number(r, 4)?,
+        finished_at: r.int(5)?,
+    })
+}
+
+/// An `analysis_plies` row: ply, eval, best, depth.
+pub(crate) fn ply_eval(r: &impl Columns) -> Result<tessera_core::analysis::PlyEval> {
+    let text = string(r, 1)?;
+    Ok(tessera_core::analysis::PlyEval {
+        ply: usize::try_from(number(r, 0)?).context("a negative ply")?,
+        eval: tessera_core::analysis::Eval::parse(&text)
+            .with_context(|| format!("the evaluation {text:?} cannot be read"))?,
+        best: r.text(2)?,
+        depth: small(r, 3)?,
+    })
+}

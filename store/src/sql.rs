@@ -306,3 +306,30 @@ pub const ADDRESS_OF: &str = "SELECT token FROM publications WHERE kind = ?1 AND
 pub const UNPUBLISH: &str = "DELETE FROM publications WHERE kind = ?1 AND target = ?2";
 /// `(token)`.
 pub const PUBLICATION: &str = "SELECT kind, target FROM publications WHERE token = ?1";
+
+// Analysis after the game (issue 32).
+
+/// The columns an analysis is read by: game, requester, platform, channel, requested_at,
+/// finished_at.
+pub const ANALYSIS_COLUMNS: &str = "game_id, requester, platform, channel, requested_at, finished_at";
+/// `(game)`.
+pub const ANALYSIS: &str = "SELECT game_id, requester, platform, channel, requested_at, finished_at FROM analyses WHERE game_id = ?1";
+/// The waiting analyses, oldest first.
+pub const WAITING_ANALYSES: &str = "SELECT game_id, requester, platform, channel, requested_at, finished_at
+     FROM analyses WHERE finished_at IS NULL ORDER BY requested_at, game_id";
+/// `(requester)`: how many of theirs wait.
+pub const WAITING_OF: &str = "SELECT COUNT(*) FROM analyses WHERE finished_at IS NULL AND requester = ?1";
+/// How many wait in all.
+pub const WAITING_COUNT: &str = "SELECT COUNT(*) FROM analyses WHERE finished_at IS NULL";
+/// `(game, requester, platform, channel, now)`.
+pub const ASK_ANALYSIS: &str =
+    "INSERT INTO analyses (game_id, requester, platform, channel, requested_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+/// `(game, now)`: one row when it was waiting.
+pub const FINISH_ANALYSIS: &str =
+    "UPDATE analyses SET finished_at = ?2 WHERE game_id = ?1 AND finished_at IS NULL";
+/// `(game, ply, eval, best, depth)`.
+pub const INSERT_ANALYSIS_PLY: &str =
+    "INSERT INTO analysis_plies (game_id, ply, eval, best, depth) VALUES (?1, ?2, ?3, ?4, ?5)";
+/// `(game)`.
+pub const ANALYSIS_PLIES: &str =
+    "SELECT ply, eval, best, depth FROM analysis_plies WHERE game_id = ?1 ORDER BY ply";

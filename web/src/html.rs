@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use maud::{DOCTYPE, Markup, html};
 use tessera_core::model::{Format, PlayerId, TournamentStatus};
 use tessera_core::names;
-use tessera_core::public::{PublicGame, PublicTournament};
+use tessera_core::public::{PublicAnalysis, PublicGame, PublicTournament};
 use tessera_core::tournament::{Cell, Outcome, TieBreak, points_text};
 use tessera_rules::Color;
 
@@ -464,6 +464,52 @@ fn side_name(c: Color) -> &'static str {
     if c == Color::White { "White" } else { "Black" }
 }
 
+/// The class of ply `i + 1`, where the game's analysis judged it.
+fn judged_class(g: &PublicGame, i: usize) -> Option<tessera_core::analysis::Class> {
+    g.analysis.as_ref()?.judged.get(i)?.class
+}
+
+/// The engine's analysis under the board: the graph, each side's counts, the marked turns.
+fn analysis_section(a: &PublicAnalysis, base: &str, titles: &[String]) -> Markup {
+    let marked: Vec<&tessera_core::analysis::Judged> =
+        a.judged.iter().filter(|j| j.class.is_some()).collect();
+    html! {
+        section.analysis #analysis {
+            h2 { "Analysis" }
+            @if a.picture.is_some() {
+                img.graph src=(format!("{base}/analysis.png")) width="800" height="320"
+                    alt="The evaluation over the game: above the middle White stands better, below it Black; dots mark inaccuracies, mistakes and blunders";
+            }
+            ul.tallies {
+                @for (color, t) in [(Color::White, &a.tallies[0]), (Color::Black, &a.tallies[1])] {
+                    li {
+                        strong { (side_name(color)) } ": "
+                        (t.inaccuracies) " inaccuracies, " (t.mistakes) " mistakes, " (t.blunders) " blunders; average loss "
+                        (format!("{:.1}", t.average_loss)) "% a turn"
+                    }
+                }
+            }
+            @if marked.is_empty() {
+                p { "No inaccuracy, mistake or blunder." }
+            } @else {
+                ol.judged {
+                    @for j in &marked {
+                        @let class = j.class.unwrap_or(tessera_core::analysis::Class::Inaccuracy);
+                        li class=(class.name()) {
+                            a href=(format!("{base}?ply={}", j.ply)) {
+                                (titles.get(j.ply - 1).map_or("", String::as_str)) (class.glyph())
+                            }
+                            " " (class.name()) " (" (j.eval.short()) ")"
+                            @if let Some(better) = &j.better { "; better " (better) }
+                        }
+                    }
+                }
+            }
+            p.hint { "Judged as Lichess judges: a turn that costs its player 5, 10 or 15 points of win% is an inaccuracy (?!), a mistake (?) or a blunder (??)." }
+        }
+    }
+}
+
 /// A game's page: `base` is its address (`/g/{token}` or `/t/{token}/g/{id}`), `tournament` the
 /// tournament page it was reached from, if any.
 pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u32>, now: i64) -> Markup {
@@ -547,12 +593,20 @@ pub fn game(g: &PublicGame, base: &str, tournament: Option<&str>, ply: Option<u3
                         li class=[(p.color == Color::White).then_some("white")] {
                             @if let Some(label) = &p.label { span.num { (label) } " " }
                             a.move.current[i + 1 == ply] href=(format!("{base}?ply={}", i + 1)) data-ply=(i + 1)
-                                aria-current=[(i + 1 == ply).then_some("step")] title=(titles[i]) { (p.text) }
+                                aria-current=[(i + 1 == ply).then_some("step")] title=(titles[i]) {
+                                (p.text)
+                                @if let Some(class) = judged_class(g, i) {
+                                    span class=(format!("glyph {}", class.name())) title=(class.name()) { (class.glyph()) }
+                                }
+                            }
                         }
                     }
                 }
                 @if g.result.is_some() { p.final { (g.result.as_deref().unwrap_or("").replace("1/2", "½")) } }
             }
+        }
+        @if let Some(a) = &g.analysis {
+            (analysis_section(a, base, &titles))
         }
         nav.downloads aria-label="Downloads" {
             "Download: " a href=(format!("{base}/pgn")) download { "PGN" }

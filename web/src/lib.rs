@@ -116,6 +116,8 @@ fn build(app: Arc<App>) -> Router {
         .route("/g/{token}/pgn", get(game_pgn))
         .route("/g/{token}/ply/{file}", get(game_ply))
         .route("/g/{token}/events", get(game_events))
+        .route("/g/{token}/analysis.png", get(game_analysis))
+        .route("/t/{token}/g/{game}/analysis.png", get(tournament_game_analysis))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))
         .with_state(app)

@@ -314,6 +314,25 @@ pub async fn game_events(
     Ok(events::stream(&app, client, token, Publication::Game(id), Watched::Game(id)))
 }
 
+/// The game's evaluation graph, where an analysis is done.
+fn analysis_png(g: &PublicGame) -> Answer {
+    let png = g.analysis.as_ref().and_then(|a| a.picture.clone()).ok_or(Refusal::NotFound)?;
+    let cache = [(header::CACHE_CONTROL, "public, max-age=60")];
+    Ok((cache, [(header::CONTENT_TYPE, "image/png")], png).into_response())
+}
+
+pub async fn game_analysis(State(app): State<Arc<App>>, Path(token): Path<String>) -> Answer {
+    let id = shared_game(&app, &token).await?;
+    analysis_png(&*game_data(&app, id).await?)
+}
+
+pub async fn tournament_game_analysis(
+    State(app): State<Arc<App>>,
+    Path((token, game)): Path<(String, String)>,
+) -> Answer {
+    analysis_png(&*tournament_game(&app, &token, &game).await?)
+}
+
 /// The board after the ply `file` names (`12.png`), drawn once per content.
 async fn ply_png(app: &App, g: &PublicGame, file: &str, headers: &HeaderMap) -> Answer {
     let ply: usize = file.strip_suffix(".png").and_then(number).ok_or(Refusal::NotFound)?;

@@ -658,3 +658,38 @@ async fn names_past_any_length_the_core_keeps_are_cut_by_the_pages() {
         }
     }
 }
+
+#[tokio::test]
+async fn an_analysed_game_shows_its_graph_and_its_marked_turns() {
+    let mut service = tessera_core::service::Service::new(tessera_store::SqliteStore::in_memory().unwrap());
+    // A depth, not a time: the same judgement on any machine.
+    service.analysis_limits.depth = Some(4);
+    service.analysis_limits.movetime = None;
+    let club = Club::over(service);
+    let game = club.game_between("ann", "ben", &["e4", "e5", "Nf3", "Qg5", "a3"]);
+    club.say("ben", &format!("!t resign #{game}"));
+    let token = token(&club.say("ann", &format!("!t share #{game}")), "/g/");
+    let web = router(club.service.clone(), WebOptions::default());
+    let before = get(&web, &format!("/g/{token}")).await;
+    assert!(!before.text().contains("analysis.png") && !before.text().contains("glyph"));
+    assert_eq!(get(&web, &format!("/g/{token}/analysis.png")).await.status, StatusCode::NOT_FOUND);
+
+    let queued = club.say("ann", &format!("!t analyse #{game}"));
+    assert!(queued.contains("queued for analysis"), "{queued}");
+    let job = club.service.practice_queue().try_pop_later().unwrap();
+    club.service.practice_job(&job, T0, &mut || true);
+    // Past the page cache's second.
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let page = get(&web, &format!("/g/{token}")).await;
+    let html = page.text();
+    assert!(html.contains(&format!(r#"src="/g/{token}/analysis.png""#)), "{html}");
+    // Both blunders marked in the move list, each with the engine's better turn below.
+    assert_eq!(html.matches(r#"class="glyph blunder""#).count(), 2, "{html}");
+    assert!(html.contains("Qg5<span class=\"glyph blunder\" title=\"blunder\">??</span>"), "{html}");
+    assert!(html.contains("better Nxg5"), "{html}");
+    assert!(!html.contains("<script>"), "no inline script needed");
+    let png = get(&web, &format!("/g/{token}/analysis.png")).await;
+    assert_eq!(png.status, StatusCode::OK);
+    assert_eq!(png.header("content-type"), Some("image/png"));
+    assert!(png.body.starts_with(b"\x89PNG\r\n\x1a\n"));
+}

@@ -28,7 +28,7 @@ impl<S: Store> Service<S> {
             Committed::GoesOn { bot_to_move } => {
                 if bot_to_move {
                     // Committed and acknowledged: the bot's answer is the worker's, off this thread.
-                    self.practice.push(game);
+                    self.practice.push(crate::queue::Job::Turn(game));
                 }
             }
             Committed::Ended => {

@@ -44,6 +44,9 @@ pub use messages::*;
 
 mod outbox;
 mod practice;
+
+mod analysis;
+pub use analysis::{ANALYSIS_BOUNDS, HINT_LIMITS};
 pub use practice::PracticeMove;
 use practice::think_time;
 
@@ -66,7 +69,7 @@ pub struct Service<S: Store> {
     /// practice game (issue 16).
     accounts: std::sync::RwLock<std::collections::HashMap<String, String>>,
     /// Games where the bot is to move, for the practice worker ([`crate::practice`]).
-    practice: crate::queue::Queue,
+    practice: crate::queue::Queue<crate::queue::Job>,
     /// Tournaments to move on (pair, finish), for the pairing worker.
     tournaments: crate::queue::Queue,
     /// Chat mode pairs rounds on a worker thread ([`tessera_bot::practice::Worker::pairing`]) and answers
@@ -81,6 +84,11 @@ pub struct Service<S: Store> {
     pub web_base_url: Option<String>,
     /// The ratings the web pages last showed, and when they were worked out.
     public_ratings: std::sync::Mutex<Option<(std::time::Instant, std::sync::Arc<crate::ratings::Ratings>)>>,
+    /// What each position of an analysis may take ([`crate::analysis::position_limits`]; tests
+    /// give a depth alone, so that their results do not depend on the machine's speed).
+    pub analysis_limits: tessera_engine::Limits,
+    /// What a hint may take ([`HINT_LIMITS`]).
+    pub hint_limits: tessera_engine::Limits,
 }
 
 /// What the service rings when notices wait to be posted: the runtime's delivery loop wakes.
@@ -155,6 +163,8 @@ impl<S: Store> Service<S> {
             bells: Default::default(),
             web_base_url: None,
             public_ratings: Default::default(),
+            analysis_limits: crate::analysis::position_limits(),
+            hint_limits: HINT_LIMITS,
         }
     }
 
@@ -182,8 +192,8 @@ impl<S: Store> Service<S> {
         }
     }
 
-    /// The games waiting for the bot's turn.
-    pub fn practice_queue(&self) -> &crate::queue::Queue {
+    /// The practice worker's jobs: the bot's turns and hints, then analyses.
+    pub fn practice_queue(&self) -> &crate::queue::Queue<crate::queue::Job> {
         &self.practice
     }
 
@@ -378,6 +388,8 @@ impl<S: Store> Service<S> {
             Command::Watch(game, on) => self.watch(msg, game, on),
             Command::Share(game, on) => self.share(msg, game, on),
             Command::Archive { variant, page } => self.archive(msg, variant, page),
+            Command::Analyse(game) => self.analyse(msg, game),
+            Command::Hint(game) => self.hint(msg, game),
         }
     }
 

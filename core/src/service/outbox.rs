@@ -186,6 +186,15 @@ impl<S: Store> Service<S> {
                 notice.game = Some(game);
                 notice.thread = self.game_thread(game);
             }
+            (NoticeKind::Analysis, Some(game)) => {
+                let loaded = self.load_to_read(self.store.game(game).ok()??).ok()?;
+                let evals = self.store.analysis_evals(game).ok()?;
+                notice.image = self.analysis_picture(&loaded, &evals);
+                // Asked in the game's channel: to its thread, where it has one.
+                if row.channel == loaded.row.channel {
+                    notice.thread = loaded.row.thread().map(str::to_string);
+                }
+            }
             (NoticeKind::Direct, _) => {
                 let text = std::mem::take(&mut notice.text);
                 notice.direct =
@@ -195,7 +204,7 @@ impl<S: Store> Service<S> {
         }
         notice.about = match (row.kind, row.subject) {
             (NoticeKind::Round, Some(t)) => Some(format!("tournament #{t}")),
-            (NoticeKind::Game, Some(g)) => Some(format!("game #{g}")),
+            (NoticeKind::Game | NoticeKind::Analysis, Some(g)) => Some(format!("game #{g}")),
             _ => None,
         };
         // Every notice within what one post takes, its private words too (a clock's notice is

@@ -156,7 +156,7 @@ impl<S: Store> Service<S> {
             let turn = if row.moves.len() % 2 == 0 { start.turn() } else { start.turn().other() };
             let to_move = if turn == Color::White { row.white } else { row.black };
             if to_move == bot.player {
-                self.practice.push(row.id);
+                self.practice.push(crate::queue::Job::Turn(row.id));
                 queued += 1;
             }
         }

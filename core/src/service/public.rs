@@ -101,6 +101,21 @@ pub struct PublicGame {
     pub fingerprint: u64,
     /// The board after each ply, the start first.
     views: Vec<BoardView>,
+    /// The engine's analysis, once one is done (issue 32).
+    pub analysis: Option<PublicAnalysis>,
+}
+
+/// A game's analysis as its page shows it.
+#[derive(Clone, Debug)]
+pub struct PublicAnalysis {
+    /// Each position's evaluation, the start first.
+    pub evals: Vec<crate::analysis::PlyEval>,
+    /// Each turn judged, in order (`judged[i]` is ply `i + 1`).
+    pub judged: Vec<crate::analysis::Judged>,
+    /// White's and Black's totals.
+    pub tallies: [crate::analysis::Tally; 2],
+    /// The evaluation graph (PNG).
+    pub picture: Option<Vec<u8>>,
 }
 
 impl PublicGame {
@@ -365,8 +380,11 @@ impl<S: Store> Service<S> {
         let to_move = result.is_none().then(|| loaded.game.position().turn());
         let white = side(&loaded.white);
         let black = side(&loaded.black);
-        let fingerprint =
-            fingerprint(&(&loaded.row.moves, &result, &ending, &white, &black, loaded.deadline, &tournament));
+        let analysis = self.public_analysis(&loaded)?;
+        let fingerprint = fingerprint(&(
+            (&loaded.row.moves, &result, &ending, &white, &black, loaded.deadline, &tournament),
+            analysis.as_ref().map(|a| a.evals.len()),
+        ));
         Ok(Some(PublicGame {
             id,
             variant_name: loaded.variant().title().to_string(),
@@ -383,6 +401,7 @@ impl<S: Store> Service<S> {
             pgn,
             fingerprint,
             views,
+            analysis,
         }))
     }
 }

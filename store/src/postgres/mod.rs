@@ -25,6 +25,7 @@ use tokio_postgres::error::SqlState;
 use crate::sql::TOURNAMENT_COLUMNS;
 use crate::sql::{self, CHALLENGE_COLUMNS};
 use tessera_core::model::Publication;
+use tessera_core::model::{AnalysisAsked, AnalysisBounds, AnalysisRow, NewAnalysis};
 use tessera_core::model::{
     Append, Challenge, ChallengeId, ConditionalLine, GameId, GameRow, Lease, LinesAfter, NewGame, Player,
     PlayerId, Vacation, VacationStart, may_append,
@@ -55,6 +56,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (8, include_str!("../../migrations/postgres/008_notes_watchers.sql")),
     (9, include_str!("../../migrations/postgres/009_threads.sql")),
     (10, include_str!("../../migrations/postgres/010_publications.sql")),
+    (11, include_str!("../../migrations/postgres/011_analyses.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -841,7 +843,69 @@ impl Store for PgStore {
         let (kind, target) = what.parts();
         Ok(self.row(sql::ADDRESS_OF, &[&kind, &target])?.map(|r| r.try_get(0)).transpose()?)
     }
+
+    fn ask_analysis(&self, a: &NewAnalysis, bounds: AnalysisBounds) -> Result<AnalysisAsked> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // One asker at a time: the counts and the insert are one decision.
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&ANALYSIS_LOCK]).await?;
+            if let Some(r) = row(&tx, sql::ANALYSIS, &[&a.game]).await? {
+                return Ok(AnalysisAsked::Exists(crate::rows::analysis_row(&r)?));
+            }
+            let mine: i64 = one(&tx, sql::WAITING_OF, &[&a.requester]).await?.try_get(0)?;
+            let mine = usize::try_from(mine).unwrap_or(0);
+            if mine >= bounds.per_requester {
+                return Ok(AnalysisAsked::RequesterFull(mine));
+            }
+            let all: i64 = one(&tx, sql::WAITING_COUNT, &[]).await?.try_get(0)?;
+            let all = usize::try_from(all).unwrap_or(0);
+            if all >= bounds.overall {
+                return Ok(AnalysisAsked::QueueFull(all));
+            }
+            execute(&tx, sql::ASK_ANALYSIS, &[&a.game, &a.requester, &a.platform, &a.channel, &a.now])
+                .await?;
+            tx.commit().await?;
+            Ok(AnalysisAsked::Queued { place: all + 1 })
+        })
+    }
+
+    fn analysis(&self, game: GameId) -> Result<Option<AnalysisRow>> {
+        self.row(sql::ANALYSIS, &[&game])?.map(|r| crate::rows::analysis_row(&r)).transpose()
+    }
+
+    fn waiting_analyses(&self) -> Result<Vec<AnalysisRow>> {
+        self.rows(sql::WAITING_ANALYSES, &[])?.iter().map(crate::rows::analysis_row).collect()
+    }
+
+    fn analysis_evals(&self, game: GameId) -> Result<Vec<tessera_core::analysis::PlyEval>> {
+        self.rows(sql::ANALYSIS_PLIES, &[&game])?.iter().map(crate::rows::ply_eval).collect()
+    }
+
+    fn finish_analysis(
+        &self,
+        game: GameId,
+        evals: &[tessera_core::analysis::PlyEval],
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool> {
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            if execute(&tx, sql::FINISH_ANALYSIS, &[&game, &now]).await? != 1 {
+                return Ok(false);
+            }
+            for e in evals {
+                let (ply, depth, text) = (ply(e.ply), i64::from(e.depth), e.eval.text());
+                execute(&tx, sql::INSERT_ANALYSIS_PLY, &[&game, &ply, &text, &e.best, &depth]).await?;
+            }
+            insert_notices(&tx, notices, now, None).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
 }
+
+/// The advisory lock under which an analysis is asked for ("analyse" in ASCII).
+const ANALYSIS_LOCK: i64 = 0x0061_6E61_6C79_7365;
 
 #[cfg(test)]
 mod tests {

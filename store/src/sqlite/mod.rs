@@ -30,6 +30,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (8, include_str!("../../migrations/008_notes_watchers.sql")),
     (9, include_str!("../../migrations/009_threads.sql")),
     (10, include_str!("../../migrations/010_publications.sql")),
+    (11, include_str!("../../migrations/011_analyses.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -849,6 +850,75 @@ impl Store for SqliteStore {
     fn address_of(&self, what: Publication) -> Result<Option<String>> {
         let (kind, target) = what.parts();
         Ok(self.conn().query_row(sql::ADDRESS_OF, params![kind, target], |r| r.get(0)).optional()?)
+    }
+
+    fn ask_analysis(&self, a: &NewAnalysis, bounds: AnalysisBounds) -> Result<AnalysisAsked> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let existing = {
+            let mut stmt = tx.prepare_cached(sql::ANALYSIS)?;
+            let mut found = read_all(&mut stmt, [a.game], |r| rows::analysis_row(r))?;
+            found.pop()
+        };
+        if let Some(row) = existing {
+            return Ok(AnalysisAsked::Exists(row));
+        }
+        let count = |statement: &str, p: &[&dyn rusqlite::ToSql]| -> Result<usize> {
+            let n: i64 = tx.query_row(statement, p, |r| r.get(0))?;
+            Ok(usize::try_from(n).unwrap_or(0))
+        };
+        let mine = count(sql::WAITING_OF, &[&a.requester])?;
+        if mine >= bounds.per_requester {
+            return Ok(AnalysisAsked::RequesterFull(mine));
+        }
+        let all = count(sql::WAITING_COUNT, &[])?;
+        if all >= bounds.overall {
+            return Ok(AnalysisAsked::QueueFull(all));
+        }
+        tx.execute(sql::ASK_ANALYSIS, params![a.game, a.requester, a.platform, a.channel, a.now])?;
+        tx.commit()?;
+        Ok(AnalysisAsked::Queued { place: all + 1 })
+    }
+
+    fn analysis(&self, game: GameId) -> Result<Option<AnalysisRow>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::ANALYSIS)?;
+        Ok(read_all(&mut stmt, [game], |r| rows::analysis_row(r))?.pop())
+    }
+
+    fn waiting_analyses(&self) -> Result<Vec<AnalysisRow>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::WAITING_ANALYSES)?;
+        read_all(&mut stmt, [], |r| rows::analysis_row(r))
+    }
+
+    fn analysis_evals(&self, game: GameId) -> Result<Vec<tessera_core::analysis::PlyEval>> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(sql::ANALYSIS_PLIES)?;
+        read_all(&mut stmt, [game], |r| rows::ply_eval(r))
+    }
+
+    fn finish_analysis(
+        &self,
+        game: GameId,
+        evals: &[tessera_core::analysis::PlyEval],
+        now: i64,
+        notices: &[NewNotice],
+    ) -> Result<bool> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if tx.execute(sql::FINISH_ANALYSIS, params![game, now])? != 1 {
+            return Ok(false);
+        }
+        {
+            let mut stmt = tx.prepare_cached(sql::INSERT_ANALYSIS_PLY)?;
+            for e in evals {
+                stmt.execute(params![game, e.ply as i64, e.eval.text(), e.best, e.depth])?;
+            }
+        }
+        insert_notices(&tx, notices, now)?;
+        tx.commit()?;
+        Ok(true)
     }
 }
 

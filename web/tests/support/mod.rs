@@ -32,11 +32,38 @@ impl Default for Club {
 
 impl Club {
     pub fn new() -> Club {
-        Club {
-            service: Arc::new(Service::new(SqliteStore::in_memory().unwrap())),
-            now: Cell::new(T0),
-            names: RefCell::default(),
-        }
+        Club::over(Service::new(SqliteStore::in_memory().unwrap()))
+    }
+
+    /// A club on a service set up by the test.
+    pub fn over(service: Service<SqliteStore>) -> Club {
+        Club { service: Arc::new(service), now: Cell::new(T0), names: RefCell::default() }
+    }
+
+    /// A casual game in the club's channel between `white` and `black` (ids, named as they are),
+    /// played through `moves`: its number.
+    pub fn game_between(&self, white: &str, black: &str, moves: &[&str]) -> GameId {
+        let store = self.service.store();
+        let w = store.player("test", white, white).unwrap().id;
+        let b = store.player("test", black, black).unwrap().id;
+        let start = tessera_rules::Position::start(tessera_rules::Variant::Chess).fen();
+        let id = store
+            .create_game(&tessera_core::model::NewGame {
+                platform: "test",
+                channel: "club",
+                variant: "chess",
+                start_fen: &start,
+                white: w,
+                black: b,
+                days_per_move: None,
+                rated: false,
+                now: self.now.get(),
+                bot: None,
+                weekends_off: false,
+            })
+            .unwrap();
+        self.play(id, moves);
+        id
     }
 
     /// What the user `id`, shown as `name`, writes in the club's channel: the replies' text.
