@@ -700,6 +700,26 @@ fn interval(points: &[f64]) -> (f64, f64) {
     }
 }
 
+/// The likelihood of superiority: how likely the first player is the stronger, from its wins and
+/// losses (draws say nothing either way), `0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))`.
+fn los(wins: usize, losses: usize) -> f64 {
+    if wins + losses == 0 {
+        return 0.5;
+    }
+    let x = (wins as f64 - losses as f64) / (2.0 * (wins + losses) as f64).sqrt();
+    0.5 * (1.0 + erf(x))
+}
+
+/// The error function, to 1.5e-7 (Abramowitz and Stegun 7.1.26).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 { -y } else { y }
+}
+
 #[derive(Clone, Debug)]
 struct Summary {
     games: usize,
@@ -712,6 +732,8 @@ struct Summary {
     elo: f64,
     elo_low: f64,
     elo_high: f64,
+    /// The likelihood of superiority, from wins and losses.
+    los: f64,
     pass: Option<bool>,
     avg_plies: f64,
     /// The first player's engine turns: count, mean and max time, mean depth.
@@ -731,11 +753,14 @@ fn summarise(pairing: &Pairing, results: &[GameResult]) -> Summary {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let moves = thinks.len();
     let met = pairing.target.met(score);
+    let wins = points.iter().filter(|&&p| p == 1.0).count();
+    let losses = points.iter().filter(|&&p| p == 0.0).count();
     Summary {
         games: n,
-        wins: points.iter().filter(|&&p| p == 1.0).count(),
+        wins,
         draws: points.iter().filter(|&&p| p == 0.5).count(),
-        losses: points.iter().filter(|&&p| p == 0.0).count(),
+        losses,
+        los: los(wins, losses),
         adjudicated: results.iter().filter(|r| matches!(r.end, End::Adjudicated)).count(),
         failures,
         score,
@@ -879,15 +904,15 @@ fn main() {
         let _ = writeln!(md, "## {kind}\n");
         let _ = writeln!(
             md,
-            "| variant | pairing | games | W | D | L | adj. | fail. | score | Elo (95%) | target | result | plies | ms/move avg | ms/move max | limit ms | depth |"
+            "| variant | pairing | games | W | D | L | adj. | fail. | score | Elo (95%) | LOS | target | result | plies | ms/move avg | ms/move max | limit ms | depth |"
         );
-        let _ = writeln!(md, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|---|---|--:|--:|--:|--:|--:|");
+        let _ = writeln!(md, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|---|---|--:|--:|--:|--:|--:|");
         for i in rows {
             let p = &all[i];
             let Some(s) = &summaries[i] else {
                 let _ = writeln!(
                     md,
-                    "| {} | {} | 0 | | | | | | | | {} | skipped: {} | | | | | |",
+                    "| {} | {} | 0 | | | | | | | | | {} | skipped: {} | | | | | |",
                     p.variant.name(),
                     p.label(),
                     p.target.text(),
@@ -897,7 +922,7 @@ fn main() {
             };
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1}% | {} ({} .. {}) | {} | {} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1}% | {} ({} .. {}) | {:.0}% | {} | {} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
                 p.variant.name(),
                 p.label(),
                 s.games,
@@ -910,6 +935,7 @@ fn main() {
                 elo_text(s.elo),
                 elo_text(s.elo_low),
                 elo_text(s.elo_high),
+                s.los * 100.0,
                 p.target.text(),
                 pass_text(s),
                 s.avg_plies,
@@ -1007,6 +1033,7 @@ fn main() {
                         "elo": json_num(s.elo),
                         "elo_low": json_num(s.elo_low),
                         "elo_high": json_num(s.elo_high),
+                        "los": json_num(s.los),
                         "pass": s.pass,
                         "avg_plies": json_num(s.avg_plies),
                         "engine_moves": s.moves,
