@@ -107,12 +107,23 @@ fn side(pos: &Position, us: Color) -> i32 {
     let straight_lines = !pos.has_named_locations();
     let mut score = material(pos, us);
 
-    // Pawns: progress towards the last rank of the board as it is now.
+    // Pawns: progress towards the last rank of the board as it is now; a passed pawn (no enemy
+    // pawn ahead of it on its file or the next) the more, the nearer it is and the fewer enemy
+    // pieces there are to stop it.
     let last = us.last_rank(height);
+    let enemy_pawns = pos.pieces(them, Role::Pawn);
+    let endgame = material(pos, them) - PAWN * enemy_pawns.count() as i32 <= 1300;
     for sq in pos.pieces(us, Role::Pawn) {
         let to_go = i32::from(last.abs_diff(sq.rank()));
         let advanced = (i32::from(height) - 2 - to_go).max(0);
         score += 4 * advanced + if to_go <= 2 { 20 * (3 - to_go) } else { 0 };
+        let passed = !enemy_pawns
+            .into_iter()
+            .any(|p| p.file().abs_diff(sq.file()) <= 1 && last.abs_diff(p.rank()) < last.abs_diff(sq.rank()));
+        if passed {
+            let bonus = [0, 90, 60, 40, 25, 15][to_go.clamp(0, 5) as usize].max(10);
+            score += if endgame { bonus * 3 / 2 } else { bonus };
+        }
         // Central pawns a little more.
         let df = (2 * i32::from(sq.file()) - i32::from(width) + 1).abs();
         score += (4 - df).max(0);
