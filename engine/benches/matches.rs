@@ -46,6 +46,8 @@ struct Config {
     sf_elos: Vec<u32>,
     /// Stockfish's time per move; `None`: the same as the engine's.
     sf_movetime: Option<Duration>,
+    /// The ladder's steps, by the weaker level: `k` plays level k+1 against level k.
+    ladder: Vec<u32>,
     out: PathBuf,
 }
 
@@ -85,6 +87,8 @@ impl Config {
     /// - `TESSERA_MATCH_SF_SKILLS`: Stockfish `Skill Level`s (default `0,3,6,10`);
     /// - `TESSERA_MATCH_SF_ELOS`: Stockfish `UCI_Elo`s, played as well (default none; 1350 at least);
     /// - `TESSERA_MATCH_SF_MOVETIME_MS`: Stockfish's time per move (default: the engine's);
+    /// - `TESSERA_MATCH_LADDER`: the ladder's steps by the weaker level (default `1,2,3,4`), to
+    ///   spend a run's time on the steps in question;
     /// - `TESSERA_MATCH_OUT`: where the JSON goes (default `$CARGO_TARGET_DIR/matches.json`, else `target/`).
     fn from_env() -> Config {
         let variants = match env_list("TESSERA_MATCH_VARIANTS") {
@@ -147,10 +151,14 @@ impl Config {
             sf_skills: nums("TESSERA_MATCH_SF_SKILLS", vec![0, 3, 6, 10]),
             sf_elos: nums("TESSERA_MATCH_SF_ELOS", vec![]),
             sf_movetime: ms("TESSERA_MATCH_SF_MOVETIME_MS"),
+            ladder: nums("TESSERA_MATCH_LADDER", vec![1, 2, 3, 4]),
             out,
         };
         if config.games == 0 {
             die("TESSERA_MATCH_GAMES must be at least 1");
+        }
+        if let Some(k) = config.ladder.iter().find(|k| !(1..=4).contains(*k)) {
+            die(&format!("TESSERA_MATCH_LADDER: {k} is not a step (1 to 4: level k+1 against level k)"));
         }
         config
     }
@@ -514,7 +522,8 @@ fn pairings(config: &Config) -> Vec<Pairing> {
                 "random" => add(kind, level(5), PlayerKind::Random, Target::AtLeast(0.99), None),
                 "greedy" => add(kind, level(5), PlayerKind::Greedy, Target::AtLeast(0.90), None),
                 "ladder" => {
-                    for k in 1..=4 {
+                    for &k in &config.ladder {
+                        let k = k as u8;
                         add(kind, level(k + 1), level(k), Target::Above(0.60), None);
                     }
                 }
