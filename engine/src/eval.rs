@@ -132,6 +132,7 @@ fn side(pos: &Position, us: Color) -> i32 {
     // Reach of the pieces, and pressure on the enemy king's neighbourhood.
     let enemy_zone = pos.king(them).map_or(Bitboard::EMPTY, |k| attacks::king(k) | k.bb());
     let mut pressure = 0;
+    let mut attackers = 0;
     let tropism = if rules.square_actions || rules.tiles { 5 } else { 1 };
     for (role, weight) in [(Role::Knight, 4), (Role::Bishop, 4), (Role::Rook, 2), (Role::Queen, 1)] {
         for sq in pos.pieces(us, role) {
@@ -149,9 +150,16 @@ fn side(pos: &Position, us: Color) -> i32 {
                 score += tropism * (7 - i32::from(sq.distance(enemy_king)).min(7));
             }
             pressure += (reach & enemy_zone).count() as i32 * if role == Role::Queen { 2 } else { 1 };
+            attackers += usize::from((reach & enemy_zone).any());
         }
     }
     score += 6 * pressure.min(12);
+    // Several pieces bearing on the enemy king's neighbourhood together are an attack, counted
+    // more than their sum; one alone is none. While queens are on (the rest of the king's
+    // danger is in `king_danger`).
+    if pos.by_role(Role::Queen).any() {
+        score += [0, 0, 15, 35, 60, 90][attackers.min(5)];
+    }
 
     // The own king: flight squares, and a shelter while queens are about.
     if let Some(king) = pos.king(us) {
@@ -188,16 +196,14 @@ fn side(pos: &Position, us: Color) -> i32 {
     score
 }
 
-/// What threatens `us`'s king while queens are on: files with no pawn of its own beside it that
-/// an enemy rook or queen may use, and enemy pieces bearing on the squares around it (more than
-/// one together is an attack, counted more than their sum). Where the board changes, the
-/// locations next to the king that a square could be moved or placed on are roads in for the
-/// enemy's pieces: they count when the enemy has a square to bring.
+/// What threatens `us`'s king while queens are on, besides the enemy pieces bearing on it
+/// (counted with the enemy's reach in `side`): files with no pawn of its own beside it that an
+/// enemy rook or queen may use, and, where the board changes, the locations next to the king that
+/// a square could be moved or placed on, roads in for the enemy's pieces when it has a square to
+/// bring.
 fn king_danger(pos: &Position, us: Color, king: Square) -> i32 {
     let them = us.other();
     let mut danger = 0;
-    let zone = attacks::king(king) | king.bb();
-    let blockers = pos.occupied() | pos.walls();
     let straight_lines = !pos.has_named_locations();
     let heavy = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
     if straight_lines && heavy.any() {
@@ -210,21 +216,6 @@ fn king_danger(pos: &Position, us: Color, king: Square) -> i32 {
             }
         }
     }
-    let mut attackers = 0;
-    for sq in pos.by_color(them) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn) {
-        let Some(piece) = pos.piece_at(sq) else { continue };
-        let reach = match piece.role {
-            Role::Knight => attacks::knight(sq),
-            _ if !straight_lines => Bitboard::EMPTY,
-            Role::Bishop => attacks::bishop(sq, blockers),
-            Role::Rook => attacks::rook(sq, blockers),
-            _ => attacks::queen(sq, blockers),
-        };
-        if (reach & zone).any() {
-            attackers += 1;
-        }
-    }
-    danger += [0, 0, 15, 35, 60, 90][attackers.min(5)];
     let rules = pos.rules();
     if rules.square_actions {
         let can_bring = pos.reserve(them).is_some_and(|h| h > 0) || rules.reserve == Reserve::Infinite;
