@@ -46,6 +46,8 @@ struct Config {
     sf_elos: Vec<u32>,
     /// Stockfish's time per move; `None`: the same as the engine's.
     sf_movetime: Option<Duration>,
+    /// The ladder's steps, by the weaker level: `k` plays level k+1 against level k.
+    ladder: Vec<u32>,
     out: PathBuf,
 }
 
@@ -85,6 +87,8 @@ impl Config {
     /// - `TESSERA_MATCH_SF_SKILLS`: Stockfish `Skill Level`s (default `0,3,6,10`);
     /// - `TESSERA_MATCH_SF_ELOS`: Stockfish `UCI_Elo`s, played as well (default none; 1350 at least);
     /// - `TESSERA_MATCH_SF_MOVETIME_MS`: Stockfish's time per move (default: the engine's);
+    /// - `TESSERA_MATCH_LADDER`: the ladder's steps by the weaker level (default `1,2,3,4`), to
+    ///   spend a run's time on the steps in question;
     /// - `TESSERA_MATCH_OUT`: where the JSON goes (default `$CARGO_TARGET_DIR/matches.json`, else `target/`).
     fn from_env() -> Config {
         let variants = match env_list("TESSERA_MATCH_VARIANTS") {
@@ -147,10 +151,14 @@ impl Config {
             sf_skills: nums("TESSERA_MATCH_SF_SKILLS", vec![0, 3, 6, 10]),
             sf_elos: nums("TESSERA_MATCH_SF_ELOS", vec![]),
             sf_movetime: ms("TESSERA_MATCH_SF_MOVETIME_MS"),
+            ladder: nums("TESSERA_MATCH_LADDER", vec![1, 2, 3, 4]),
             out,
         };
         if config.games == 0 {
             die("TESSERA_MATCH_GAMES must be at least 1");
+        }
+        if let Some(k) = config.ladder.iter().find(|k| !(1..=4).contains(*k)) {
+            die(&format!("TESSERA_MATCH_LADDER: {k} is not a step (1 to 4: level k+1 against level k)"));
         }
         config
     }
@@ -514,7 +522,8 @@ fn pairings(config: &Config) -> Vec<Pairing> {
                 "random" => add(kind, level(5), PlayerKind::Random, Target::AtLeast(0.99), None),
                 "greedy" => add(kind, level(5), PlayerKind::Greedy, Target::AtLeast(0.90), None),
                 "ladder" => {
-                    for k in 1..=4 {
+                    for &k in &config.ladder {
+                        let k = k as u8;
                         add(kind, level(k + 1), level(k), Target::Above(0.60), None);
                     }
                 }
@@ -700,6 +709,26 @@ fn interval(points: &[f64]) -> (f64, f64) {
     }
 }
 
+/// The likelihood of superiority: how likely the first player is the stronger, from its wins and
+/// losses (draws say nothing either way), `0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))`.
+fn los(wins: usize, losses: usize) -> f64 {
+    if wins + losses == 0 {
+        return 0.5;
+    }
+    let x = (wins as f64 - losses as f64) / (2.0 * (wins + losses) as f64).sqrt();
+    0.5 * (1.0 + erf(x))
+}
+
+/// The error function, to 1.5e-7 (Abramowitz and Stegun 7.1.26).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 { -y } else { y }
+}
+
 #[derive(Clone, Debug)]
 struct Summary {
     games: usize,
@@ -712,6 +741,8 @@ struct Summary {
     elo: f64,
     elo_low: f64,
     elo_high: f64,
+    /// The likelihood of superiority, from wins and losses.
+    los: f64,
     pass: Option<bool>,
     avg_plies: f64,
     /// The first player's engine turns: count, mean and max time, mean depth.
@@ -731,11 +762,14 @@ fn summarise(pairing: &Pairing, results: &[GameResult]) -> Summary {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let moves = thinks.len();
     let met = pairing.target.met(score);
+    let wins = points.iter().filter(|&&p| p == 1.0).count();
+    let losses = points.iter().filter(|&&p| p == 0.0).count();
     Summary {
         games: n,
-        wins: points.iter().filter(|&&p| p == 1.0).count(),
+        wins,
         draws: points.iter().filter(|&&p| p == 0.5).count(),
-        losses: points.iter().filter(|&&p| p == 0.0).count(),
+        losses,
+        los: los(wins, losses),
         adjudicated: results.iter().filter(|r| matches!(r.end, End::Adjudicated)).count(),
         failures,
         score,
@@ -879,15 +913,15 @@ fn main() {
         let _ = writeln!(md, "## {kind}\n");
         let _ = writeln!(
             md,
-            "| variant | pairing | games | W | D | L | adj. | fail. | score | Elo (95%) | target | result | plies | ms/move avg | ms/move max | limit ms | depth |"
+            "| variant | pairing | games | W | D | L | adj. | fail. | score | Elo (95%) | LOS | target | result | plies | ms/move avg | ms/move max | limit ms | depth |"
         );
-        let _ = writeln!(md, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|---|---|--:|--:|--:|--:|--:|");
+        let _ = writeln!(md, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|---|---|--:|--:|--:|--:|--:|");
         for i in rows {
             let p = &all[i];
             let Some(s) = &summaries[i] else {
                 let _ = writeln!(
                     md,
-                    "| {} | {} | 0 | | | | | | | | {} | skipped: {} | | | | | |",
+                    "| {} | {} | 0 | | | | | | | | | {} | skipped: {} | | | | | |",
                     p.variant.name(),
                     p.label(),
                     p.target.text(),
@@ -897,7 +931,7 @@ fn main() {
             };
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1}% | {} ({} .. {}) | {} | {} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1}% | {} ({} .. {}) | {:.0}% | {} | {} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
                 p.variant.name(),
                 p.label(),
                 s.games,
@@ -910,6 +944,7 @@ fn main() {
                 elo_text(s.elo),
                 elo_text(s.elo_low),
                 elo_text(s.elo_high),
+                s.los * 100.0,
                 p.target.text(),
                 pass_text(s),
                 s.avg_plies,
@@ -1007,6 +1042,7 @@ fn main() {
                         "elo": json_num(s.elo),
                         "elo_low": json_num(s.elo_low),
                         "elo_high": json_num(s.elo_high),
+                        "los": json_num(s.los),
                         "pass": s.pass,
                         "avg_plies": json_num(s.avg_plies),
                         "engine_moves": s.moves,

@@ -13,7 +13,8 @@
 //! With a clear material lead the winner is also drawn to herd the lone king (fewer flight
 //! squares, kings closer), which is what ends games against a weaker side.
 
-use tessera_rules::{Bitboard, Color, Position, Role, attacks};
+use tessera_rules::variant::Reserve;
+use tessera_rules::{Bitboard, Color, Position, Role, Square, attacks};
 
 pub(crate) const PAWN: i32 = 100;
 
@@ -38,10 +39,57 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
     let white = side(pos, Color::White) - side(pos, Color::Black);
     let score = white + mop_up(pos);
     let tempo = 10;
-    match pos.turn() {
+    let own = match pos.turn() {
         Color::White => score + tempo,
         Color::Black => -score + tempo,
+    };
+    own - hanging(pos)
+}
+
+/// What the side to move stands to lose to the threats against it. The quiescence search takes
+/// what the side to move can capture; what it is threatened with it can only answer with one
+/// turn: it saves the piece most at risk, and the next one is lost (a fork, two pieces hanging),
+/// and even the saved piece has cost it the turn. A piece is at risk when it is attacked and not
+/// defended, or attacked by a cheaper piece; on the quad board, whose pieces do not attack by
+/// lines, nothing is counted.
+pub(crate) fn hanging(pos: &Position) -> i32 {
+    if pos.has_named_locations() {
+        return 0;
     }
+    let us = pos.turn();
+    let them = us.other();
+    let blockers = pos.occupied() | pos.walls();
+    let (mut worst, mut second) = (0, 0);
+    for sq in pos.by_color(us) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn) {
+        let attackers = pos.attackers(sq, them, blockers);
+        if attackers.is_empty() {
+            continue;
+        }
+        let Some(piece) = pos.piece_at(sq) else { continue };
+        let worth = value(pos, piece.role);
+        let cheapest = attackers
+            .into_iter()
+            .filter_map(|a| pos.piece_at(a))
+            .map(|p| if p.role == Role::King { 10_000 } else { value(pos, p.role) })
+            .min()
+            .unwrap_or(10_000);
+        let defended = pos.attackers(sq, us, blockers).any();
+        let at_risk = if !defended {
+            // A king alone can take only what is not defended: it is.
+            worth
+        } else if cheapest < worth {
+            worth - cheapest
+        } else {
+            0
+        };
+        if at_risk > worst {
+            second = worst;
+            worst = at_risk;
+        } else if at_risk > second {
+            second = at_risk;
+        }
+    }
+    second * 3 / 4 + worst / 8
 }
 
 /// Material of one side, kings aside.
@@ -59,12 +107,23 @@ fn side(pos: &Position, us: Color) -> i32 {
     let straight_lines = !pos.has_named_locations();
     let mut score = material(pos, us);
 
-    // Pawns: progress towards the last rank of the board as it is now.
+    // Pawns: progress towards the last rank of the board as it is now; a passed pawn (no enemy
+    // pawn ahead of it on its file or the next) the more, the nearer it is and the fewer enemy
+    // pieces there are to stop it.
     let last = us.last_rank(height);
+    let enemy_pawns = pos.pieces(them, Role::Pawn);
+    let endgame = material(pos, them) - PAWN * enemy_pawns.count() as i32 <= 1300;
     for sq in pos.pieces(us, Role::Pawn) {
         let to_go = i32::from(last.abs_diff(sq.rank()));
         let advanced = (i32::from(height) - 2 - to_go).max(0);
         score += 4 * advanced + if to_go <= 2 { 20 * (3 - to_go) } else { 0 };
+        let passed = !enemy_pawns
+            .into_iter()
+            .any(|p| p.file().abs_diff(sq.file()) <= 1 && last.abs_diff(p.rank()) < last.abs_diff(sq.rank()));
+        if passed {
+            let bonus = [0, 90, 60, 40, 25, 15][to_go.clamp(0, 5) as usize].max(10);
+            score += if endgame { bonus * 3 / 2 } else { bonus };
+        }
         // Central pawns a little more.
         let df = (2 * i32::from(sq.file()) - i32::from(width) + 1).abs();
         score += (4 - df).max(0);
@@ -73,6 +132,7 @@ fn side(pos: &Position, us: Color) -> i32 {
     // Reach of the pieces, and pressure on the enemy king's neighbourhood.
     let enemy_zone = pos.king(them).map_or(Bitboard::EMPTY, |k| attacks::king(k) | k.bb());
     let mut pressure = 0;
+    let mut attackers = 0;
     let tropism = if rules.square_actions || rules.tiles { 5 } else { 1 };
     for (role, weight) in [(Role::Knight, 4), (Role::Bishop, 4), (Role::Rook, 2), (Role::Queen, 1)] {
         for sq in pos.pieces(us, role) {
@@ -90,9 +150,16 @@ fn side(pos: &Position, us: Color) -> i32 {
                 score += tropism * (7 - i32::from(sq.distance(enemy_king)).min(7));
             }
             pressure += (reach & enemy_zone).count() as i32 * if role == Role::Queen { 2 } else { 1 };
+            attackers += usize::from((reach & enemy_zone).any());
         }
     }
     score += 6 * pressure.min(12);
+    // Several pieces bearing on the enemy king's neighbourhood together are an attack, counted
+    // more than their sum; one alone is none. While queens are on (the rest of the king's
+    // danger is in `king_danger`).
+    if pos.by_role(Role::Queen).any() {
+        score += [0, 0, 15, 35, 60, 90][attackers.min(5)];
+    }
 
     // The own king: flight squares, and a shelter while queens are about.
     if let Some(king) = pos.king(us) {
@@ -109,7 +176,12 @@ fn side(pos: &Position, us: Color) -> i32 {
             // Out in the middle of the board while queens are on.
             let home = us.first_rank(height);
             score -= 6 * i32::from(home.abs_diff(king.rank())).min(4);
+            score -= king_danger(pos, us, king);
         }
+        // The right to castle is a safe home still to come: a king that steps aside and back
+        // for nothing has thrown it away.
+        let rights = (pos.castling_rooks() & ours).count() as i32;
+        score += 12 * rights.min(2);
     }
 
     if rules.square_actions {
@@ -122,6 +194,36 @@ fn side(pos: &Position, us: Color) -> i32 {
         score += tiles_terms(pos, us);
     }
     score
+}
+
+/// What threatens `us`'s king while queens are on, besides the enemy pieces bearing on it
+/// (counted with the enemy's reach in `side`): files with no pawn of its own beside it that an
+/// enemy rook or queen may use, and, where the board changes, the locations next to the king that
+/// a square could be moved or placed on, roads in for the enemy's pieces when it has a square to
+/// bring.
+fn king_danger(pos: &Position, us: Color, king: Square) -> i32 {
+    let them = us.other();
+    let mut danger = 0;
+    let straight_lines = !pos.has_named_locations();
+    let heavy = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
+    if straight_lines && heavy.any() {
+        let (width, _) = pos.size();
+        let own_pawns = pos.pieces(us, Role::Pawn);
+        for file in king.file().saturating_sub(1)..=(king.file() + 1).min(width - 1) {
+            let on_file = own_pawns.into_iter().any(|p| p.file() == file);
+            if !on_file {
+                danger += if file == king.file() { 20 } else { 10 };
+            }
+        }
+    }
+    let rules = pos.rules();
+    if rules.square_actions {
+        let can_bring = pos.reserve(them).is_some_and(|h| h > 0) || rules.reserve == Reserve::Infinite;
+        if can_bring {
+            danger += 4 * (attacks::king(king) & pos.holes() & pos.board_mask()).count() as i32;
+        }
+    }
+    danger
 }
 
 /// The Betza family: what a player has to build with.

@@ -18,6 +18,12 @@ const MATE_BOUND: i32 = MATE - 1_000;
 const MAX_PLY: usize = 96;
 /// The most legal turns the root searches all of.
 const ROOT_ALL_UP_TO: usize = 3_000;
+/// What a turn that undoes the mover's own recent square or king moves costs it: enough that a
+/// square is not carried back and forth (`@e3-g3`, `@g3-e3`) or round in a circle for want of a
+/// plan, little enough that a reversal the position needs (a line to block again) is still found.
+const AIMLESS: i32 = 40;
+/// How many of the mover's own earlier turns a trail is followed back through.
+const TRAIL_TURNS: usize = 4;
 
 /// What the caller asks beyond the limits: a level's weakening, and the pruning switch.
 #[derive(Copy, Clone, Debug)]
@@ -63,6 +69,10 @@ struct Run<'a> {
     nodes: u64,
     root_moves: Vec<Move>,
     root_best: Option<(Move, i32)>,
+    /// The game's last turns, then the turns on the current path: for aimless turns.
+    line: Vec<Move>,
+    /// Move lists by ply, reused so that a node allocates nothing.
+    buffers: Vec<Vec<Move>>,
 }
 
 /// Searches the game's position within `limits`.
@@ -100,6 +110,8 @@ pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style
         nodes: 0,
         root_moves,
         root_best: None,
+        line: game.moves()[game.moves().len().saturating_sub(2 * TRAIL_TURNS)..].to_vec(),
+        buffers: Vec::new(),
     };
     let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 / 2);
     let mut best = (first, 0);
@@ -193,6 +205,40 @@ fn is_quiet(mv: &Move) -> bool {
     !turns::is_capture(mv) && mv.actions().all(|a| a.promotion().is_none())
 }
 
+/// What `mv` costs as an aimless turn: one that takes a square back where the mover's own
+/// recent turns brought it from (`@e3-g3`, then `@g3-e3`; or round a circle, `@e3-g3`, `@g3-g5`,
+/// `@g5-e3`), or walks a piece back to where it stood (`Qd1-e2`, then `Qe2-d1`): a turn spent to
+/// undo one. `line` holds the turns played before `mv`, the mover's own every second one from
+/// the end. Captures and promotions are never aimless.
+pub(crate) fn aimless(line: &[Move], mv: &Move) -> i32 {
+    let own_earlier = line.iter().rev().skip(1).step_by(2).take(TRAIL_TURNS);
+    let mut cost = 0;
+    for action in mv.actions() {
+        let (from, to, square) = match action {
+            Action::Shift { from, to, promotion: None } => (from, to, true),
+            Action::Normal { from, to, capture: None, promotion: None, .. } => (from, to, false),
+            _ => continue,
+        };
+        // Follow the trail of what stands at `from` back through the mover's recent turns: each
+        // step is the latest of them that brought a square (or a piece) there.
+        let mut at = from;
+        for earlier in own_earlier.clone() {
+            let came = earlier.actions().find_map(|a| match a {
+                Action::Shift { from, to, .. } if square && to == at => Some(from),
+                Action::Normal { from, to, .. } if !square && to == at => Some(from),
+                _ => None,
+            });
+            let Some(came) = came else { continue };
+            if came == to {
+                cost = cost.max(if square { AIMLESS } else { AIMLESS / 2 });
+                break;
+            }
+            at = came;
+        }
+    }
+    cost
+}
+
 impl Run<'_> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped
@@ -217,6 +263,14 @@ impl Run<'_> {
             pos.legal_moves_into(moves);
         }
         Ok(())
+    }
+
+    /// Returns a ply's move list for reuse.
+    fn give_back(&mut self, ply: usize, moves: Vec<Move>) {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        self.buffers[ply] = moves;
     }
 
     fn evaluate(&self, pos: &Position, key: u64) -> i32 {
@@ -294,10 +348,11 @@ impl Run<'_> {
             }
         }
 
-        let mut moves = Vec::new();
+        let mut moves = self.buffers.get_mut(ply).map(std::mem::take).unwrap_or_default();
         if root {
             moves.clone_from(&self.root_moves);
         } else if let Err(score) = self.inner_turns(pos, ply, &mut moves) {
+            self.give_back(ply, moves);
             return score;
         }
         if root {
@@ -316,23 +371,30 @@ impl Run<'_> {
         for (i, mv) in moves.iter().enumerate() {
             let child = pos.played(mv);
             let quiet = is_quiet(mv);
+            // An aimless turn is searched with the window moved by its cost, so that its score
+            // less the cost is exact within (alpha, beta).
+            let cost = if in_check { 0 } else { aimless(&self.line, mv) };
+            let (a, b) = (alpha + cost, beta + cost);
+            self.line.push(*mv);
             let mut score;
             if i == 0 {
-                score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+                score = -self.search(&child, depth - 1, -b, -a, ply + 1);
             } else {
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
-                    1 + i32::from(i >= 12)
+                    1 + i32::from(i >= 12) + i32::from(cost > 0)
                 } else {
                     0
                 };
-                score = -self.search(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && reduce > 0 && !self.stopped {
-                    score = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                score = -self.search(&child, (depth - 1 - reduce).max(0), -a - 1, -a, ply + 1);
+                if score > a && reduce > 0 && !self.stopped {
+                    score = -self.search(&child, depth - 1, -a - 1, -a, ply + 1);
                 }
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+                if score > a && score < b && !self.stopped {
+                    score = -self.search(&child, depth - 1, -b, -a, ply + 1);
                 }
             }
+            self.line.pop();
+            score -= cost;
             if self.stopped {
                 break;
             }
@@ -360,6 +422,7 @@ impl Run<'_> {
             }
         }
         self.path.pop();
+        self.give_back(ply, moves);
         if self.stopped {
             return 0;
         }
@@ -374,7 +437,22 @@ impl Run<'_> {
         best
     }
 
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+    fn quiesce(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        let mut moves = self.buffers.get_mut(ply).map(std::mem::take).unwrap_or_default();
+        let score = self.quiesce_with(pos, alpha, beta, ply, qply, &mut moves);
+        self.give_back(ply, moves);
+        score
+    }
+
+    fn quiesce_with(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        moves: &mut Vec<Move>,
+    ) -> i32 {
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
@@ -383,15 +461,14 @@ impl Run<'_> {
             return 0;
         }
         let key = pos.key();
-        let mut moves = Vec::new();
         // In check near the horizon: every (pruned) answer, so a mate there is seen as one.
         if qply < 2 && pos.is_check() {
-            if let Err(score) = self.inner_turns(pos, ply, &mut moves) {
+            if let Err(score) = self.inner_turns(pos, ply, moves) {
                 return score;
             }
-            self.order(pos, &mut moves, None, ply.min(MAX_PLY - 1));
+            self.order(pos, moves, None, ply.min(MAX_PLY - 1));
             let mut best = -INF;
-            for mv in &moves {
+            for mv in moves.iter() {
                 let score = -self.quiesce(&pos.played(mv), -beta, -alpha, ply + 1, qply + 1);
                 if self.stopped {
                     return 0;
@@ -414,10 +491,10 @@ impl Run<'_> {
             return stand;
         }
         alpha = alpha.max(stand);
-        turns::captures(pos, &mut moves);
-        self.order(pos, &mut moves, None, ply.min(MAX_PLY - 1));
+        turns::captures(pos, moves);
+        self.order(pos, moves, None, ply.min(MAX_PLY - 1));
         let mut best = stand;
-        for mv in &moves {
+        for mv in moves.iter() {
             // A capture that cannot lift the score near alpha is not worth looking at.
             let gain = turns::victim(pos, mv).map_or(0, |v| eval::value(pos, v));
             if stand + gain + 200 < alpha {
