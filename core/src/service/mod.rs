@@ -81,6 +81,8 @@ pub struct Service<S: Store> {
     pub web_base_url: Option<String>,
     /// The ratings the web pages last showed, and when they were worked out.
     public_ratings: std::sync::Mutex<Option<(std::time::Instant, std::sync::Arc<crate::ratings::Ratings>)>>,
+    /// The legal turns of the positions players are typing a move in, written for autocomplete.
+    turn_texts: crate::turn_texts::TurnTexts,
 }
 
 /// What the service rings when notices wait to be posted: the runtime's delivery loop wakes.
@@ -155,6 +157,7 @@ impl<S: Store> Service<S> {
             bells: Default::default(),
             web_base_url: None,
             public_ratings: Default::default(),
+            turn_texts: Default::default(),
         }
     }
 
