@@ -1,15 +1,20 @@
 //! What a player waits for: one move through the game service on a file database (parse, rebuild
 //! the game from its stored moves, check, commit with fsync, draw the PNG), through a 120-ply game
-//! in every variant; and one autocomplete answer at the end of each game.
+//! in every variant; and one autocomplete answer at the end of each game. Beside each variant's
+//! moves, the picture alone: the same 512 px board each move's answer draws, drawn again after the
+//! move (untimed for the move), so the rest of a move's cost can be told from it. Autocomplete is
+//! asked twice: first (the position's turns written) and again, as the next keystroke asks.
 //! Run: `cargo bench -p tessera-bot --bench service`. With `TESSERA_BENCH_CONDITIONAL=50`, before each
 //! move the waiting player holds 50 conditional lines in the game (none expecting the move, so the
 //! move checks all 50 and drops them in its transaction): the move path with a full tree.
+//! `TESSERA_BENCH_SLOW=50` names each move slower than 50 ms.
 
 use std::time::{Duration, Instant};
 
 use tessera_core::service::{Incoming, Service, User};
 use tessera_core::store::Store;
-use tessera_rules::{Game, Position, Variant, notation};
+use tessera_render::{Caption, render_png};
+use tessera_rules::{Color, Game, Position, Variant, notation, view::BoardView};
 use tessera_store::SqliteStore;
 
 /// A deterministic random game of `plies` legal turns (shorter if it ends), as SAN texts.
@@ -53,13 +58,24 @@ fn main() {
     let service = Service::new(SqliteStore::open(&dir.join("bench.sqlite")).expect("a database"));
     let players = [User::new("w", "white"), User::new("b", "black")];
     println!(
-        "{:<26} {:>6} {:>6} {:>12} {:>12} {:>12} {:>14}",
-        "variant", "plies", "asked", "move p50 ms", "move p95 ms", "move max ms", "suggest ms"
+        "{:<26} {:>5} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "variant",
+        "plies",
+        "asked",
+        "move p50",
+        "move p95",
+        "move max",
+        "pic p50",
+        "pic p95",
+        "suggest",
+        "again"
     );
     // `TESSERA_BENCH_VARIANTS=quad-square,shrink` measures only those.
     let only = std::env::var("TESSERA_BENCH_VARIANTS").unwrap_or_default();
     let lines: usize =
         std::env::var("TESSERA_BENCH_CONDITIONAL").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+    // `TESSERA_BENCH_SLOW=50` names every message that took longer than 50 ms.
+    let slow: Option<f64> = std::env::var("TESSERA_BENCH_SLOW").ok().and_then(|n| n.parse().ok());
     let wanted = |v: Variant| only.is_empty() || only.split(',').any(|name| name.trim() == v.name());
     for (n, &variant) in Variant::ALL.iter().enumerate().filter(|(_, v)| wanted(**v)) {
         let channel = format!("bench-{n}");
@@ -82,6 +98,7 @@ fn main() {
         // Every message a player sends counts: the move, and `!t confirm` where the bot asks
         // first (a turn that could take one more action, or allows a stalemating answer).
         let mut times = Vec::new();
+        let mut pictures = Vec::new();
         let mut asked = 0;
         // Blue Chip begins with Black placing the chip.
         let first = usize::from(Position::start(variant).turn() == tessera_rules::Color::Black);
@@ -93,11 +110,16 @@ fn main() {
             if lines > 0 {
                 plant_lines(store, id, &players[(ply + first + 1) % 2], &replayed, text, lines);
             }
-            replayed.play_text(text).expect("the game replays");
+            let before = replayed.position().clone();
+            let mv = replayed.play_text(text).expect("the game replays");
             let played = format!("{} played ", player.name);
             let t = Instant::now();
             let mut replies = say(player, text, &[]);
             times.push(t.elapsed());
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if slow.is_some_and(|limit| ms > limit) {
+                println!("  slow: {} ply {} `{text}` {ms:.1} ms", variant.name(), ply + 1);
+            }
             if replies.iter().any(|r| r.text.starts_with("Not played yet")) {
                 asked += 1;
                 let t = Instant::now();
@@ -105,6 +127,21 @@ fn main() {
                 times.push(t.elapsed());
             }
             assert!(replies.iter().any(|r| r.text.contains(&played)), "{text}: {replies:?}");
+            // The answer's picture, as the service draws it by default: from the side to move.
+            let after = replayed.position();
+            let opts = tessera_render::RenderOptions {
+                flip: after.turn() == Color::Black,
+                caption: Some(Caption {
+                    names: [players[0].name.clone(), players[1].name.clone()],
+                    clocks: [None, None],
+                    result: None,
+                }),
+                ..service.render.clone()
+            };
+            let t = Instant::now();
+            let png = render_png(&BoardView::new(after, Some((&before, &mv))), &opts);
+            pictures.push(t.elapsed());
+            assert!(png.is_ok());
         }
         let mover = &players[(game.len() + first) % 2];
         let msg = Incoming {
@@ -120,17 +157,27 @@ fn main() {
         let t = Instant::now();
         let suggested = service.suggest_moves(&msg, None, "", 25);
         let suggest = t.elapsed();
+        // The next keystroke: the first letter of the first suggestion.
+        let typed: String = suggested.first().map(|s| s.value.chars().take(1).collect()).unwrap_or_default();
+        let t = Instant::now();
+        let again = service.suggest_moves(&msg, None, &typed, 25);
+        let again_time = t.elapsed();
+        assert!(!again.is_empty(), "{}: {typed} begins a turn", variant.name());
         let mut sorted = times.clone();
         sorted.sort();
+        pictures.sort();
         println!(
-            "{:<26} {:>6} {:>6} {:>12.2} {:>12.2} {:>12.2} {:>14.2}",
+            "{:<26} {:>5} {:>5} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
             variant.name(),
             game.len(),
             asked,
             percentile(&sorted, 0.5),
             percentile(&sorted, 0.95),
             percentile(&sorted, 1.0),
-            suggest.as_secs_f64() * 1e3
+            percentile(&pictures, 0.5),
+            percentile(&pictures, 0.95),
+            suggest.as_secs_f64() * 1e3,
+            again_time.as_secs_f64() * 1e3
         );
         assert!(!suggested.is_empty(), "{}: the player to move has turns to suggest", variant.name());
     }

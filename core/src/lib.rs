@@ -24,3 +24,4 @@ pub mod service;
 pub mod store;
 pub mod tournament;
 mod turn_list;
+mod turn_texts;

@@ -89,6 +89,8 @@ pub struct Service<S: Store> {
     pub analysis_limits: tessera_engine::Limits,
     /// What a hint may take ([`HINT_LIMITS`]).
     pub hint_limits: tessera_engine::Limits,
+    /// The legal turns of the positions players are typing a move in, written for autocomplete.
+    turn_texts: crate::turn_texts::TurnTexts,
 }
 
 /// What the service rings when notices wait to be posted: the runtime's delivery loop wakes.
@@ -165,6 +167,7 @@ impl<S: Store> Service<S> {
             public_ratings: Default::default(),
             analysis_limits: crate::analysis::position_limits(),
             hint_limits: HINT_LIMITS,
+            turn_texts: Default::default(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! (variants, moves, games, opponents, challenges, tournaments), for the author.
 
 use super::*;
+use crate::turn_texts::TurnText;
 
 impl<S: Store> Service<S> {
     /// The suggestions an option declares ([`Suggest`], in the command table) for what is typed
@@ -49,21 +50,19 @@ impl<S: Store> Service<S> {
             return Vec::new();
         }
         let typed = move_key(typed);
-        let moves = pos.legal_moves();
-        let mut writer = notation::TurnWriter::new(pos);
-        // The long form is written only where the short one does not match already.
-        let mut found: Vec<(u8, String, &Move)> = moves
+        // Each keystroke asks again: the position's turns are written once (see `turn_texts`).
+        let turns = self.turn_texts.of(loaded.row.id, pos);
+        let mut found: Vec<(u8, &TurnText)> = turns
             .iter()
-            .filter_map(|mv| {
-                let san = writer.san(mv);
-                if key_begins(&san, &typed) {
-                    return Some((0, san, mv));
+            .filter_map(|turn| {
+                if key_begins(&turn.san, &typed) {
+                    return Some((0, turn));
                 }
-                long_begins_like(&writer.lan(mv), &typed).then_some((1, san, mv))
+                long_begins_like(&turn.lan, &typed).then_some((1, turn))
             })
             .collect();
-        let order = |(ra, a, _): &(u8, String, &Move), (rb, b, _): &(u8, String, &Move)| {
-            (ra, a.len(), a).cmp(&(rb, b.len(), b))
+        let order = |(ra, a): &(u8, &TurnText), (rb, b): &(u8, &TurnText)| {
+            (ra, a.san.len(), &a.san).cmp(&(rb, b.san.len(), &b.san))
         };
         // Only the first few are shown: pick them before sorting (twice as many, for duplicates).
         let keep = limit.saturating_mul(2).max(1);
@@ -72,14 +71,14 @@ impl<S: Store> Service<S> {
             found.truncate(keep);
         }
         found.sort_by(order);
-        found.dedup_by(|a, b| a.1 == b.1);
+        found.dedup_by(|a, b| a.1.san == b.1.san);
         found
             .into_iter()
             .take(limit)
-            .map(|(_, san, mv)| {
-                let lan = writer.lan(mv);
+            .map(|(_, turn)| {
+                let (san, lan) = (&turn.san, &turn.lan);
                 let label = if san == lan { san.clone() } else { format!("{san}  ({lan})") };
-                Suggestion { label, value: san }
+                Suggestion { label, value: san.clone() }
             })
             .collect()
     }

@@ -1,0 +1,168 @@
+//! The legal turns of a game's current position, written once for autocomplete.
+//!
+//! Discord asks for suggestions at every keystroke, and a compound-turn position has tens of
+//! thousands of turns: listing and writing them all each time cost tens of milliseconds. An
+//! entry is kept per game and position, compared whole, so a move or a takeback (another
+//! position) is simply a miss, and no game is ever served another's turns.
+
+use std::sync::{Arc, Mutex};
+
+use tessera_rules::{Position, notation};
+
+/// How many positions stay written: the games whose players are typing a move right now. An
+/// entry of a compound-turn position is a few megabytes.
+const CAPACITY: usize = 8;
+
+/// One legal turn's texts, without check marks.
+pub struct TurnText {
+    pub san: String,
+    pub lan: String,
+}
+
+#[derive(Default)]
+pub struct TurnTexts {
+    entries: Mutex<Entries>,
+}
+
+#[derive(Default)]
+struct Entries {
+    list: Vec<Entry>,
+    /// A counter standing for time, to forget the least recently used position first.
+    clock: u64,
+}
+
+struct Entry {
+    game: i64,
+    position: Position,
+    texts: Arc<[TurnText]>,
+    used: u64,
+}
+
+impl TurnTexts {
+    /// The legal turns of `pos`, game `game`'s current position, with their texts: written now
+    /// unless this position of this game was written lately.
+    pub fn of(&self, game: i64, pos: &Position) -> Arc<[TurnText]> {
+        if let Some(texts) = self.get(game, pos) {
+            return texts;
+        }
+        // Written without holding the lock: other games' suggestions need not wait.
+        let texts: Arc<[TurnText]> = write_all(pos).into();
+        self.put(game, pos, texts.clone());
+        texts
+    }
+
+    fn get(&self, game: i64, pos: &Position) -> Option<Arc<[TurnText]>> {
+        let mut entries = self.lock();
+        entries.clock += 1;
+        let now = entries.clock;
+        let entry = entries.list.iter_mut().find(|e| e.game == game && e.position == *pos)?;
+        entry.used = now;
+        Some(entry.texts.clone())
+    }
+
+    fn put(&self, game: i64, pos: &Position, texts: Arc<[TurnText]>) {
+        let mut entries = self.lock();
+        entries.clock += 1;
+        let used = entries.clock;
+        // A game's older positions are of no more use: one entry per game.
+        entries.list.retain(|e| e.game != game);
+        if entries.list.len() >= CAPACITY
+            && let Some(oldest) = entries.list.iter().enumerate().min_by_key(|(_, e)| e.used).map(|(i, _)| i)
+        {
+            entries.list.swap_remove(oldest);
+        }
+        entries.list.push(Entry { game, position: pos.clone(), texts, used });
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.lock().list.len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        // Each entry is replaced whole, so a panic elsewhere leaves them consistent.
+        self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Every legal turn of `pos` with its short and long form.
+fn write_all(pos: &Position) -> Vec<TurnText> {
+    let moves = pos.legal_moves();
+    let mut writer = notation::TurnWriter::new(pos);
+    moves.iter().map(|mv| TurnText { san: writer.san(mv), lan: writer.lan(mv) }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_rules::{Game, Variant};
+
+    fn sans(texts: &[TurnText]) -> Vec<&str> {
+        texts.iter().map(|t| t.san.as_str()).collect()
+    }
+
+    #[test]
+    fn the_texts_are_the_positions_legal_turns() {
+        let cache = TurnTexts::default();
+        for variant in [Variant::Chess, Variant::MovingOccupiedSquares] {
+            let pos = Position::start(variant);
+            let texts = cache.of(1, &pos);
+            let moves = pos.legal_moves();
+            assert_eq!(texts.len(), moves.len());
+            for (text, mv) in texts.iter().zip(&moves) {
+                let (san, lan) = notation::san_and_lan_unmarked(&pos, mv);
+                assert_eq!((&text.san, &text.lan), (&san, &lan));
+            }
+        }
+    }
+
+    #[test]
+    fn a_position_is_written_once_and_a_move_or_takeback_is_a_miss() {
+        let cache = TurnTexts::default();
+        let mut game = Game::new(Position::start(Variant::Chess));
+        let first = cache.of(1, game.position());
+        assert!(Arc::ptr_eq(&first, &cache.of(1, game.position())), "the same position is served");
+        game.play_text("e4").unwrap();
+        let after = cache.of(1, game.position());
+        assert!(!Arc::ptr_eq(&first, &after));
+        assert!(sans(&after).contains(&"e5") && !sans(&after).contains(&"e4"), "Black's turns now");
+        // A takeback: the start again, whose turns are White's.
+        let back = Game::new(Position::start(Variant::Chess));
+        let again = cache.of(1, back.position());
+        assert!(!Arc::ptr_eq(&after, &again));
+        assert!(sans(&again).contains(&"e4") && !sans(&again).contains(&"e5"));
+        assert_eq!(cache.len(), 1, "one position per game");
+    }
+
+    #[test]
+    fn no_game_is_served_another_games_turns() {
+        let cache = TurnTexts::default();
+        let start = Position::start(Variant::Chess);
+        let one = cache.of(1, &start);
+        let two = cache.of(2, &start);
+        assert!(!Arc::ptr_eq(&one, &two), "the same position in another game is written for it");
+        let hans = Position::start(Variant::Hans38);
+        let three = cache.of(3, &hans);
+        assert_eq!(three.len(), hans.legal_moves().len());
+        assert!(Arc::ptr_eq(&one, &cache.of(1, &start)));
+    }
+
+    #[test]
+    fn the_least_recently_used_position_goes_first() {
+        let cache = TurnTexts::default();
+        let start = Position::start(Variant::Chess);
+        let kept = cache.of(0, &start);
+        for game in 1..CAPACITY as i64 {
+            cache.of(game, &start);
+        }
+        assert!(Arc::ptr_eq(&kept, &cache.of(0, &start)), "used lately");
+        let oldest = cache.of(1, &start);
+        for game in 2..CAPACITY as i64 {
+            cache.of(game, &start);
+        }
+        cache.of(0, &start);
+        cache.of(CAPACITY as i64, &start);
+        assert_eq!(cache.len(), CAPACITY);
+        assert!(!Arc::ptr_eq(&oldest, &cache.of(1, &start)), "game 1's entry was the oldest, and went");
+    }
+}
