@@ -751,7 +751,7 @@ fn run_analyse(
         return Ok(ExitCode::SUCCESS);
     }
     for e in &evals {
-        let best = e.best.as_deref().map_or(String::new(), |b| format!("best {b} (depth {})", e.depth));
+        let best = e.best.as_deref().map_or(String::new(), |b| format!("next best {b} (depth {})", e.depth));
         match e.ply.checked_sub(1).and_then(|i| judged.get(i)) {
             None => say!("{:<18} {:>7}  {best}", "start", e.eval.short()),
             Some(j) => {

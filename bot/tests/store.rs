@@ -1018,7 +1018,10 @@ fn an_analysis_is_asked_once_within_its_bounds_and_finished_once_with_its_notice
     };
     assert!(store.analysis_evals(games[0]).unwrap().is_empty());
     assert!(store.finish_analysis(games[0], &evals, 50, std::slice::from_ref(&notice)).unwrap());
-    assert!(!store.finish_analysis(games[0], &evals, 51, &[notice.clone()]).unwrap(), "finished once");
+    assert!(
+        !store.finish_analysis(games[0], &evals, 51, std::slice::from_ref(&notice)).unwrap(),
+        "finished once"
+    );
     assert!(!store.finish_analysis(games[3], &evals, 51, &[notice]).unwrap(), "never asked");
     assert_eq!(store.analysis_evals(games[0]).unwrap(), evals);
     assert_eq!(store.analysis(games[0]).unwrap().unwrap().finished_at, Some(50));

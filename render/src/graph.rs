@@ -53,6 +53,8 @@ const WHITE_AREA: Rgba = Rgba(0xf6, 0xf3, 0xec, 255);
 const BLACK_AREA: Rgba = Rgba(0x2e, 0x2b, 0x28, 255);
 const LINE: Rgba = Rgba(0x5a, 0x55, 0x4e, 255);
 const TEXT: Rgba = Rgba(0x1c, 0x1a, 0x18, 255);
+/// Okabe and Ito's bluish green: apart from every mark's colour.
+const CURVE: Rgba = Rgba(0x00, 0x9e, 0x73, 255);
 /// Okabe and Ito's colours, told apart by colour-blind readers too: sky blue, orange, vermilion.
 fn severity_colour(s: Severity) -> Rgba {
     match s {
@@ -113,6 +115,8 @@ pub fn render_chart(chart: &EvalChart) -> Result<Pixmap, RenderError> {
     if let Some(path) = line.finish() {
         pm.stroke_path(&path, &paint(LINE), &thin, Transform::identity(), None);
     }
+    let zero = font.width("0", label_style);
+    font.draw(&mut pm, "0", left - 8.0 - zero, mid - label_style.size / 2.0, label_style, TEXT);
     for (v, text) in &chart.levels {
         let y = y_of(*v);
         let mut tick = PathBuilder::new();
@@ -135,13 +139,7 @@ pub fn render_chart(chart: &EvalChart) -> Result<Pixmap, RenderError> {
         }
         if let Some(path) = pb.finish() {
             let curve = Stroke { width: 3.0, ..Stroke::default() };
-            pm.stroke_path(
-                &path,
-                &paint(severity_colour(Severity::Inaccuracy)),
-                &curve,
-                Transform::identity(),
-                None,
-            );
+            pm.stroke_path(&path, &paint(CURVE), &curve, Transform::identity(), None);
         }
     }
     // The frame.

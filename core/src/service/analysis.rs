@@ -110,7 +110,7 @@ impl<S: Store> Service<S> {
                     * self.analysis_limits.movetime.map_or(250, |t| t.as_millis()))
                 .div_ceil(1000);
                 Ok(vec![Reply::text(format!(
-                    "Game #{game} ({}) is queued for analysis: place {place} in the queue. I look at its {positions} \
+                    "Game {} is queued for analysis: place {place} in the queue. I look at its {positions} \
                      positions ({}), about {seconds} s once its turn comes, after any practice moves, and post the \
                      graph and the turns that mattered here.",
                     loaded.title(),
@@ -250,8 +250,7 @@ impl<S: Store> Service<S> {
         };
         let result = loaded.row.result.as_deref().unwrap_or("*");
         let mut lines = vec![format!(
-            "Analysis of game #{} ({}), {result}: {}{depth}.",
-            loaded.row.id,
+            "Analysis of game {}, {result}: {}{depth}.",
             loaded.title(),
             budget_words(self.analysis_limits)
         )];
