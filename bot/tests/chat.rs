@@ -505,6 +505,15 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
                     [1, 2].map(|g| step("alice", &format!("!t tournament result t3 #{g} +- no show"))),
                 );
             }
+            "analyse" => {
+                w.setup = twelve_games();
+                w.setup.extend([step("alice", "e4 #12"), step("bob", "!t resign #12")]);
+            }
+            "hint" => {
+                // Eleven games with bob, then alice's practice game against the bot: #12.
+                w.setup = twelve_games()[..22].to_vec();
+                w.setup.push(step("alice", "!t challenge @tessera chess white"));
+            }
             "tournament result" => {
                 // Eleven games first, so that t3's first game is #12.
                 w.setup = twelve_games()[..22].to_vec();
@@ -518,6 +527,7 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
         let path = spec.path();
         let w = world(&path);
         let service = Service::new(SqliteStore::in_memory().unwrap());
+        service.set_bot_account(talk::PLATFORM, "tessera");
         for (who, text) in &w.setup {
             let replies = say(&service, who, text);
             // The one question setting up asks is the turn `!t confirm` answers.
@@ -533,7 +543,10 @@ fn every_example_in_the_command_table_is_accepted_when_sent() {
         let replies = talk::say_at(&service, channel, w.author, w.admin, &example, T0);
         assert!(!replies.is_empty(), "{example}: no answer");
         // Conditional turns are answered privately whatever they say: look at the words.
-        let refused = replies[0].private && !replies[0].text.starts_with("Saved");
+        // So is a hint: its acknowledgement is the player's alone.
+        let acknowledged =
+            replies[0].text.starts_with("Saved") || replies[0].text.starts_with("Looking for a turn");
+        let refused = replies[0].private && !acknowledged;
         assert!(!refused, "{example} is refused: {}", replies[0].text);
     }
 }

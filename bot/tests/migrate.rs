@@ -28,7 +28,7 @@ use talk::{PLATFORM, T0};
 
 /// Every table of the schema but the migrations' and the leases', in the order the copy takes them
 /// (each after those it refers to).
-const TABLES: [&str; 18] = [
+const TABLES: [&str; 20] = [
     "channel_settings",
     "handled_messages",
     "outbox",
@@ -36,6 +36,8 @@ const TABLES: [&str; 18] = [
     "challenges",
     "digests_sent",
     "games",
+    "analyses",
+    "analysis_plies",
     "conditional_lines",
     "game_notes",
     "game_watchers",
