@@ -511,7 +511,7 @@ fn arrive<E: FnMut(Action) + ?Sized>(
     if occupied & second.bb().0 == 0 {
         // Room for one more: the piece moves in beside whatever is there.
         if role == Role::Bishop && theirs & bit != 0 {
-            one_sacrifice(emit, from, to, pieces.role_at(to));
+            emit(Action::Sacrifice { from, to, victim: pieces.role_at(to) });
         }
         if arrival != Arrival::Capture {
             one(emit, None);
@@ -554,12 +554,6 @@ fn emit_move<E: FnMut(Action) + ?Sized>(
         }
     }
     emit(Action::Normal { role, from, to, capture, promotion: None });
-}
-
-/// Q5: a bishop arriving on a quad beside one enemy may take it and be lost with it.
-#[inline(always)]
-fn one_sacrifice<E: FnMut(Action) + ?Sized>(emit: &mut E, from: Square, to: Square, victim: Role) {
-    emit(Action::Sacrifice { from, to, victim });
 }
 
 /// Q10: king and rook swap places.
@@ -732,15 +726,13 @@ pub(super) fn perft(pos: &Position, depth: u32, budget: &mut u64) -> Option<u64>
             *left = left.checked_sub(n)?;
             return Some(n);
         }
-        let mut moves = [Action::Castle { king: Square::new(0), rook: Square::new(0) }; 256];
-        let mut n = 0;
+        let mut moves = Vec::with_capacity(64);
         legal_actions_of(t, pieces, us, castling, &mut |action| {
-            moves[n] = action;
-            n += 1;
-            n == moves.len()
+            moves.push(action);
+            false
         });
         let mut nodes = 0;
-        for &action in &moves[..n] {
+        for &action in &moves {
             let mut next = *pieces;
             next.apply(t, us, action);
             let rights = castling & !super::castling_lost(us, action);
