@@ -337,7 +337,7 @@ impl<S: Store> Service<S> {
             channel: msg.channel.to_string(),
             user_id: msg.author.id.clone(),
         }));
-        let secs = HINT_LIMITS.movetime.map_or(1, |t| t.as_secs().max(1));
+        let secs = self.hint_limits.movetime.map_or(1, |t| t.as_secs().max(1));
         Ok(vec![Reply {
             secret: true,
             private: true,
