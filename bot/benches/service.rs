@@ -3,7 +3,11 @@
 //! in every variant; and one autocomplete answer at the end of each game. Beside each variant's
 //! moves, the picture alone: the same 512 px board each move's answer draws, drawn again after the
 //! move (untimed for the move), so the rest of a move's cost can be told from it. Autocomplete is
-//! asked twice: first (the position's turns written) and again, as the next keystroke asks.
+//! asked twice: first and again, as the next keystroke asks. The bot writes each position's turns
+//! for autocomplete off the move's thread as soon as the move is committed (on Discord, the
+//! platform that suggests turns): so does the bench, between moves, and reports the longest such
+//! writing ("ahead max": work in the background, which nobody waits for unless they type within
+//! that time).
 //! Run: `cargo bench -p tessera-bot --bench service`. With `TESSERA_BENCH_CONDITIONAL=50`, before each
 //! move the waiting player holds 50 conditional lines in the game (none expecting the move, so the
 //! move checks all 50 and drops them in its transaction): the move path with a full tree.
@@ -55,10 +59,11 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 fn main() {
     let dir = std::env::temp_dir().join(format!("tessera-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let service = Service::new(SqliteStore::open(&dir.join("bench.sqlite")).expect("a database"));
+    let mut service = Service::new(SqliteStore::open(&dir.join("bench.sqlite")).expect("a database"));
+    service.write_turns_ahead = true;
     let players = [User::new("w", "white"), User::new("b", "black")];
     println!(
-        "{:<26} {:>5} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "{:<26} {:>5} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "variant",
         "plies",
         "asked",
@@ -67,6 +72,7 @@ fn main() {
         "move max",
         "pic p50",
         "pic p95",
+        "ahead max",
         "suggest",
         "again"
     );
@@ -100,6 +106,7 @@ fn main() {
         let mut times = Vec::new();
         let mut pictures = Vec::new();
         let mut asked = 0;
+        let mut ahead = Duration::ZERO;
         // Blue Chip begins with Black placing the chip.
         let first = usize::from(Position::start(variant).turn() == tessera_rules::Color::Black);
         let store = service.store();
@@ -127,6 +134,12 @@ fn main() {
                 times.push(t.elapsed());
             }
             assert!(replies.iter().any(|r| r.text.contains(&played)), "{text}: {replies:?}");
+            // What the turn-writing worker does after the commit (not part of the move's time).
+            let t = Instant::now();
+            while !service.turns_ahead_queue().is_empty() {
+                service.write_turns_step();
+            }
+            ahead = ahead.max(t.elapsed());
             // The answer's picture, as the service draws it by default: from the side to move.
             let after = replayed.position();
             let opts = tessera_render::RenderOptions {
@@ -167,7 +180,7 @@ fn main() {
         sorted.sort();
         pictures.sort();
         println!(
-            "{:<26} {:>5} {:>5} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
+            "{:<26} {:>5} {:>5} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
             variant.name(),
             game.len(),
             asked,
@@ -176,6 +189,7 @@ fn main() {
             percentile(&sorted, 1.0),
             percentile(&pictures, 0.5),
             percentile(&pictures, 0.95),
+            ahead.as_secs_f64() * 1e3,
             suggest.as_secs_f64() * 1e3,
             again_time.as_secs_f64() * 1e3
         );

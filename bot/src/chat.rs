@@ -33,6 +33,11 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
     service.rate_limit = Some(tessera_core::rate_limit::RateLimit::default());
     // Rounds are paired on a thread of their own: no answer waits for a large one.
     service.pair_on_worker = true;
+    // Discord suggests turns as they are typed: each position's turns are written when it is reached.
+    #[cfg(feature = "discord")]
+    {
+        service.write_turns_ahead = cfg.discord_token.is_some();
+    }
     let service = std::sync::Arc::new(service);
     let runtime = tokio::runtime::Runtime::new()?;
     // One clock for the process, routing each notice to its platform's adapter.
@@ -91,6 +96,8 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
     let practice = crate::practice::Worker::start(service.clone(), clock.router())?;
     // Tournaments: any round a crash left unpaired is paired now; then every round as it falls due.
     let pairing = crate::practice::Worker::pairing(service.clone(), &clock.platforms())?;
+    let turns =
+        if service.write_turns_ahead { Some(crate::practice::Worker::turns(service.clone())?) } else { None };
     let outbox = clock.router();
     let outcome = runtime.block_on(async {
         tokio::spawn(crate::delivery::run_outbox(service.clone(), outbox));
@@ -135,6 +142,9 @@ pub fn run(cfg: &Config, mut service: Service<AnyStore>, matrix: Option<MatrixCo
     runtime.shutdown_timeout(std::time::Duration::from_secs(10));
     practice.stop();
     pairing.stop();
+    if let Some(turns) = turns {
+        turns.stop();
+    }
     clock_leases.release(service.store());
     drop(standing);
     outcome?;

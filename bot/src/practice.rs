@@ -101,6 +101,19 @@ impl<S: Store + 'static> Worker<S> {
         )
     }
 
+    /// Writes each game's turns for autocomplete as soon as a turn is committed
+    /// ([`Service::write_turns_step`]), so the player's first keystroke is answered at once; for the
+    /// platforms that suggest turns as they are typed, with [`Service::write_turns_ahead`] on.
+    pub fn turns(service: Arc<Service<S>>) -> std::io::Result<Worker<S>> {
+        let worker = Arc::clone(&service);
+        Worker::spawn(
+            service,
+            |s| s.turns_ahead_queue().close(),
+            "turns",
+            move || while worker.write_turns_step() {},
+        )
+    }
+
     fn spawn(
         service: Arc<Service<S>>,
         close: fn(&Service<S>),

@@ -439,6 +439,51 @@ fn autocomplete_offers_legal_moves_games_challenges_and_variants() {
 }
 
 #[test]
+fn a_committed_turn_has_the_next_positions_turns_written_ahead_where_asked() {
+    // A turn of the player to move: the first autocomplete offers, played whole.
+    fn first_turn(t: &Table<SqliteStore>, who: &str) -> String {
+        t.values(who, |s, m| s.suggest_moves(m, None, "", 1)).remove(0)
+    }
+    fn plays(t: &Table<SqliteStore>, who: &str, turn: &str) {
+        let said = t.says(who, &format!("{turn} !"));
+        assert!(said.contains(&format!("{who} played")), "{turn}: {said}");
+    }
+    // Off by default (no platform suggests turns): nothing is queued.
+    let t = table(&temp_db("ahead-off"), "room");
+    t.start("moving-occupied-squares");
+    plays(&t, "alice", &first_turn(&t, "alice"));
+    assert!(t.service.turns_ahead_queue().is_empty());
+
+    let mut t = table(&temp_db("ahead"), "room");
+    t.service.write_turns_ahead = true;
+    t.start("moving-occupied-squares");
+    let written = t.values("alice", |s, m| s.suggest_moves(m, None, "@", 25));
+    assert!(!written.is_empty(), "square moves begin with @");
+    let turn = first_turn(&t, "alice");
+    plays(&t, "alice", &turn);
+    assert_eq!(t.service.turns_ahead_queue().len(), 1, "bob's position, once alice's turn is committed");
+    assert!(t.service.write_turns_step());
+    assert!(t.service.turns_ahead_queue().is_empty());
+    // What is served from the written turns is what writing them at the keystroke gives.
+    let cold = table(&temp_db("ahead-cold"), "room");
+    cold.start("moving-occupied-squares");
+    assert_eq!(written, cold.values("alice", |s, m| s.suggest_moves(m, None, "@", 25)));
+    plays(&cold, "alice", &turn);
+    assert_eq!(
+        t.values("bob", |s, m| s.suggest_moves(m, None, "@", 25)),
+        cold.values("bob", |s, m| s.suggest_moves(m, None, "@", 25))
+    );
+    // A game that ended meanwhile is skipped, and the worker goes on.
+    plays(&t, "bob", &first_turn(&t, "bob"));
+    t.says("alice", "!t resign");
+    assert!(t.service.write_turns_step());
+    assert!(t.service.turns_ahead_queue().is_empty());
+    // Closing the queue ends the worker's loop.
+    t.service.turns_ahead_queue().close();
+    assert!(!t.service.write_turns_step());
+}
+
+#[test]
 fn replies_name_whom_to_notify() {
     let t = table(&temp_db("notify"), "room");
     let challenge = t.say("alice", "!t challenge @bob chess black");

@@ -295,7 +295,8 @@ fn the_registered_slash_commands_are_the_table() {
             "tournament start(tournament) tournament standings(tournament) tournament pairings(tournament,round) ",
             "tournament withdraw(tournament,player,name) tournament result(game,result,correct,reason,tournament) ",
             "tournament pause(tournament) tournament resume(tournament) tournament cancel(tournament) ",
-            "tournament export(tournament) tournament publish(tournament) tournament unpublish(tournament)"
+            "tournament export(tournament) tournament publish(tournament) tournament unpublish(tournament) ",
+            "analyse(game) hint(game)"
         )
     );
     let groups = json.as_array().unwrap().iter().filter(|c| c["options"][0]["type"] == 1).count();

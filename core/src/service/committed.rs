@@ -29,6 +29,10 @@ impl<S: Store> Service<S> {
                 if bot_to_move {
                     // Committed and acknowledged: the bot's answer is the worker's, off this thread.
                     self.practice.push(crate::queue::Job::Turn(game));
+                } else if self.write_turns_ahead {
+                    // A compound-turn position has tens of thousands of turns: written off this
+                    // thread now, not at the next player's first keystroke.
+                    self.turns_ahead.push(game);
                 }
             }
             Committed::Ended => {

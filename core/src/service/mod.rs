@@ -91,6 +91,12 @@ pub struct Service<S: Store> {
     pub hint_limits: tessera_engine::Limits,
     /// The legal turns of the positions players are typing a move in, written for autocomplete.
     turn_texts: crate::turn_texts::TurnTexts,
+    /// Whether each committed turn queues its game for [`Service::write_turns_step`], so the next
+    /// player's first keystroke finds the position's turns written: on where a platform suggests
+    /// turns as they are typed (Discord) and a worker takes the queue.
+    pub write_turns_ahead: bool,
+    /// Games whose position is to be written ahead, for that worker.
+    turns_ahead: crate::queue::Queue,
 }
 
 /// What the service rings when notices wait to be posted: the runtime's delivery loop wakes.
@@ -168,6 +174,8 @@ impl<S: Store> Service<S> {
             analysis_limits: crate::analysis::position_limits(),
             hint_limits: HINT_LIMITS,
             turn_texts: Default::default(),
+            write_turns_ahead: false,
+            turns_ahead: Default::default(),
         }
     }
 

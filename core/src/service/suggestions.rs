@@ -83,6 +83,33 @@ impl<S: Store> Service<S> {
             .collect()
     }
 
+    /// The turn-writing worker's step: writes the turns of the next queued game's current
+    /// position into the autocomplete cache (see [`Service::write_turns_ahead`]). False once the
+    /// queue is closed.
+    pub fn write_turns_step(&self) -> bool {
+        let Some((game, _)) = self.turns_ahead.pop_wait() else { return false };
+        // Read as it is now: a game that moved on meanwhile is written at its newest position,
+        // one that ended is not written at all.
+        let loaded = match self.store.game(game) {
+            Ok(Some(row)) if row.result.is_none() => self.load(row),
+            Ok(_) => return true,
+            Err(e) => Err(internal(e)),
+        };
+        match loaded {
+            Ok(loaded) if loaded.game.outcome().is_none() => {
+                self.turn_texts.of(game, loaded.game.position());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(game, "could not write the turns ahead: {e}"),
+        }
+        true
+    }
+
+    /// The games waiting for [`Service::write_turns_step`].
+    pub fn turns_ahead_queue(&self) -> &crate::queue::Queue {
+        &self.turns_ahead
+    }
+
     /// The author's running games on this platform, this channel's first, for autocomplete; the
     /// value is the game's number.
     pub fn suggest_games(&self, msg: &Incoming, typed: &str, limit: usize) -> Vec<Suggestion> {
