@@ -6,8 +6,7 @@
 //! Every search here is held to a depth, not a time, so what it finds does not depend on the
 //! machine's speed.
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! Playing in a chat channel (issue 14): near-misses get a hint, ordinary chat gets nothing, and a
 //! move finds its game among several.
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use tessera_core::service::{Reply, Service};
 use tessera_store::SqliteStore;

@@ -2,10 +2,8 @@
 //! privately, played in the opponent's turn's transaction exactly once, dropped when the game leaves
 //! them), vacations and weekend-free clocks moving the deadlines.
 
-#[path = "support/postgres.rs"]
-mod postgres;
-#[path = "support/talk.rs"]
-mod talk;
+use crate::postgres;
+use crate::talk;
 
 use std::sync::{Arc, Barrier};
 

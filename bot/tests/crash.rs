@@ -7,12 +7,12 @@
 //! acknowledged challenge, game and resignation, only moves that were sent for their ply, no ply
 //! twice, and games that replay through the rules.
 //!
-//! `cargo test -p tessera-bot --test crash` kills a few times; a long run sets the number of
+//! `cargo test -p tessera-bot --test suites crash::` kills a few times; a long run sets the number of
 //! kills (and optionally the seed):
 //!
-//!     TESSERA_KILLS=2000 TESSERA_SEED=7 cargo test -p tessera-bot --test crash -- --nocapture
+//!     TESSERA_KILLS=2000 TESSERA_SEED=7 cargo test -p tessera-bot --test suites crash:: -- --nocapture
 
-mod local_bot;
+use crate::local_bot;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};

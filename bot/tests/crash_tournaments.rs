@@ -9,11 +9,11 @@
 //! kill fell between printing a notice and marking it sent (the outbox's window); no round is left
 //! unpaired after a restart; no notice is left unsent at the end.
 //!
-//! `cargo test -p tessera-bot --test crash_tournaments` kills a few times; a long run:
+//! `cargo test -p tessera-bot --test suites crash_tournaments::` kills a few times; a long run:
 //!
-//!     TESSERA_KILLS=300 TESSERA_SEED=7 cargo test -p tessera-bot --test crash_tournaments -- --nocapture
+//!     TESSERA_KILLS=300 TESSERA_SEED=7 cargo test -p tessera-bot --test suites crash_tournaments:: -- --nocapture
 
-mod local_bot;
+use crate::local_bot;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -13,9 +13,7 @@ use serde_json::{Value, json};
 use tessera_bot::config::Shards;
 use tessera_rules::Variant;
 
-#[path = "support/fake_discord.rs"]
-#[allow(dead_code)]
-mod fake;
+use crate::fake;
 
 use fake::*;
 

@@ -10,9 +10,7 @@ use tessera_bot::discord::DiscordOptions;
 use tessera_core::service::{Incoming, Notice, User, unix_now};
 use tessera_rules::Variant;
 
-#[path = "support/fake_discord.rs"]
-#[allow(dead_code)]
-mod fake;
+use crate::fake;
 
 use fake::*;
 

@@ -4,10 +4,8 @@
 //! tournaments, ratings and settings; fresh ids after the copied ones; a second run refused; a
 //! forced run idempotent; a failure anywhere leaving the target as it was. And the command itself.
 
-#[path = "support/postgres.rs"]
-mod postgres;
-#[path = "support/talk.rs"]
-mod talk;
+use crate::postgres;
+use crate::talk;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -7,10 +7,9 @@
 //! before the round was paired, every move answered, the round paired once and announced), and
 //! prints the times. Run it explicitly:
 //!
-//!     TESSERA_PLAYERS=4000 cargo test -p tessera-bot --test pairing_load -- --ignored --nocapture
+//!     TESSERA_PLAYERS=4000 cargo test -p tessera-bot --test suites pairing_load:: -- --ignored --nocapture
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

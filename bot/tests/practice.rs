@@ -3,8 +3,7 @@
 //! like any opponent's, bad input changes nothing, a restart resumes the bot's turn, a game that
 //! moves on while the bot thinks gets no stray move, and other games never wait for the bot.
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! Pages on the web (issue 31) through the service: who may publish and share, the address given
 //! and withdrawn, and what the page data holds — and does not (no channel, no note, no line).
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use tessera_core::public::Publication;
 use tessera_core::service::{Reply, Service};

@@ -10,13 +10,12 @@
 //! The same races run on SQLite and on PostgreSQL (a throwaway server, `support/postgres.rs`;
 //! skipped, saying so, when PostgreSQL is not installed and `TESSERA_REQUIRE_POSTGRES` is not 1).
 //!
-//! `cargo test -p tessera-bot --test races` runs a few dozen on each; a long run sets how many:
+//! `cargo test -p tessera-bot --test suites races::` runs a few dozen on each; a long run sets how many:
 //!
-//!     TESSERA_RACES=2000 TESSERA_SEED=7 cargo test -p tessera-bot --test races -- --nocapture
+//!     TESSERA_RACES=2000 TESSERA_SEED=7 cargo test -p tessera-bot --test suites races:: -- --nocapture
 
-mod local_bot;
-#[path = "support/postgres.rs"]
-mod postgres;
+use crate::local_bot;
+use crate::postgres;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -2,8 +2,7 @@
 //! still stand, racing resignations answered plainly, takebacks of your own move only, and
 //! databases opened safely by many processes at once.
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use std::sync::{Arc, Barrier};
 

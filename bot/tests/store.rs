@@ -6,10 +6,8 @@
 //! Each case gets a [`Db`]: `open` is another connection to the case's database, so racing
 //! writers are separate connections, as separate processes would be.
 
-#[path = "support/postgres.rs"]
-mod postgres;
-#[path = "support/talk.rs"]
-mod talk;
+use crate::postgres;
+use crate::talk;
 #[path = "store/tournaments.rs"]
 mod tournaments;
 

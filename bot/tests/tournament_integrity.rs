@@ -5,10 +5,8 @@
 //! stored with its change and posted once by one of two processes; chat mode pairs on the
 //! worker and answers at once; caps. Each on SQLite and on PostgreSQL.
 
-#[path = "support/postgres.rs"]
-mod postgres;
-#[path = "support/talk.rs"]
-mod talk;
+use crate::postgres;
+use crate::talk;
 
 use std::sync::{Arc, Barrier};
 

@@ -4,10 +4,8 @@
 //! ratings from rated games. Each on SQLite and on PostgreSQL (a throwaway server,
 //! `support/postgres.rs`; skipped, saying so, when PostgreSQL is not installed).
 
-#[path = "support/postgres.rs"]
-mod postgres;
-#[path = "support/talk.rs"]
-mod talk;
+use crate::postgres;
+use crate::talk;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Barrier};

@@ -2,8 +2,7 @@
 //! tournament published in the terminal opens in a browser), and alone with `tessera web`, from the
 //! same database; a taken port stops the start; SIGTERM stops `tessera web` cleanly.
 
-#[path = "support/talk.rs"]
-mod talk;
+use crate::talk;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
