@@ -726,6 +726,11 @@ impl Checker<'_> {
         if let Err(message) = check_placement(&fen, rules.width) {
             return fail(message);
         }
+        if let Reserve::Finite(n) = rules.reserve
+            && let Err(message) = check_hand(&fen, n)
+        {
+            return fail(message);
+        }
         let reader = Variant::ALL
             .iter()
             .copied()
@@ -798,6 +803,23 @@ fn check_placement(fen: &str, width: u8) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// With a finite reserve of `n`, the start says each side's squares in hand, at most `n`.
+fn check_hand(fen: &str, n: u8) -> Result<(), String> {
+    let hand = fen.split_whitespace().skip(1).find_map(|field| field.strip_prefix("hand:"));
+    let Some(hand) = hand else {
+        return Err(format!(
+            "with squares.reserve = {n} the start gives the squares in hand: add hand:{n}/{n}"
+        ));
+    };
+    let counts = hand.split_once('/').and_then(|(w, b)| Some([w.parse::<u8>().ok()?, b.parse::<u8>().ok()?]));
+    match counts {
+        Some(counts) if counts.iter().all(|&c| c <= n) => Ok(()),
+        _ => Err(format!(
+            "hand:{hand} should give White's and Black's squares in hand, each at most {n}, like hand:{n}/{n}"
+        )),
+    }
 }
 
 /// A name as the name parser compares it: letters and digits, lower case, `+` as "plus".
@@ -910,6 +932,12 @@ mod tests {
         let five = text.replace("reserve = 3", "reserve = 5").replace("hand:3/3", "hand:5/5");
         let def = read(&five);
         assert_eq!((def.rules.reserve, def.start_checked_as), (Reserve::Finite(5), None));
+        // Even then the hand is checked against the reserve.
+        for (hand, says) in [("hand:6/5", "at most 5"), ("hand:5", "at most 5"), ("", "add hand:5/5")] {
+            let e = refused(&five.replace("hand:5/5", hand));
+            assert_eq!(e.field.as_deref(), Some("board.start"), "{e}");
+            assert!(e.message.contains(says), "{hand}: {e}");
+        }
     }
 
     /// The line and the field of every refusal, and a word of what would be right.
@@ -1112,5 +1140,118 @@ mod tests {
                 let _ = read_variant_file(&out);
             }
         }
+    }
+
+    /// The fields one serde struct accepts, as serde names them: a deserializer that records the
+    /// list `deserialize_struct` is given, then stops.
+    fn fields_of<'de, T: Deserialize<'de>>() -> Vec<&'static str> {
+        #[derive(Debug)]
+        struct Stop;
+        impl fmt::Display for Stop {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("stop")
+            }
+        }
+        impl std::error::Error for Stop {}
+        impl de::Error for Stop {
+            fn custom<M: fmt::Display>(_: M) -> Stop {
+                Stop
+            }
+        }
+        struct Recorder<'a>(&'a mut Vec<&'static str>);
+        impl<'de> Deserializer<'de> for Recorder<'_> {
+            type Error = Stop;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+                Err(Stop)
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Stop> {
+                self.0.extend_from_slice(fields);
+                Err(Stop)
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+                option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+                ignored_any
+            }
+        }
+        let mut fields = Vec::new();
+        assert!(T::deserialize(Recorder(&mut fields)).is_err());
+        assert!(!fields.is_empty(), "{} is not a struct", std::any::type_name::<T>());
+        fields
+    }
+
+    const DOC: &str = include_str!("../../docs/variant-files.md");
+
+    /// The fields the doc's table lists, in its order: the first cell of each row under `## Fields`.
+    fn documented_fields() -> Vec<String> {
+        let section = DOC.split("\n## Fields\n").nth(1).expect("docs/variant-files.md has a Fields section");
+        let section = section.split("\n## ").next().unwrap_or_default();
+        section
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .map(|rest| rest.split('`').next().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// Every field the file format accepts is in docs/variant-files.md's table, and every field
+    /// there is accepted: the two cannot drift apart.
+    #[test]
+    fn the_doc_lists_exactly_the_accepted_fields() {
+        let tables: [(&str, Vec<&str>); 5] = [
+            ("help", fields_of::<HelpToml>()),
+            ("board", fields_of::<BoardToml>()),
+            ("turn", fields_of::<TurnToml>()),
+            ("squares", fields_of::<SquaresToml>()),
+            ("ending", fields_of::<EndingToml>()),
+        ];
+        let mut accepted = Vec::new();
+        for top in fields_of::<FileToml>() {
+            match tables.iter().find(|(table, _)| *table == top) {
+                Some((table, fields)) => accepted.extend(fields.iter().map(|f| format!("{table}.{f}"))),
+                None => accepted.push(top.to_string()),
+            }
+        }
+        assert!(accepted.len() >= 20, "{accepted:?}");
+        let documented = documented_fields();
+        let mut sorted = documented.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), documented.len(), "a field documented twice: {documented:?}");
+        for field in &accepted {
+            assert!(documented.contains(field), "`{field}` is accepted but not in docs/variant-files.md");
+        }
+        for field in &documented {
+            assert!(accepted.contains(field), "`{field}` is documented but not accepted");
+        }
+    }
+
+    /// The full example in docs/variant-files.md reads, with the switches the doc says it has.
+    #[test]
+    fn the_doc_example_reads() {
+        let example = DOC
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("docs/variant-files.md has a toml example");
+        let def = read(example);
+        assert_eq!(def.name, "hans38-wearing");
+        assert_eq!(
+            def.rules,
+            Rules { turn: TurnRule::PostalPlus, removal_from_turn: Some(6), ..VARIANTS[1].rules }
+        );
+        assert!(Variant::ALL.iter().all(|v| *v.rules() != def.rules), "a combination no built-in has");
+        assert_eq!(def.start_checked_as, Some(Variant::Hans38));
+        // The refusal the doc quotes is the one given.
+        let quad = "room = \"quad-squares\"\nname = \"q\"\ntitle = \"Q\"\nsummary = \"q\"\n[squares]\nreserve = 3\n\
+                    [help]\nboard = \"b\"\nturn = \"Turn: t\"\nexample = \"e\"\n";
+        let e = refused(quad);
+        let quoted = "line 5, squares: the quad-squares room has no squares to move or place: the [squares] table needs\nroom = \"squares\" or \"tiles\"";
+        assert!(DOC.contains(&format!("`{quoted}`")), "the doc quotes the refusal");
+        assert_eq!(e.to_string(), quoted.replace('\n', " "));
     }
 }
