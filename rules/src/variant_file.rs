@@ -352,15 +352,24 @@ pub fn read_variant_file(text: &str) -> Result<VariantDef, VariantFileError> {
 /// (under its table's header) or from the message.
 fn parse_error(text: &str, e: &toml::de::Error) -> VariantFileError {
     let message = e.message().trim().to_string();
-    let (line, field) = match e.span() {
-        Some(span) => (Some(line_of(text, span.start)), field_at(text, span.start)),
-        None => (None, None),
+    let offset = e.span().map(|span| span.start);
+    let line = offset.map(|o| line_of(text, o));
+    let field = match message.strip_prefix("missing field `") {
+        // The span is the table the field is missing from (or the whole file).
+        Some(rest) => {
+            let name = rest.split('`').next().unwrap_or_default();
+            match offset.and_then(|o| table_header_at(text, o)) {
+                Some(table) => Some(format!("{table}.{name}")),
+                None => Some(name.to_string()),
+            }
+        }
+        None => offset.and_then(|o| field_at(text, o)),
     };
-    let field = field.or_else(|| {
-        // "missing field `name`"
-        let quoted = message.split('`').nth(1)?;
-        Some(quoted.to_string())
-    });
+    let message = if message.starts_with("missing field") {
+        format!("{message}: every file gives name, title, summary, and board, turn and example under [help]")
+    } else {
+        message
+    };
     let message = match field.as_deref().and_then(expected_value) {
         Some(right) if message.starts_with("invalid type") => format!("{message}; give {right}"),
         _ => message,
@@ -397,9 +406,19 @@ fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
+/// The table whose `[header]` is on the line holding `offset`.
+fn table_header_at(text: &str, offset: usize) -> Option<String> {
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text.get(start..)?.lines().next()?.trim();
+    let inner = line.strip_prefix('[')?.split(']').next()?.trim();
+    (!inner.is_empty()).then(|| inner.to_string())
+}
+
 /// The `table.key` written on the line holding `offset`, if that line is `key = value`.
 fn field_at(text: &str, offset: usize) -> Option<String> {
-    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return None;
+    }
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = text.get(start..end)?;
@@ -999,6 +1018,8 @@ mod tests {
             ("name = \"Hans 38\"\n", 1, "name", "lower-case"),
             ("aliases = [\"mini\"]\n", 1, "aliases", "twice"),
             ("rules-page = \"../../etc/passwd\"\n", 1, "rules-page", "docs/rules/"),
+            // A field missing from a table, and a file that is not TOML.
+            ("[board]\nstart = \"8/8\n", 2, "board.start", "invalid basic string"),
         ];
         for &(extra, line, field, remedy) in cases {
             // A case's first line goes first when it is a top-level key (its line 1 is the file's),
@@ -1045,6 +1066,15 @@ mod tests {
             assert_eq!((e.line, e.field.as_deref()), (Some(10), Some("board.start")), "{fen}: {e}");
             assert!(e.to_string().contains(says), "{fen}: {e} (wanted '{says}')");
         }
+    }
+
+    #[test]
+    fn a_missing_field_is_named_with_its_table() {
+        let e = refused(&MINIMAL.replace("turn = \"Turn: one move.\"\n", ""));
+        assert_eq!((e.line, e.field.as_deref()), (Some(5), Some("help.turn")), "{e}");
+        assert!(e.message.contains("under [help]"), "{e}");
+        let e = refused(&MINIMAL.replace("title = \"Mini\"\n", ""));
+        assert_eq!(e.field.as_deref(), Some("title"), "{e}");
     }
 
     #[test]
