@@ -371,7 +371,9 @@ fn parse_error(text: &str, e: &toml::de::Error) -> VariantFileError {
         message
     };
     let message = match field.as_deref().and_then(expected_value) {
-        Some(right) if message.starts_with("invalid type") => format!("{message}; give {right}"),
+        Some(right) if message.starts_with("invalid type") || message.starts_with("invalid value") => {
+            format!("{message}; give {right}")
+        }
         _ => message,
     };
     VariantFileError { line, field, message }
@@ -971,6 +973,7 @@ mod tests {
             ("[board]\nfiles = \"eight\"\n", 2, "board.files", "give a whole number"),
             ("[squares]\ncarry = \"yes\"\n", 2, "squares.carry", "give true or false"),
             ("[board]\nfiles = 9\n", 2, "board.files", "8 files"),
+            ("[board]\nfiles = 300\n", 2, "board.files", "give a whole number"),
             ("[board]\nranks = 10\n", 2, "board.ranks", "8 ranks"),
             ("room = \"hexagons\"\n", 1, "room", "squares"),
             ("room = \"squares\"\n[squares]\nreserve = \"lots\"\n", 3, "squares.reserve", "unlimited"),
