@@ -685,22 +685,33 @@ impl Checker<'_> {
             if room == RoomName::Tiles {
                 // The tiles room borrows owners and unlimited placements from the squares room and
                 // nothing else (T1-T7).
-                let tiles_error = |field: &str, right: &str| {
-                    self.error(squares.span(), field, format!("the tiles room supports only {right}"))
-                };
+                // Each refusal points at the field when the file gives it, else at the table.
+                let at = |span: Option<Range<usize>>| span.unwrap_or_else(|| squares.span());
+                let only = |right: &str| format!("the tiles room supports only {right}");
                 if !rules.owned_squares {
-                    return tiles_error("squares.ownership", "owned tiles: ownership = \"owned\"");
-                }
-                if rules.reserve != Reserve::Infinite {
-                    return tiles_error(
-                        "squares.reserve",
-                        "an unlimited supply of tiles: reserve = \"unlimited\"",
+                    return self.error(
+                        at(s.ownership.as_ref().map(|o| o.span())),
+                        "squares.ownership",
+                        only("owned tiles: ownership = \"owned\""),
                     );
                 }
-                if rules.removal_from_turn.is_some() || rules.carry || rules.placement_locks {
-                    return tiles_error(
-                        "squares",
-                        "ownership, reserve and placement-resets-count (no removal, carrying or placement locks)",
+                if rules.reserve != Reserve::Infinite {
+                    return self.error(
+                        at(s.reserve.as_ref().map(|r| r.span())),
+                        "squares.reserve",
+                        only("an unlimited supply of tiles: reserve = \"unlimited\""),
+                    );
+                }
+                let extra = [
+                    ("squares.removal-from-turn", s.removal_from_turn.as_ref().map(|n| n.span())),
+                    ("squares.carry", s.carry.as_ref().filter(|c| *c.get_ref()).map(|c| c.span())),
+                    ("squares.lock", s.lock.as_ref().filter(|_| rules.placement_locks).map(|l| l.span())),
+                ];
+                if let Some((field, Some(span))) = extra.into_iter().find(|(_, span)| span.is_some()) {
+                    return self.error(
+                        span,
+                        field,
+                        only("ownership, reserve and placement-resets-count: no removal, carrying or placement locks"),
                     );
                 }
             }
@@ -999,15 +1010,22 @@ mod tests {
             ("room = \"tiles\"\n", 1, "squares", "owned"),
             (
                 "room = \"tiles\"\n[squares]\nownership = \"neutral\"\nreserve = \"unlimited\"\n",
-                2,
+                3,
                 "squares.ownership",
                 "owned",
             ),
             (
                 "room = \"tiles\"\n[squares]\nownership = \"owned\"\nreserve = 3\n",
-                2,
+                4,
                 "squares.reserve",
                 "unlimited",
+            ),
+            ("room = \"tiles\"\n[squares]\nreserve = \"unlimited\"\n", 2, "squares.ownership", "owned"),
+            (
+                "room = \"tiles\"\n[squares]\nownership = \"owned\"\nreserve = \"unlimited\"\ncarry = true\n",
+                5,
+                "squares.carry",
+                "no removal, carrying",
             ),
             ("room = \"squares\"\n[squares]\nlock = \"moved-and-placed\"\n", 3, "squares.lock", "\"moved\""),
             (
