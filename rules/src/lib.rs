@@ -26,6 +26,7 @@ pub mod setup;
 pub mod text;
 pub mod types;
 pub mod variant;
+pub mod variant_file;
 pub mod view;
 
 pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
