@@ -3,7 +3,9 @@
 //! Discord asks for suggestions at every keystroke, and a compound-turn position has tens of
 //! thousands of turns: listing and writing them all each time cost tens of milliseconds. An
 //! entry is kept per game and position, compared whole, so a move or a takeback (another
-//! position) is simply a miss, and no game is ever served another's turns.
+//! position) is simply a miss, and no game is ever served another's turns. Where a platform
+//! suggests turns as they are typed, each position a committed turn reaches is written here by a
+//! worker before its player starts typing ([`crate::service::Service::write_turns_step`]).
 
 use std::sync::{Arc, Mutex};
 
