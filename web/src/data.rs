@@ -375,8 +375,9 @@ mod tests {
             assert_eq!(ask.await.unwrap(), 49);
         }
         assert_eq!(builds.load(Ordering::SeqCst), 1);
-        // Stale after a second: built again.
-        tokio::time::sleep(FRESH + Duration::from_millis(50)).await;
+        // Stale once its time is up (a second, or longer where the build was slow, as a loaded
+        // machine makes this 50 ms build): built again.
+        tokio::time::sleep(fresh.fresh_for(&7) + Duration::from_millis(50)).await;
         let b = builds.clone();
         fresh.get(7, move || Ok(b.fetch_add(1, Ordering::SeqCst) as u32)).await.unwrap();
         assert_eq!(builds.load(Ordering::SeqCst), 2);
