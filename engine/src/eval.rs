@@ -274,7 +274,11 @@ fn tiles_terms(pos: &Position, us: Color) -> i32 {
     score
 }
 
-/// With a clear lead, herd the enemy king: fewer flight squares, own king closer, edge nearer.
+/// With a clear lead, herd the enemy king: the locations it can still reach without stepping
+/// where the winner attacks (its box) fewer, its safe flight squares fewer, the edge nearer and
+/// the winner's king closer. Counting only what the king itself blocks would reward nothing the
+/// winner's pieces do; the box is what a mating attack shrinks turn by turn, where the edge and the
+/// kings' distance alone say little on a board of holes and void.
 fn mop_up(pos: &Position) -> i32 {
     let lead = material(pos, Color::White) - material(pos, Color::Black);
     if lead.abs() < 250 {
@@ -287,7 +291,46 @@ fn mop_up(pos: &Position) -> i32 {
     let dr = (2 * i32::from(weak_king.rank()) - i32::from(height) + 1).abs();
     let edge = df.max(dr);
     let closeness = 14 - i32::from(strong_king.distance(weak_king));
-    let flights = (attacks::king(weak_king) & pos.squares() & !pos.by_color(weak)).count() as i32;
-    let herd = 6 * edge + 6 * closeness + 12 * (8 - flights);
+    let herd = if pos.has_named_locations() {
+        let flights = (attacks::king(weak_king) & pos.squares() & !pos.by_color(weak)).count() as i32;
+        6 * edge + 6 * closeness + 12 * (8 - flights)
+    } else {
+        // Where the weak king may step: any location in Tiled Squares (it lays a tile on void and
+        // lifts an anti-tile), a square elsewhere; never onto its own pieces or where attacked.
+        let ground = if pos.rules().tiles { pos.board_mask() } else { pos.squares() & pos.board_mask() };
+        let safe = ground & !pos.by_color(weak) & !attacked_by(pos, strong, weak_king);
+        let flights = (attacks::king(weak_king) & safe).count() as i32;
+        let mut area = weak_king.bb();
+        let mut frontier = area;
+        while frontier.any() {
+            let mut next = Bitboard::EMPTY;
+            for sq in frontier {
+                next |= attacks::king(sq);
+            }
+            frontier = next & safe & !area;
+            area |= frontier;
+        }
+        let box_size = area.count() as i32 - 1;
+        4 * edge + 4 * closeness + 14 * (8 - flights) + 4 * (24 - box_size.min(24))
+    };
     if strong == Color::White { herd } else { -herd }
+}
+
+/// Every location `by`'s pieces attack, seen through the enemy king `through` (it cannot step back
+/// along a line that checks it).
+fn attacked_by(pos: &Position, by: Color, through: Square) -> Bitboard {
+    let blockers = (pos.occupied() | pos.walls()) & !through.bb();
+    let mut seen = Bitboard::EMPTY;
+    for sq in pos.by_color(by) {
+        let Some(piece) = pos.piece_at(sq) else { continue };
+        seen |= match piece.role {
+            Role::Pawn => attacks::pawn(by, sq),
+            Role::Knight => attacks::knight(sq),
+            Role::Bishop => attacks::bishop(sq, blockers),
+            Role::Rook => attacks::rook(sq, blockers),
+            Role::Queen => attacks::queen(sq, blockers),
+            Role::King => attacks::king(sq),
+        };
+    }
+    seen
 }
