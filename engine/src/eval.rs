@@ -147,7 +147,15 @@ fn side(pos: &Position, us: Color) -> i32 {
             // Closer to the enemy king: where holes cut the board, the pull that makes a player
             // build the bridge of squares an attack needs, step by step.
             if let Some(enemy_king) = pos.king(them) {
-                score += tropism * (7 - i32::from(sq.distance(enemy_king)).min(7));
+                let near = |at: Square| 7 - i32::from(at.distance(enemy_king)).min(7);
+                score += tropism * near(sq);
+                // Where the board is built turn by turn, the nearest place the piece can go next
+                // too: a square brought beside a piece is the next step of its walk towards the
+                // king, worth something before the piece stands on it.
+                if rules.square_actions && !rules.tiles {
+                    let next = (reach & standable).into_iter().map(near).max().unwrap_or(0);
+                    score += 3 * (next - near(sq)).max(0);
+                }
             }
             pressure += (reach & enemy_zone).count() as i32 * if role == Role::Queen { 2 } else { 1 };
             attackers += usize::from((reach & enemy_zone).any());
@@ -265,11 +273,16 @@ fn quad_terms(pos: &Position, us: Color) -> i32 {
     score
 }
 
-/// Tiled Squares: tiles are room for one's own pieces; anti-tiles by the enemy king are a cage.
+/// Tiled Squares: tiles are room for one's own pieces, and one's own tiles around the enemy king
+/// are lines into its home that it cannot close: an anti-tile goes only on void, and only the
+/// owner takes a tile away. (Anti-tiles by the enemy king are no cage: the king steps onto
+/// them, and they shield it from every line but the knight's.)
 fn tiles_terms(pos: &Position, us: Color) -> i32 {
     let mut score = 4 * pos.owned_by(us).count().min(24) as i32;
     if let Some(king) = pos.king(us.other()) {
-        score += 8 * (attacks::king(king) & pos.anti_tiles()).count() as i32;
+        let near = attacks::king(king);
+        let around = near.into_iter().fold(near, |acc, sq| acc | attacks::king(sq));
+        score += 6 * (pos.owned_by(us) & around & !pos.occupied()).count() as i32;
     }
     score
 }
