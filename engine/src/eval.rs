@@ -153,9 +153,15 @@ fn side(pos: &Position, us: Color) -> i32 {
                 // too: a square brought beside a piece is the next step of its walk towards the
                 // king, worth something before the piece stands on it.
                 if rules.square_actions && !rules.tiles {
-                    let next = (reach & standable).into_iter().map(near).max().unwrap_or(0);
+                    let empty = reach & pos.squares() & !pos.occupied();
+                    let next = empty.into_iter().map(near).max().unwrap_or(0);
                     score += 3 * (next - near(sq)).max(0);
                 }
+            }
+            // Where holes keep the armies apart, a piece bearing on an enemy piece is contact, the
+            // only way a game there is ever decided: the other side has to answer it.
+            if rules.square_actions && !rules.tiles {
+                score += 6 * (reach & pos.by_color(them) & !pos.by_role(Role::King)).count() as i32;
             }
             pressure += (reach & enemy_zone).count() as i32 * if role == Role::Queen { 2 } else { 1 };
             attackers += usize::from((reach & enemy_zone).any());
