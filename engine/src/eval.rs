@@ -319,6 +319,8 @@ fn mop_up(pos: &Position) -> i32 {
         let ground = if pos.rules().tiles { pos.board_mask() } else { pos.squares() & pos.board_mask() };
         let safe = ground & !pos.by_color(weak) & !attacked_by(pos, strong, weak_king);
         let flights = (attacks::king(weak_king) & safe).count() as i32;
+        // The box is walked over empty locations: taking a piece on the way is the search's.
+        let open = safe & !pos.by_color(strong);
         let mut area = weak_king.bb();
         let mut frontier = area;
         while frontier.any() {
@@ -326,7 +328,7 @@ fn mop_up(pos: &Position) -> i32 {
             for sq in frontier {
                 next |= attacks::king(sq);
             }
-            frontier = next & safe & !area;
+            frontier = next & open & !area;
             area |= frontier;
         }
         let box_size = area.count() as i32 - 1;
@@ -352,4 +354,33 @@ fn attacked_by(pos: &Position, by: Color, through: Square) -> Bitboard {
         };
     }
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_rules::Variant;
+
+    /// A rook up: with the rook on the seventh rank the bare king is shut in on the eighth (two
+    /// safe flight squares, six locations in its box); with the rook on the second it has the
+    /// board. Herding counts the difference, in chess and in Tiled Squares, where the king may
+    /// also step onto void; before, it counted only flight squares its own pieces or holes took
+    /// away, the same five in both.
+    #[test]
+    fn herding_counts_the_box_the_winner_attacks() {
+        let cases = [
+            (Variant::Chess, "4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1"),
+            (
+                Variant::TiledSquares,
+                "----k---/R-------/********/********/********/********/++++++++/++++K+++ w - - 0 1",
+                "----k---/--------/********/********/********/********/R+++++++/++++K+++ w - - 0 1",
+            ),
+        ];
+        for (variant, cut, open) in cases {
+            let cut = Position::from_fen(variant, cut).unwrap();
+            let open = Position::from_fen(variant, open).unwrap();
+            let (shut, free) = (mop_up(&cut), mop_up(&open));
+            assert!(shut >= free + 50, "{variant:?}: rook on the seventh {shut}, on the second {free}");
+        }
+    }
 }
