@@ -147,7 +147,21 @@ fn side(pos: &Position, us: Color) -> i32 {
             // Closer to the enemy king: where holes cut the board, the pull that makes a player
             // build the bridge of squares an attack needs, step by step.
             if let Some(enemy_king) = pos.king(them) {
-                score += tropism * (7 - i32::from(sq.distance(enemy_king)).min(7));
+                let near = |at: Square| 7 - i32::from(at.distance(enemy_king)).min(7);
+                score += tropism * near(sq);
+                // Where the board is built turn by turn, the nearest place the piece can go next
+                // too: a square brought beside a piece is the next step of its walk towards the
+                // king, worth something before the piece stands on it.
+                if rules.square_actions && !rules.tiles {
+                    let empty = reach & pos.squares() & !pos.occupied();
+                    let next = empty.into_iter().map(near).max().unwrap_or(0);
+                    score += 3 * (next - near(sq)).max(0);
+                }
+            }
+            // Where holes keep the armies apart, a piece bearing on an enemy piece is contact, the
+            // only way a game there is ever decided: the other side has to answer it.
+            if rules.square_actions && !rules.tiles {
+                score += 6 * (reach & pos.by_color(them) & !pos.by_role(Role::King)).count() as i32;
             }
             pressure += (reach & enemy_zone).count() as i32 * if role == Role::Queen { 2 } else { 1 };
             attackers += usize::from((reach & enemy_zone).any());
@@ -265,16 +279,25 @@ fn quad_terms(pos: &Position, us: Color) -> i32 {
     score
 }
 
-/// Tiled Squares: tiles are room for one's own pieces; anti-tiles by the enemy king are a cage.
+/// Tiled Squares: tiles are room for one's own pieces, and one's own tiles around the enemy king
+/// are lines into its home that it cannot close: an anti-tile goes only on void, and only the
+/// owner takes a tile away. (Anti-tiles by the enemy king are no cage: the king steps onto
+/// them, and they shield it from every line but the knight's.)
 fn tiles_terms(pos: &Position, us: Color) -> i32 {
     let mut score = 4 * pos.owned_by(us).count().min(24) as i32;
     if let Some(king) = pos.king(us.other()) {
-        score += 8 * (attacks::king(king) & pos.anti_tiles()).count() as i32;
+        let near = attacks::king(king);
+        let around = near.into_iter().fold(near, |acc, sq| acc | attacks::king(sq));
+        score += 6 * (pos.owned_by(us) & around & !pos.occupied()).count() as i32;
     }
     score
 }
 
-/// With a clear lead, herd the enemy king: fewer flight squares, own king closer, edge nearer.
+/// With a clear lead, herd the enemy king: the locations it can still reach without stepping
+/// where the winner attacks (its box) fewer, its safe flight squares fewer, the edge nearer and
+/// the winner's king closer. Counting only what the king itself blocks would reward nothing the
+/// winner's pieces do; the box is what a mating attack shrinks turn by turn, where the edge and the
+/// kings' distance alone say little on a board of holes and void.
 fn mop_up(pos: &Position) -> i32 {
     let lead = material(pos, Color::White) - material(pos, Color::Black);
     if lead.abs() < 250 {
@@ -287,7 +310,77 @@ fn mop_up(pos: &Position) -> i32 {
     let dr = (2 * i32::from(weak_king.rank()) - i32::from(height) + 1).abs();
     let edge = df.max(dr);
     let closeness = 14 - i32::from(strong_king.distance(weak_king));
-    let flights = (attacks::king(weak_king) & pos.squares() & !pos.by_color(weak)).count() as i32;
-    let herd = 6 * edge + 6 * closeness + 12 * (8 - flights);
+    let herd = if pos.has_named_locations() {
+        let flights = (attacks::king(weak_king) & pos.squares() & !pos.by_color(weak)).count() as i32;
+        6 * edge + 6 * closeness + 12 * (8 - flights)
+    } else {
+        // Where the weak king may step: any location in Tiled Squares (it lays a tile on void and
+        // lifts an anti-tile), a square elsewhere; never onto its own pieces or where attacked.
+        let ground = if pos.rules().tiles { pos.board_mask() } else { pos.squares() & pos.board_mask() };
+        let safe = ground & !pos.by_color(weak) & !attacked_by(pos, strong, weak_king);
+        let flights = (attacks::king(weak_king) & safe).count() as i32;
+        // The box is walked over empty locations: taking a piece on the way is the search's.
+        let open = safe & !pos.by_color(strong);
+        let mut area = weak_king.bb();
+        let mut frontier = area;
+        while frontier.any() {
+            let mut next = Bitboard::EMPTY;
+            for sq in frontier {
+                next |= attacks::king(sq);
+            }
+            frontier = next & open & !area;
+            area |= frontier;
+        }
+        let box_size = area.count() as i32 - 1;
+        4 * edge + 4 * closeness + 14 * (8 - flights) + 4 * (24 - box_size.min(24))
+    };
     if strong == Color::White { herd } else { -herd }
+}
+
+/// Every location `by`'s pieces attack, seen through the enemy king `through` (it cannot step back
+/// along a line that checks it).
+fn attacked_by(pos: &Position, by: Color, through: Square) -> Bitboard {
+    let blockers = (pos.occupied() | pos.walls()) & !through.bb();
+    let mut seen = Bitboard::EMPTY;
+    for sq in pos.by_color(by) {
+        let Some(piece) = pos.piece_at(sq) else { continue };
+        seen |= match piece.role {
+            Role::Pawn => attacks::pawn(by, sq),
+            Role::Knight => attacks::knight(sq),
+            Role::Bishop => attacks::bishop(sq, blockers),
+            Role::Rook => attacks::rook(sq, blockers),
+            Role::Queen => attacks::queen(sq, blockers),
+            Role::King => attacks::king(sq),
+        };
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_rules::Variant;
+
+    /// A rook up: with the rook on the seventh rank the bare king is shut in on the eighth (two
+    /// safe flight squares, six locations in its box); with the rook on the second it has the
+    /// board. Herding counts the difference, in chess and in Tiled Squares, where the king may
+    /// also step onto void; before, it counted only flight squares its own pieces or holes took
+    /// away, the same five in both.
+    #[test]
+    fn herding_counts_the_box_the_winner_attacks() {
+        let cases = [
+            (Variant::Chess, "4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1"),
+            (
+                Variant::TiledSquares,
+                "----k---/R-------/********/********/********/********/++++++++/++++K+++ w - - 0 1",
+                "----k---/--------/********/********/********/********/R+++++++/++++K+++ w - - 0 1",
+            ),
+        ];
+        for (variant, cut, open) in cases {
+            let cut = Position::from_fen(variant, cut).unwrap();
+            let open = Position::from_fen(variant, open).unwrap();
+            let (shut, free) = (mop_up(&cut), mop_up(&open));
+            assert!(shut >= free + 50, "{variant:?}: rook on the seventh {shut}, on the second {free}");
+        }
+    }
 }

@@ -24,6 +24,10 @@ const ROOT_ALL_UP_TO: usize = 3_000;
 const AIMLESS: i32 = 40;
 /// How many of the mover's own earlier turns a trail is followed back through.
 const TRAIL_TURNS: usize = 4;
+/// What a draw by repetition or the 50-move count costs the side the search is for (and gains
+/// the other): a player who means to win does not take a draw while it stands about even, so
+/// of two engines shuffling squares one of them deviates instead of repeating.
+const CONTEMPT: i32 = 25;
 
 /// What the caller asks beyond the limits: a level's weakening, and the pruning switch.
 #[derive(Copy, Clone, Debug)]
@@ -175,6 +179,12 @@ fn no_turn_score(pos: &Position, ply: usize) -> i32 {
     }
 }
 
+/// A draw by repetition or the 50-move count, for the side to move at `ply`: the root's side
+/// moves at even plies.
+fn draw_score(ply: usize) -> i32 {
+    if ply.is_multiple_of(2) { -CONTEMPT } else { CONTEMPT }
+}
+
 /// Mate scores are stored relative to the node, so they stay true wherever the node is met.
 fn to_table(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
@@ -318,8 +328,11 @@ impl Run<'_> {
         let root = ply == 0;
         let key = pos.key();
         if !root {
-            if self.repeated(key) || pos.halfmoves() >= 100 || pos.insufficient_material() {
+            if pos.insufficient_material() {
                 return 0;
+            }
+            if self.repeated(key) || pos.halfmoves() >= 100 {
+                return draw_score(ply);
             }
             // No mate found further on can beat one already found nearer.
             alpha = alpha.max(-MATE + ply as i32);
