@@ -221,7 +221,7 @@ impl PositionArgs {
         let variant = match (self.variant, &record) {
             (Some(v), _) => v,
             (None, Some(text)) => record_variant(text)?,
-            (None, None) => Variant::Chess,
+            (None, None) => Variant::CHESS,
         };
         let game = match (&self.fen, &record) {
             (Some(f), _) => Game::new(Position::from_fen(variant, f).context("--fen")?),
@@ -621,7 +621,7 @@ fn record_variant(text: &str) -> Result<Variant> {
     let record = tessera_rules::parse_record(text)?;
     Ok(match record.header("Variant") {
         Some(name) => name.parse()?,
-        None => Variant::Chess,
+        None => Variant::CHESS,
     })
 }
 
