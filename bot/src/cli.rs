@@ -270,8 +270,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Variants { markdown: false }) => {
-            let width = Variant::ALL.iter().map(|v| v.name().len()).max().unwrap_or(0);
-            for v in Variant::ALL {
+            let variants = Variant::all();
+            let width = variants.iter().map(|v| v.name().len()).max().unwrap_or(0);
+            for v in variants {
                 say!("{:<width$}  {}", v.name(), v.summary());
             }
             Ok(ExitCode::SUCCESS)
