@@ -52,7 +52,7 @@ pub struct Cli {
 enum Command {
     /// List the variants, one a line, name first.
     Variants {
-        /// Print `docs/variants.md` instead, as the variant table makes it.
+        /// Print `docs/variants.md` instead, as the built-in variants' files make it.
         #[arg(long)]
         markdown: bool,
     },

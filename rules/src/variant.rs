@@ -387,17 +387,17 @@ impl Variant {
     }
 }
 
-/// `docs/variants.md`, as the table says it: `tessera variants --markdown` prints it, and
+/// `docs/variants.md`, the built-ins as their files say them: `tessera variants --markdown` prints it, and
 /// `tests/tests/variants_doc.rs` fails while the file differs.
 pub fn variants_markdown() -> String {
     let code = |s: &str| format!("`{s}`");
     let mut out = String::from(
         "# Variants\n\
          \n\
-         <!-- Made from the variant table in rules/src/variant.rs; do not edit it here. After changing\n\
-         \x20    the table, regenerate it with `cargo run -p tessera-bot -- variants --markdown > docs/variants.md`\n\
+         <!-- Made from the built-in variant files in data/variants/; do not edit it here. After changing\n\
+         \x20    a file, regenerate it with `cargo run -p tessera-bot -- variants --markdown > docs/variants.md`\n\
          \x20    or `TESSERA_BLESS=1 cargo test -p tessera-tests --test variants_doc`; that test fails while\n\
-         \x20    this file and the table differ. -->\n\
+         \x20    this file and the variants differ. -->\n\
          \n\
          `tessera variants` lists them; names are accepted in any case, with `-`, `_` or spaces, and `+` \
          for \"plus\". How to add one: [adding a variant](adding-a-variant.md).\n\
