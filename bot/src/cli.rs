@@ -52,7 +52,7 @@ pub struct Cli {
 enum Command {
     /// List the variants, one a line, name first.
     Variants {
-        /// Print `docs/variants.md` instead, as the variant table makes it.
+        /// Print `docs/variants.md` instead, as the built-in variants' files make it.
         #[arg(long)]
         markdown: bool,
     },
@@ -221,7 +221,7 @@ impl PositionArgs {
         let variant = match (self.variant, &record) {
             (Some(v), _) => v,
             (None, Some(text)) => record_variant(text)?,
-            (None, None) => Variant::Chess,
+            (None, None) => Variant::CHESS,
         };
         let game = match (&self.fen, &record) {
             (Some(f), _) => Game::new(Position::from_fen(variant, f).context("--fen")?),
@@ -270,8 +270,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Variants { markdown: false }) => {
-            let width = Variant::ALL.iter().map(|v| v.name().len()).max().unwrap_or(0);
-            for v in Variant::ALL {
+            let variants = Variant::all();
+            let width = variants.iter().map(|v| v.name().len()).max().unwrap_or(0);
+            for v in variants {
                 say!("{:<width$}  {}", v.name(), v.summary());
             }
             Ok(ExitCode::SUCCESS)
@@ -621,7 +622,7 @@ fn record_variant(text: &str) -> Result<Variant> {
     let record = tessera_rules::parse_record(text)?;
     Ok(match record.header("Variant") {
         Some(name) => name.parse()?,
-        None => Variant::Chess,
+        None => Variant::CHESS,
     })
 }
 

@@ -280,8 +280,8 @@ fn each_variants_rules_say_how_a_turn_is_built_with_an_example_turn_that_plays()
         let example = help.split("Example: `").nth(1).unwrap().split('`').next().unwrap();
         say(&service, "ann", &format!("!t challenge @bob {} white", v.name()));
         say(&service, "bob", "!t accept");
-        let first = if v == tessera_rules::Variant::BlueChip { "bob" } else { "ann" };
-        let played = if v == tessera_rules::Variant::BlueChip {
+        let first = if v == tessera_rules::Variant::BLUE_CHIP { "bob" } else { "ann" };
+        let played = if v == tessera_rules::Variant::BLUE_CHIP {
             say(&service, "bob", "[e5] !");
             text(&say(&service, "ann", &format!("{example} !")))
         } else {

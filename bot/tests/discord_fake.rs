@@ -75,20 +75,20 @@ fn a_whole_game_through_a_fake_discord() {
     fake.wait_for("alice challenges bob");
     say(&bob, "!t accept", vec![]);
     let begins = fake.wait_for("begins");
-    assert!(begins.shows(Variant::Chess, &[]), "the board is uploaded as an attachment");
+    assert!(begins.shows(Variant::CHESS, &[]), "the board is uploaded as an attachment");
     assert_eq!(begins.path, format!("/api/v10/channels/{CHANNEL}/messages"));
     let game = ["f3", "e5", "g4", "Qh4#"];
     for (ply, who) in [&alice, &bob, &alice].into_iter().enumerate() {
         say(who, game[ply], vec![]);
         let played = fake.wait_for(&format!("played {}", game[ply]));
-        assert!(played.shows(Variant::Chess, &game[..=ply]), "the board after {:?}", &game[..=ply]);
+        assert!(played.shows(Variant::CHESS, &game[..=ply]), "the board after {:?}", &game[..=ply]);
     }
     say(&alice, "e4", vec![]);
     fake.wait_for("it is bob's turn");
     say(&bob, "Qh4#", vec![]);
     let end = fake.wait_for("Black wins by checkmate");
-    assert!(end.shows(Variant::Chess, &game));
-    assert!(!end.shows(Variant::Chess, &game[..3]), "a different board is told apart");
+    assert!(end.shows(Variant::CHESS, &game));
+    assert!(!end.shows(Variant::CHESS, &game[..3]), "a different board is told apart");
     assert!(end.buttons().is_empty(), "a finished game offers no buttons");
     // Mentioning the bot first addresses it, as `!t` does.
     say(&bob, &format!("<@{BOT_ID}> history"), vec![user(BOT_ID, "tessera", true)]);
@@ -191,7 +191,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     assert_eq!(pressed.json()["data"]["components"], json!([]));
     assert!(pressed.json()["data"].get("content").is_none(), "the challenge text stays");
     let begins = fake.follow_up(accept, "Game #1 begins");
-    assert!(begins.shows(Variant::Chess, &[]), "the board is uploaded with the answer");
+    assert!(begins.shows(Variant::CHESS, &[]), "the board is uploaded with the answer");
     assert_eq!(
         begins.buttons(),
         ["tessera:resign:1", "tessera:draw:1", "tessera:flip:1", "tessera:conditional:1"]
@@ -209,7 +209,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
 
     let played = fake.interact(id(), &alice, 2, slash("move", &[("move", 3, json!("Nf3"))], json!({})), None);
     assert!(played.text().contains("alice played Nf3"), "{}", played.text());
-    assert!(played.shows(Variant::Chess, &["Nf3"]));
+    assert!(played.shows(Variant::CHESS, &["Nf3"]));
     // "Conditional…" opens a form; what is written there is planned, and only alice reads the answer.
     let board_message = message(9101, user(BOT_ID, "tessera", true), "alice played Nf3", vec![]);
     let form = fake.interact(id(), &alice, 3, press("tessera:conditional:1"), Some(board_message));
@@ -230,7 +230,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
     let posted =
         fake.wait_until("e5 in the channel", |p| p.path == in_channel && p.text().contains("bob played e5"));
-    assert!(posted.shows(Variant::Chess, &["Nf3", "e5"]));
+    assert!(posted.shows(Variant::CHESS, &["Nf3", "e5"]));
     let early = fake.interact(id(), &bob, 2, slash("move", &[("move", 3, json!("e4"))], json!({})), None);
     assert!(early.ephemeral() && early.text().contains("it is alice's turn"), "{}", early.text());
     assert_eq!(early.json()["data"]["allowed_mentions"]["users"], json!([]), "errors ping nobody");
@@ -239,7 +239,7 @@ fn slash_commands_buttons_and_autocomplete_through_a_fake_discord() {
     // Plain-text moves still work beside the slash commands, with buttons under the board.
     fake.to_gateway.send(("MESSAGE_CREATE", message(id(), alice.clone(), "d4", vec![]))).unwrap();
     let reply = fake.wait_for("alice played d4");
-    assert!(reply.shows(Variant::Chess, &["Nf3", "e5", "d4"]));
+    assert!(reply.shows(Variant::CHESS, &["Nf3", "e5", "d4"]));
     assert!(reply.json()["content"].as_str().unwrap().starts_with("<@2> alice played d4"), "bob is pinged");
     assert_eq!(reply.json()["allowed_mentions"]["users"], json!(["2"]));
     assert_eq!(

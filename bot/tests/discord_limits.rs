@@ -66,7 +66,7 @@ fn slow_commands_and_presses_are_deferred_within_the_deadline_then_answered_in_p
     assert_eq!((callback.status, callback.json()["type"].as_u64()), (204, Some(5)), "deferred in time");
     let original = "/api/v10/webhooks/1000/token-601/messages/@original";
     let edit = fake.wait_until("the deferred answer", |p| p.path == original && p.method == "PATCH");
-    assert!(edit.shows(Variant::Chess, &[]), "the board replaces the thinking");
+    assert!(edit.shows(Variant::CHESS, &[]), "the board replaces the thinking");
     assert!(edit.text().contains("alice to move"), "{}", edit.text());
 
     // A private answer: the public "thinking…" goes, the answer follows for the asker alone.
@@ -111,7 +111,7 @@ fn a_quick_command_is_answered_at_once_without_deferring() {
     begin(&fake, "chess", 100);
     let callback = fake.interact(601, &user("1", "alice", false), 2, slash("board", &[]), None);
     assert_eq!(callback.json()["type"].as_u64(), Some(4), "answered directly: {}", callback.text());
-    assert!(callback.shows(Variant::Chess, &[]));
+    assert!(callback.shows(Variant::CHESS, &[]));
     std::fs::remove_dir_all(dir("quick")).ok();
 }
 

@@ -133,7 +133,7 @@ fn bad_challenges_to_the_bot_are_refused_and_change_nothing() {
         thread: None,
     };
     let cmd = Command::Challenge {
-        variant: Variant::Chess,
+        variant: Variant::CHESS,
         color: ColorChoice::Random,
         days: None,
         weekends_off: false,

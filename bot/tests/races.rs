@@ -322,7 +322,7 @@ fn run_races(tmp: &TempDir, cluster: Option<&postgres::Cluster>) {
         assert!(challenged.contains("challenges bob"), "{challenged}");
         // Who says what, all at once: (racer, player, text).
         let mut lines: Vec<(usize, &str, String)> = Vec::new();
-        let mut game = Game::new(Position::start(Variant::Chess));
+        let mut game = Game::new(Position::start(Variant::CHESS));
         if kind == Kind::AcceptTwice {
             for &r in &pick[..2 + rng.below(pick.len() - 1)] {
                 lines.push((r, black, "!t accept".into()));

@@ -309,7 +309,7 @@ pub fn position_limits() -> Limits {
 
 /// A turn in the record's notation: SAN for FIDE chess, the variants' long notation otherwise.
 pub fn record_turn(pos: &Position, mv: &Move) -> String {
-    if pos.variant() == Variant::Chess { notation::san(pos, mv) } else { notation::lan(pos, mv) }
+    if pos.variant() == Variant::CHESS { notation::san(pos, mv) } else { notation::lan(pos, mv) }
 }
 
 /// Evaluates one position of `game` (the position now) with `searcher`.

@@ -239,7 +239,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         example: "@bob hans38 white 3d noweekend rated",
         build: |a| {
             Ok(Command::Challenge {
-                variant: a.variant("variant").unwrap_or(Variant::Chess),
+                variant: a.variant("variant").unwrap_or(Variant::CHESS),
                 color: match a.word("color") {
                     Some("white") => ColorChoice::White,
                     Some("black") => ColorChoice::Black,
@@ -494,7 +494,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         moderated: false,
         section: Section::LookingUp,
         example: "hans38",
-        build: |a| Ok(Command::Rules(a.variant("variant").unwrap_or(Variant::Chess))),
+        build: |a| Ok(Command::Rules(a.variant("variant").unwrap_or(Variant::CHESS))),
     },
     CommandSpec {
         name: "help",
@@ -732,7 +732,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             }
             tournament_cmd(TournamentCommand::Create(TournamentSettings {
                 format,
-                variant: a.variant("variant").unwrap_or(Variant::Chess),
+                variant: a.variant("variant").unwrap_or(Variant::CHESS),
                 rounds,
                 days: a.small("days"),
                 rated: a.flag("rated").unwrap_or(true),

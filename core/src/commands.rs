@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(
             cmd("!tessera challenge @bob hans38 white 3d"),
             Command::Challenge {
-                variant: Variant::Hans38,
+                variant: Variant::HANS38,
                 color: ColorChoice::White,
                 days: Some(3),
                 weekends_off: false,
@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(
             cmd("!t play <@123> quad-square days 7 noweekend rated"),
             Command::Challenge {
-                variant: Variant::QuadSquare,
+                variant: Variant::QUAD_SQUARE,
                 color: ColorChoice::Random,
                 days: Some(7),
                 weekends_off: true,
@@ -443,7 +443,7 @@ mod table_tests {
             read("!t tournament create knockout quad-square 2d casual max 8 bye 0 in 30m called Cup t5 #3"),
             Command::Tournament(TournamentCommand::Create(TournamentSettings {
                 format: Format::Knockout,
-                variant: Variant::QuadSquare,
+                variant: Variant::QUAD_SQUARE,
                 rounds: None,
                 days: Some(2),
                 rated: false,
@@ -466,7 +466,7 @@ mod table_tests {
             })
         );
         assert_eq!(read("!t draw accept no"), Command::Draw(Offer::Accept, None));
-        assert_eq!(read("!t rules hans38 please"), Command::Rules(Variant::Hans38));
+        assert_eq!(read("!t rules hans38 please"), Command::Rules(Variant::HANS38));
         let e = |t: &str| parse(t).unwrap_err().to_string();
         assert!(e("!t tournament create swiss").contains("number of rounds"));
         assert!(e("!t tournament create rr rounds 3").contains("only a Swiss"));

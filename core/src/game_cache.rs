@@ -87,7 +87,7 @@ mod tests {
     use tessera_rules::{Position, Variant};
 
     fn game_after(moves: &[&str]) -> Game {
-        let mut game = Game::new(Position::start(Variant::Chess));
+        let mut game = Game::new(Position::start(Variant::CHESS));
         for m in moves {
             game.play_text(m).unwrap();
         }
@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn an_entry_serves_only_records_that_begin_with_its_moves() {
-        let fen = Variant::Chess.start_fen();
+        let fen = Variant::CHESS.start_fen();
         let cache = GameCache::default();
         cache.put(1, fen, &texts(&["e2-e4"]), &game_after(&["e2-e4"]));
         let (game, played) = cache.get(1, fen, &texts(&["e2-e4", "e7-e5"])).expect("a prefix serves");
@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn the_least_recently_used_game_goes_first() {
-        let fen = Variant::Chess.start_fen();
+        let fen = Variant::CHESS.start_fen();
         let cache = GameCache::default();
         let game = game_after(&[]);
         for id in 0..CAPACITY as i64 {

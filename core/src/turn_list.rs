@@ -229,19 +229,19 @@ mod tests {
 
     #[test]
     fn quad_square_groups_by_the_location_players_name() {
-        let listed = legal_turns(&Position::start(Variant::QuadSquare), 1, None).unwrap();
+        let listed = legal_turns(&Position::start(Variant::QUAD_SQUARE), 1, None).unwrap();
         assert!(listed.contains("\nNS2: NS2-M2 NS2-d2 NS2-g4\n"), "{listed}");
         assert!(listed.contains("\nRS1: RS1-S2 RS1-c2 RS1-d2 RS1-e2\n"), "{listed}");
         assert!(!listed.contains("Nf1") && !listed.contains("Ra1"), "{listed}");
         // Narrowed by the piece and its quad, as the heading says.
-        let narrowed = legal_turns(&Position::start(Variant::QuadSquare), 1, Some("NS2")).unwrap();
+        let narrowed = legal_turns(&Position::start(Variant::QUAD_SQUARE), 1, Some("NS2")).unwrap();
         assert_eq!(narrowed, "3 legal turns for white in game #1 beginning NS2:\nNS2: NS2-M2 NS2-d2 NS2-g4");
     }
 
     #[test]
     fn hints_offer_only_the_forms_the_variant_has() {
         // Quad-Square with the pawns gone: more than 40 turns, no square actions.
-        let pos = Position::from_fen(Variant::QuadSquare, "3k3/7/6R/7/Q6/7/7/R1BKQN1 w - - 0 1").unwrap();
+        let pos = Position::from_fen(Variant::QUAD_SQUARE, "3k3/7/6R/7/Q6/7/7/R1BKQN1 w - - 0 1").unwrap();
         let listed = legal_turns(&pos, 1, None).unwrap();
         assert!(listed.ends_with("\nNarrow them by how they begin, like `!t moves Bc1`."), "{listed}");
         assert!(!listed.contains("`!t moves @`"), "{listed}");
@@ -249,18 +249,18 @@ mod tests {
         let narrowed = legal_turns(&pos, 1, Some(example)).unwrap();
         assert!(narrowed.lines().count() == 2, "the example narrows to one group: {narrowed}");
         // Blue Chip: every turn is a piece move and the chip, too many for one screen.
-        let pos = played(Variant::BlueChip, &["[e5]"]);
+        let pos = played(Variant::BLUE_CHIP, &["[e5]"]);
         let listed = legal_turns(&pos, 1, None).unwrap();
         assert!(listed.ends_with("\nNarrow them by how they begin, like `!t moves Nb1`."), "{listed}");
         assert!(!listed.contains("`!t moves @`"), "{listed}");
         // Hans38 has square actions: `@` is offered.
-        let pos = played(Variant::MovingOccupiedSquares, &[]);
+        let pos = played(Variant::MOVING_OCCUPIED_SQUARES, &[]);
         assert!(legal_turns(&pos, 1, None).unwrap().contains("`!t moves @`"));
     }
 
     #[test]
     fn tiled_squares_names_tile_actions_and_filters_by_location() {
-        let pos = Position::start(Variant::TiledSquares);
+        let pos = Position::start(Variant::TILED_SQUARES);
         let listed = legal_turns(&pos, 1, None).unwrap();
         assert!(listed.contains("\ndropping a tile: @@a3 @@a4 "), "{listed}");
         assert!(listed.contains("\ndropping an anti-tile: @!a3 @!a4 "), "{listed}");
@@ -278,7 +278,7 @@ mod tests {
         );
         // After Nb1-a3 (on a dropped tile), White's b1 tile is empty: it can be removed, and is
         // found by `@x`, by `@xb1` and by its location `@b1`.
-        let pos = played(Variant::TiledSquares, &["@@a3", "@@a6", "Nb1-a3", "@!h6"]);
+        let pos = played(Variant::TILED_SQUARES, &["@@a3", "@@a6", "Nb1-a3", "@!h6"]);
         let removals = legal_turns(&pos, 1, Some("@x")).unwrap();
         assert!(removals.contains("\nremoving a tile: @xb1"), "{removals}");
         assert!(removals.lines().skip(1).all(|l| l.starts_with("removing a tile: ")), "{removals}");

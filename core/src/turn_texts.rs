@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn the_texts_are_the_positions_legal_turns() {
         let cache = TurnTexts::default();
-        for variant in [Variant::Chess, Variant::MovingOccupiedSquares] {
+        for variant in [Variant::CHESS, Variant::MOVING_OCCUPIED_SQUARES] {
             let pos = Position::start(variant);
             let texts = cache.of(1, &pos);
             let moves = pos.legal_moves();
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn a_position_is_written_once_and_a_move_or_takeback_is_a_miss() {
         let cache = TurnTexts::default();
-        let mut game = Game::new(Position::start(Variant::Chess));
+        let mut game = Game::new(Position::start(Variant::CHESS));
         let first = cache.of(1, game.position());
         assert!(Arc::ptr_eq(&first, &cache.of(1, game.position())), "the same position is served");
         game.play_text("e4").unwrap();
@@ -129,7 +129,7 @@ mod tests {
         assert!(!Arc::ptr_eq(&first, &after));
         assert!(sans(&after).contains(&"e5") && !sans(&after).contains(&"e4"), "Black's turns now");
         // A takeback: the start again, whose turns are White's.
-        let back = Game::new(Position::start(Variant::Chess));
+        let back = Game::new(Position::start(Variant::CHESS));
         let again = cache.of(1, back.position());
         assert!(!Arc::ptr_eq(&after, &again));
         assert!(sans(&again).contains(&"e4") && !sans(&again).contains(&"e5"));
@@ -139,11 +139,11 @@ mod tests {
     #[test]
     fn no_game_is_served_another_games_turns() {
         let cache = TurnTexts::default();
-        let start = Position::start(Variant::Chess);
+        let start = Position::start(Variant::CHESS);
         let one = cache.of(1, &start);
         let two = cache.of(2, &start);
         assert!(!Arc::ptr_eq(&one, &two), "the same position in another game is written for it");
-        let hans = Position::start(Variant::Hans38);
+        let hans = Position::start(Variant::HANS38);
         let three = cache.of(3, &hans);
         assert_eq!(three.len(), hans.legal_moves().len());
         assert!(Arc::ptr_eq(&one, &cache.of(1, &start)));
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn the_least_recently_used_position_goes_first() {
         let cache = TurnTexts::default();
-        let start = Position::start(Variant::Chess);
+        let start = Position::start(Variant::CHESS);
         let kept = cache.of(0, &start);
         for game in 1..CAPACITY as i64 {
             cache.of(game, &start);

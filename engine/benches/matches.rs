@@ -415,7 +415,7 @@ impl Stockfish {
     }
 
     fn choose(&mut self, game: &Game, legal: &[Move]) -> Result<Move, String> {
-        if game.start() != &Position::start(Variant::Chess) {
+        if game.start() != &Position::start(Variant::CHESS) {
             return Err("Stockfish plays FIDE chess from the start position only".into());
         }
         let mut pos = game.start().clone();
@@ -531,7 +531,7 @@ fn pairings(config: &Config) -> Vec<Pairing> {
                 "pruning" if tessera_engine::prunes(variant) => {
                     add(kind, level(5), PlayerKind::Unpruned(Level::STRONGEST), Target::AtLeast(0.5), None);
                 }
-                "stockfish" if variant == Variant::Chess => {
+                "stockfish" if variant == Variant::CHESS => {
                     let skipped = config.stockfish.is_none().then(|| {
                         "Stockfish not found (set TESSERA_STOCKFISH or install stockfish)".to_string()
                     });

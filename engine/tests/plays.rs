@@ -38,7 +38,7 @@ fn every_variant_is_played_legally_from_the_start_for_twelve_turns() {
 #[test]
 fn the_search_keeps_to_its_time() {
     for variant in
-        [Variant::MovingOccupiedSquares, Variant::QuadSquare, Variant::Chess, Variant::Hans38PostalPlus]
+        [Variant::MOVING_OCCUPIED_SQUARES, Variant::QUAD_SQUARE, Variant::CHESS, Variant::HANS38_POSTAL_PLUS]
     {
         let game = Game::from_variant(variant);
         let started = Instant::now();
@@ -60,16 +60,16 @@ fn solve(variant: Variant, fen: &str, depth: u32) -> (String, Score) {
 #[test]
 fn it_mates_in_one_and_two() {
     // Back-rank mate.
-    let (mv, score) = solve(Variant::Chess, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 2);
+    let (mv, score) = solve(Variant::CHESS, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 2);
     assert_eq!((mv.as_str(), score), ("Ra1-a8#", Score::Mate(1)));
     // Mate in two: the rooks' ladder (Ra7, then Rb8).
-    let (mv, score) = solve(Variant::Chess, "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 4);
+    let (mv, score) = solve(Variant::CHESS, "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 4);
     assert_eq!(score, Score::Mate(2), "{mv}");
 }
 
 #[test]
 fn it_takes_a_hanging_queen_and_does_not_hang_its_own() {
-    let (mv, _) = solve(Variant::Chess, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 3);
+    let (mv, _) = solve(Variant::CHESS, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 3);
     assert_eq!(mv, "Rd2xd5");
 }
 
@@ -78,7 +78,7 @@ fn mate_by_stalemate_counts_in_the_limited_squares_family() {
     // Hans38: a side without a legal turn loses (L8). Black's king on h8 has only holes around it
     // and no squares in hand; any white turn that keeps it so wins. The search must see the win.
     let fen = "*******k/********/********/********/********/********/********/K******R w - - 0 1 hand:3/0";
-    let game = Game::new(Position::from_fen(Variant::Hans38, fen).unwrap());
+    let game = Game::new(Position::from_fen(Variant::HANS38, fen).unwrap());
     let choice = best_move(&game, Limits { depth: Some(2), movetime: None }).unwrap();
     assert_eq!(choice.score, Score::Mate(1), "{choice:?}");
 }
@@ -89,7 +89,7 @@ fn mate_by_stalemate_counts_in_the_limited_squares_family() {
 /// White; under the old lock it saw one at 2 plies (`1. @@e3 @e3-e5` and White had no piece move).
 #[test]
 fn neutral_postal_start_is_no_forced_loss_for_white_at_four_plies() {
-    let game = Game::from_variant(Variant::Hans38NeutralPostal);
+    let game = Game::from_variant(Variant::HANS38_NEUTRAL_POSTAL);
     let choice = best_move(&game, Limits { depth: Some(4), movetime: None }).unwrap();
     assert_eq!(choice.depth, 4, "{choice:?}");
     assert!(!matches!(choice.score, Score::Mate(n) if n < 0), "{choice:?}");

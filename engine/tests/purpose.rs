@@ -45,7 +45,7 @@ fn squares_moved_back(game: &Game) -> Vec<String> {
 /// repeated three times at ply 31. Now no square is moved straight back, and nothing repeats.
 #[test]
 fn squares_are_not_carried_back_and_forth() {
-    for variant in [Variant::Hans38, Variant::Hans38Postal, Variant::Hans38Neutral] {
+    for variant in [Variant::HANS38, Variant::HANS38_POSTAL, Variant::HANS38_NEUTRAL] {
         let mut game = Game::from_variant(variant);
         self_play(&mut game, 40, 3);
         assert_eq!(squares_moved_back(&game), Vec::<String>::new(), "{variant:?}: {}", game.record());
@@ -58,7 +58,7 @@ fn squares_are_not_carried_back_and_forth() {
 /// bishop went back and forth to make way for it). Now it does something else.
 #[test]
 fn a_square_that_went_there_and_back_is_not_sent_again() {
-    let mut game = Game::from_variant(Variant::Hans38);
+    let mut game = Game::from_variant(Variant::HANS38);
     let record = "@@d3 @@d6 d2-d3 d7-d6 Qd1-d2 Qd8-d7 Ke1-d1 Ke8-d8 @e1-c3 @@c6 Qd2-c3 Qd7-c6 Bc1-d2 \
                   @e8-e6 @c1-e1 Bc8-e6 @e1-c1 Kd8-c8 Bd2-c1 @d8-f6 Bc1-d2 Nb8-d7";
     for text in record.split_whitespace() {
@@ -74,7 +74,7 @@ fn a_square_that_went_there_and_back_is_not_sent_again() {
 /// ply 7 of Hans38 (`Ke1-d1`, `Ke8-d8`) and later back (`Kd1-e1`).
 #[test]
 fn no_needless_king_walks() {
-    for variant in [Variant::Hans38, Variant::Hans38Postal, Variant::Chess] {
+    for variant in [Variant::HANS38, Variant::HANS38_POSTAL, Variant::CHESS] {
         let mut game = Game::from_variant(variant);
         self_play(&mut game, 30, 3);
         let positions = game.positions();
@@ -120,11 +120,11 @@ fn rook_can_be_taken(pos: &Position, mv: &Move) -> bool {
 #[test]
 fn a_hanging_rook_is_taken_and_its_own_saved() {
     let take = "***k****/********/********/***r****/**1*****/*B******/********/****K*** w - - 0 1 hand:3/3";
-    let (pos, mv) = best(Variant::Hans38, take, 2);
+    let (pos, mv) = best(Variant::HANS38, take, 2);
     assert_eq!(notation::lan(&pos, &mv), "Bb3xd5", "{}", pos.fen());
 
     let save = "6k1/5ppp/8/1n6/3R4/4P3/5PPP/6K1 w - - 0 1";
-    let (pos, mv) = best(Variant::Chess, save, 2);
+    let (pos, mv) = best(Variant::CHESS, save, 2);
     assert!(
         !rook_can_be_taken(&pos, &mv),
         "{} leaves the rook en prise in {}",

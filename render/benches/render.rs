@@ -33,7 +33,7 @@ fn main() {
     };
     let opts = RenderOptions { caption: Some(caption), ..plain.clone() };
     // Warm the art cache so the first variant is not charged for it.
-    let _ = render(&BoardView::new(&Position::start(Variant::Chess), None), &opts);
+    let _ = render(&BoardView::new(&Position::start(Variant::CHESS), None), &opts);
     println!(
         "{:<26} {:>10} {:>10} {:>10} {:>10}",
         "variant (512 px, named)", "draw ms", "png ms", "total ms", "png bytes"
@@ -57,7 +57,7 @@ fn main() {
             bytes
         );
     }
-    let game = replay(Variant::Chess, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7").unwrap().game;
+    let game = replay(Variant::CHESS, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7").unwrap().game;
     let views = game.views();
     let t = Instant::now();
     let gif = render_gif(&views, &RenderOptions { size: 320, ..plain.clone() }, 80).unwrap();
@@ -73,7 +73,7 @@ fn main() {
 
 /// A 48-position Hans38 game (47 turns chosen by a fixed pseudo-random walk) as a 512 px GIF.
 fn hans38_gif() {
-    let mut pos = Position::start(Variant::Hans38);
+    let mut pos = Position::start(Variant::HANS38);
     let mut views = vec![BoardView::new(&pos, None)];
     let mut seed: u64 = 0x5eed;
     while views.len() < 48 {

@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn frames_show_each_position_and_only_changes_are_sent() {
         let opts = RenderOptions { size: 256, ..RenderOptions::default() };
-        let chess = views(Variant::Chess, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7");
+        let chess = views(Variant::CHESS, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7");
         let bytes = assert_frames_match(&chess, &opts);
         // The first frame is a whole board; a move adds far less than another whole board.
         let one = render_gif(&chess[..1], &opts, 80).unwrap().len();
@@ -202,13 +202,13 @@ mod tests {
             chess.len()
         );
         // Boards that shrink keep the first frame's canvas, and squares that come and go show.
-        assert_frames_match(&views(Variant::Shrink, "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5"), &opts);
-        assert_frames_match(&views(Variant::Hans38, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6"), &opts);
+        assert_frames_match(&views(Variant::SHRINK, "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5"), &opts);
+        assert_frames_match(&views(Variant::HANS38, "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6"), &opts);
     }
 
     #[test]
     fn a_gif_longer_than_its_cap_is_refused_before_drawing() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let view = BoardView::new(&Position::start(Variant::CHESS), None);
         let views = vec![view; MAX_GIF_FRAMES + 1];
         match render_gif(&views, &RenderOptions::default(), 80) {
             Err(RenderError::TooLarge { count, max, .. }) => assert_eq!((count, max), (1001, 1000)),

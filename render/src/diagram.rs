@@ -113,27 +113,27 @@ mod tests {
 
     #[test]
     fn start_position_diagram() {
-        let d = text_diagram(&Position::start(Variant::Chess), Color::White);
+        let d = text_diagram(&Position::start(Variant::CHESS), Color::White);
         let lines: Vec<&str> = d.lines().collect();
         assert_eq!(lines[0], "8  r n b q k b n r");
         assert_eq!(lines[7], "1  R N B Q K B N R");
         assert_eq!(lines[8], "   a b c d e f g h");
-        let flipped = text_diagram(&Position::start(Variant::Chess), Color::Black);
+        let flipped = text_diagram(&Position::start(Variant::CHESS), Color::Black);
         assert_eq!(flipped.lines().next(), Some("1  R N B K Q B N R"));
     }
 
     #[test]
     fn squares_owners_tiles_and_the_chip() {
         let hans =
-            Position::from_fen(Variant::Hans38, "4k3/8/8/8/4+3/4*3/4-3/4K3 w - - 0 1 hand:0/0").unwrap();
+            Position::from_fen(Variant::HANS38, "4k3/8/8/8/4+3/4*3/4-3/4K3 w - - 0 1 hand:0/0").unwrap();
         let d = text_diagram(&hans, Color::White);
         let rows: Vec<&str> = d.lines().collect();
         assert_eq!(rows[4], "4  . . . . + . . .");
         assert_eq!(rows[5], "3  . . . .   . . .");
         assert_eq!(rows[6], "2  . . . . - . . .");
-        let tiled = Position::from_fen(Variant::TiledSquares, "4k3/8/8/8/4!3/8/8/4K3 w - - 0 1").unwrap();
+        let tiled = Position::from_fen(Variant::TILED_SQUARES, "4k3/8/8/8/4!3/8/8/4K3 w - - 0 1").unwrap();
         assert!(text_diagram(&tiled, Color::White).lines().nth(4).unwrap().contains('x'));
-        let chip = Position::from_fen(Variant::BlueChip, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 chip:e4").unwrap();
+        let chip = Position::from_fen(Variant::BLUE_CHIP, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 chip:e4").unwrap();
         assert_eq!(text_diagram(&chip, Color::White).lines().nth(4), Some("4  . . . . o . . ."));
         // The marks are explained below the board, only those that appear.
         assert_eq!(
@@ -141,12 +141,12 @@ mod tests {
             Some("   (+ White's empty square · - Black's empty square · blank: no square)")
         );
         assert_eq!(text_diagram(&chip, Color::White).lines().last(), Some("   (o the chip)"));
-        assert!(text_diagram(&Position::start(Variant::Chess), Color::White).ends_with("a b c d e f g h\n"));
+        assert!(text_diagram(&Position::start(Variant::CHESS), Color::White).ends_with("a b c d e f g h\n"));
     }
 
     #[test]
     fn quads_are_blocks_with_their_name_and_pieces() {
-        let start = text_diagram(&Position::start(Variant::QuadSquare), Color::White);
+        let start = text_diagram(&Position::start(Variant::QUAD_SQUARE), Color::White);
         let rows: Vec<&str> = start.lines().collect();
         // The knight on S2 stands on S2, drawn inside its block, not on f1.
         assert_eq!(rows[0], "8 [ S3 ] b  k  q [ S4 ]");
@@ -159,7 +159,7 @@ mod tests {
         assert!(rows[9].contains("quad-square"), "{start}");
 
         // S1 and S3 empty, M2 and S4 one piece each, M1 two white pieces, S2 a knight of each side.
-        let pos = Position::from_fen(Variant::QuadSquare, "3k3/5r1/7/7/1RB1P2/7/7/2K2Nn w - - 0 1").unwrap();
+        let pos = Position::from_fen(Variant::QUAD_SQUARE, "3k3/5r1/7/7/1RB1P2/7/7/2K2Nn w - - 0 1").unwrap();
         let white = text_diagram(&pos, Color::White);
         let expected = [
             "8 [ S3 ] .  k  . [ S4 ]",
@@ -188,6 +188,6 @@ mod tests {
         ];
         assert_eq!(black.lines().take(9).collect::<Vec<_>>(), expected, "{black}");
         // Other boards keep their two-character cells and have no quad legend.
-        assert!(!text_diagram(&Position::start(Variant::Chess), Color::White).contains("quad"));
+        assert!(!text_diagram(&Position::start(Variant::CHESS), Color::White).contains("quad"));
     }
 }

@@ -646,7 +646,7 @@ mod tests {
 
     #[test]
     fn quad_squares_are_labelled_with_their_names() {
-        let view = BoardView::new(&Position::start(Variant::QuadSquare), None);
+        let view = BoardView::new(&Position::start(Variant::QUAD_SQUARE), None);
         let opts = RenderOptions::default();
         let pm = render(&view, &opts).unwrap();
         let layout = Layout::new(&view, &opts);
@@ -668,7 +668,7 @@ mod tests {
 
     #[test]
     fn a_locked_square_carries_a_padlock() {
-        let mut pos = Position::start(Variant::Hans38Neutral);
+        let mut pos = Position::start(Variant::HANS38_NEUTRAL);
         for text in ["@@f3", "@@f6", "Ng1-f3", "Ng8-f6", "@@e3", "@e3-d5"] {
             pos = pos.played(&tessera_rules::notation::parse_move(&pos, text).unwrap());
         }
@@ -716,7 +716,7 @@ mod tests {
 
     #[test]
     fn names_stand_on_their_sides_edges_and_the_mover_is_marked() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let view = BoardView::new(&Position::start(Variant::CHESS), None);
         let opts = named(None);
         let theme = opts.theme.theme();
         let pm = render(&view, &opts).unwrap();
@@ -753,7 +753,7 @@ mod tests {
 
     #[test]
     fn long_and_hostile_names_are_cut_to_their_strip() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let view = BoardView::new(&Position::start(Variant::CHESS), None);
         let clocks = ["2d 4h", "1d"];
         let with = |names: [String; 2]| {
             let caption = Caption { names, clocks: clocks.map(|c| Some(c.to_string())), result: None };
@@ -792,7 +792,7 @@ mod tests {
 
     #[test]
     fn a_finished_game_has_a_banner_and_no_mover() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let view = BoardView::new(&Position::start(Variant::CHESS), None);
         let theme = ThemeName::default().theme();
         for (winner, fill) in [(Some(Color::Black), theme.banner_win), (None, theme.banner_draw)] {
             let opts = named(Some((winner, "Black wins by resignation".into())));
@@ -824,7 +824,7 @@ mod tests {
     fn ownership_reads_at_256_px() {
         // Hans38's start: every square owned. At 256 px each square's frame is at least 2 px of
         // its owner's colour, on light and dark squares alike.
-        let view = BoardView::new(&Position::start(Variant::Hans38), None);
+        let view = BoardView::new(&Position::start(Variant::HANS38), None);
         let opts = RenderOptions { size: 256, ..RenderOptions::default() };
         let theme = opts.theme.theme();
         let pm = render(&view, &opts).unwrap();
@@ -867,7 +867,7 @@ mod tests {
         for &v in Variant::ALL {
             let mut pos = Position::start(v);
             let mut last: Option<(Position, tessera_rules::Move)> = None;
-            let mut seed: u64 = 0x5eed ^ v as u64;
+            let mut seed: u64 = 0x5eed ^ v.index() as u64;
             let mut largest = 0;
             for ply in 0..60 {
                 let moves = pos.legal_moves();
@@ -890,14 +890,14 @@ mod tests {
 
     #[test]
     fn sizes_out_of_range_are_refused() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let view = BoardView::new(&Position::start(Variant::CHESS), None);
         let err = render(&view, &RenderOptions { size: 10, ..RenderOptions::default() }).unwrap_err();
         assert!(err.to_string().contains("64 to 2048"));
     }
 
     #[test]
     fn flipping_mirrors_the_board() {
-        let view = BoardView::new(&Position::start(Variant::Chess), None);
+        let view = BoardView::new(&Position::start(Variant::CHESS), None);
         let a = render(&view, &RenderOptions { coordinates: false, ..RenderOptions::default() }).unwrap();
         let b = render(&view, &RenderOptions { coordinates: false, flip: true, ..RenderOptions::default() })
             .unwrap();

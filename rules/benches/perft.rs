@@ -54,7 +54,7 @@ fn main() {
         "position", "depth", "nodes", "tessera Mn/s", "cozy Mn/s", "ratio", "budgeted Mn/s"
     );
     for (name, fen, depth) in CASES {
-        let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+        let pos = Position::from_fen(Variant::CHESS, fen).unwrap();
         let board: cozy_chess::Board = fen.parse().unwrap();
         let (ours, t_ours) = measure(min, || perft(&pos, depth));
         let (theirs, t_theirs) = measure(min, || cozy_perft(&board, depth));
@@ -74,15 +74,15 @@ fn main() {
 fn variants() {
     println!("\n{:<26} {:>5} {:>12} {:>14}", "variant (start)", "depth", "nodes", "tessera Mn/s");
     for (variant, depth) in [
-        (Variant::Hans38, 4),
-        (Variant::Hans38Neutral, 3),
-        (Variant::Hans38Postal, 4),
-        (Variant::InfiniteReserves, 2),
-        (Variant::MovingOccupiedSquares, 2),
-        (Variant::QuadSquare, 4),
-        (Variant::TiledSquares, 3),
-        (Variant::BlueChip, 3),
-        (Variant::Shrink, 4),
+        (Variant::HANS38, 4),
+        (Variant::HANS38_NEUTRAL, 3),
+        (Variant::HANS38_POSTAL, 4),
+        (Variant::INFINITE_RESERVES, 2),
+        (Variant::MOVING_OCCUPIED_SQUARES, 2),
+        (Variant::QUAD_SQUARE, 4),
+        (Variant::TILED_SQUARES, 3),
+        (Variant::BLUE_CHIP, 3),
+        (Variant::SHRINK, 4),
     ] {
         let pos = Position::start(variant);
         let (nodes, t) = measure(Duration::from_secs(1), || perft(&pos, depth));

@@ -115,7 +115,7 @@ mod tests {
     #[test]
     fn a_stalemating_answer_is_found_where_one_move_allows_it() {
         // Where turns are single actions every answer is tried: the search agrees with the list.
-        for variant in [Variant::Hans38, Variant::Hans38Neutral] {
+        for variant in [Variant::HANS38, Variant::HANS38_NEUTRAL] {
             for pos in walk(variant, 40, 0x2545_F491_4F6C_DD1D) {
                 for mv in pos.legal_moves() {
                     let after = pos.played(&mv);
@@ -128,12 +128,12 @@ mod tests {
             }
         }
         // Hans38 Postal, as the rules' example: a placement that lets Black wall White in.
-        let start = Position::start(Variant::Hans38Postal);
+        let start = Position::start(Variant::HANS38_POSTAL);
         let e4 = crate::notation::parse_move(&start, "@@e4").unwrap();
         let (after, answer) = start.stalemating_answer(&e4).expect("Black can leave White no turn");
         assert!(!after.played(&answer).has_legal_moves());
         // Where stalemate draws, nothing is asked.
-        let chess = Position::start(Variant::Chess);
+        let chess = Position::start(Variant::CHESS);
         assert!(chess.legal_moves().iter().all(|mv| chess.stalemating_answer(mv).is_none()));
     }
 }

@@ -277,7 +277,7 @@ mod tests {
     use super::*;
 
     fn game_after(fen: &str, moves: &[&str]) -> Game {
-        let mut game = Game::new(Position::from_fen(Variant::Chess, fen).unwrap());
+        let mut game = Game::new(Position::from_fen(Variant::CHESS, fen).unwrap());
         for m in moves {
             game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         }
@@ -304,7 +304,7 @@ mod tests {
     #[test]
     fn repetition_claim_then_automatic_fivefold() {
         let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
-        let mut game = Game::from_variant(Variant::Chess);
+        let mut game = Game::from_variant(Variant::CHESS);
         for m in shuffle {
             game.play_text(m).unwrap();
         }
@@ -351,10 +351,10 @@ mod tests {
 
     #[test]
     fn failed_move_changes_nothing() {
-        let mut game = Game::from_variant(Variant::Chess);
+        let mut game = Game::from_variant(Variant::CHESS);
         assert!(game.play_text("e5").is_err());
         assert!(game.play_text("garbage").is_err());
         assert!(game.moves().is_empty());
-        assert_eq!(game.position(), &Position::start(Variant::Chess));
+        assert_eq!(game.position(), &Position::start(Variant::CHESS));
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use tessera_rules::{Position, Variant};
-//! let pos = Position::start(Variant::Chess);
+//! let pos = Position::start(Variant::CHESS);
 //! assert_eq!(pos.legal_moves().len(), 20);
 //! assert_eq!(tessera_rules::perft(&pos, 3), 8902);
 //! ```

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use tessera_rules::{notation, Position, Variant};
-//! let pos = Position::start(Variant::Chess);
+//! let pos = Position::start(Variant::CHESS);
 //! let mv = notation::parse("Ng1-f3").unwrap().resolve(&pos).unwrap();
 //! assert_eq!(notation::san(&pos, &mv), "Nf3");
 //! assert_eq!(notation::lan(&pos, &mv), "Ng1-f3");
@@ -1386,7 +1386,7 @@ mod tests {
     use crate::variant::Variant;
 
     fn pos(fen: &str) -> Position {
-        Position::from_fen(Variant::Chess, fen).unwrap()
+        Position::from_fen(Variant::CHESS, fen).unwrap()
     }
 
     fn play(pos: &Position, text: &str) -> Result<Move, MoveError> {
@@ -1418,7 +1418,7 @@ mod tests {
 
     #[test]
     fn all_spellings_of_a_move_agree() {
-        let start = Position::start(Variant::Chess);
+        let start = Position::start(Variant::CHESS);
         let nf3 = play(&start, "Nf3").unwrap();
         for text in ["Ng1-f3", "g1f3", "Ng1f3", "g1-f3", "Nf3+", "Nf3!?", "Ngf3", "N1f3"] {
             assert_eq!(play(&start, text).unwrap(), nf3, "{text}");
@@ -1500,7 +1500,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_say_why() {
-        let start = Position::start(Variant::Chess);
+        let start = Position::start(Variant::CHESS);
         let why = |p: &Position, t: &str| play(p, t).unwrap_err().to_string();
         assert!(why(&start, "e5").contains("no pawn of yours can move to e5"), "{}", why(&start, "e5"));
         assert!(why(&start, "e3-e4").contains("there is no piece on e3"));
@@ -1527,7 +1527,7 @@ mod tests {
         assert!(
             why(&start, "Ra1-a4").contains("the rook on a1 cannot move to a4: the pawn on a2 is in the way")
         );
-        let start = Position::start(Variant::Hans38);
+        let start = Position::start(Variant::HANS38);
         let placed = start.played(&play(&start, "@@e4").unwrap());
         let hans = placed.played(&play(&placed, "@@d5").unwrap());
         let told = why(&hans, "e4");
@@ -1541,7 +1541,7 @@ mod tests {
 
     #[test]
     fn vague_refusals_still_show_legal_turns() {
-        let start = Position::start(Variant::Hans38);
+        let start = Position::start(Variant::HANS38);
         let hint = legal_examples(&start);
         assert!(hint.starts_with("; legal here are, for example, @@"), "{hint}");
         assert_eq!(hint.matches("@@").count(), 3);
@@ -1594,7 +1594,7 @@ mod tests {
 
     #[test]
     fn check_marks_are_optional_and_the_board_decides() {
-        let p = Position::start(Variant::Chess);
+        let p = Position::start(Variant::CHESS);
         let e4 = play(&p, "e4").unwrap();
         for text in ["e4+", "e4#", "e4++", "e2-e4+"] {
             assert_eq!(play(&p, text), Ok(e4), "{text}");
@@ -1605,7 +1605,7 @@ mod tests {
     fn unmarked_turns_of_compound_variants_read_back() {
         // A Moving Occupied Squares middlegame: 73,359 turns, over 10,000 of them checks.
         let fen = "1r1r*b1*/2pN1**1/*1*1p1*1/2*1***k/*N1**1*1/P**1*1**/K1**1**1/R*2*1q1 w - - 0 61 lock:c1,c8 carried:e6,c7";
-        let p = Position::from_fen(Variant::MovingOccupiedSquares, fen).unwrap();
+        let p = Position::from_fen(Variant::MOVING_OCCUPIED_SQUARES, fen).unwrap();
         let moves = p.legal_moves();
         assert_eq!(moves.len(), 73_359);
         for mv in moves.iter().step_by(97) {

@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn a_budget_ends_a_count_that_would_run_too_long() {
         let nodes = |pos: &Position, depth, budget| perft_within(pos, depth, budget).map(|c| c.nodes);
-        for variant in [Variant::Chess, Variant::Hans38] {
+        for variant in [Variant::CHESS, Variant::HANS38] {
             // The budget counts leaves the same way on both boards: exactly enough is enough.
             let start = Position::start(variant);
             let exact = perft(&start, 3);
@@ -122,7 +122,7 @@ mod tests {
             assert_eq!(nodes(&start, 0, 1), Some(1), "{variant}");
             assert_eq!(nodes(&start, 0, 0), None, "{variant}");
         }
-        let start = Position::start(Variant::Chess);
+        let start = Position::start(Variant::CHESS);
         assert_eq!(nodes(&start, 3, 8902), Some(8902));
         assert_eq!(nodes(&start, 3, 8901), None);
         assert_eq!(nodes(&start, 12, 100_000), None);
@@ -131,12 +131,12 @@ mod tests {
     #[test]
     fn fide_chess_is_counted_on_the_plain_board_within_a_budget_too() {
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let pos = Position::from_fen(Variant::Chess, kiwipete).unwrap();
+        let pos = Position::from_fen(Variant::CHESS, kiwipete).unwrap();
         assert_eq!(perft_within(&pos, 3, u64::MAX), Some(Count { nodes: 97862, by: Generator::Plain }));
-        let start = Position::start(Variant::Chess);
+        let start = Position::start(Variant::CHESS);
         assert_eq!(perft_within(&start, 4, u64::MAX), Some(Count { nodes: 197_281, by: Generator::Plain }));
         // Every other variant keeps the general board.
-        for &variant in Variant::ALL.iter().filter(|&&v| v != Variant::Chess) {
+        for &variant in Variant::ALL.iter().filter(|&&v| v != Variant::CHESS) {
             let by = perft_within(&Position::start(variant), 1, u64::MAX).map(|c| c.by);
             assert_eq!(by, Some(Generator::General), "{variant}");
         }

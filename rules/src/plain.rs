@@ -131,7 +131,7 @@ fn sq(i: u8) -> Square {
 impl Board {
     /// The plain board of `pos`, if it is one: a chess position with a king of each colour.
     pub(crate) fn of(pos: &Position) -> Option<Board> {
-        if pos.variant() != Variant::Chess || pos.size() != (8, 8) || pos.squares().0 != !0 {
+        if pos.variant() != Variant::CHESS || pos.size() != (8, 8) || pos.squares().0 != !0 {
             return None;
         }
         let board = Board {
@@ -517,7 +517,7 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3",
         ] {
-            let pos = Position::from_fen(Variant::Chess, fen).unwrap();
+            let pos = Position::from_fen(Variant::CHESS, fen).unwrap();
             for depth in 1..=3 {
                 assert_eq!(perft(&pos, depth), Some(general(&pos, depth)), "{fen} at depth {depth}");
             }
@@ -537,7 +537,7 @@ mod tests {
         let mut seed = 0x5eed_u64;
         let mut positions = 0;
         for _ in 0..40 {
-            let mut pos = Position::start(Variant::Chess);
+            let mut pos = Position::start(Variant::CHESS);
             for _ in 0..120 {
                 let (mut fast, mut slow) = (Vec::new(), Vec::new());
                 Board::of(&pos).unwrap().legal_moves_into(&mut fast);
@@ -561,7 +561,7 @@ mod tests {
     fn other_boards_are_not_plain() {
         for &v in Variant::ALL {
             let plain = Board::of(&Position::start(v)).is_some();
-            assert_eq!(plain, v == Variant::Chess, "{v}");
+            assert_eq!(plain, v == Variant::CHESS, "{v}");
         }
     }
 }

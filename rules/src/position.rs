@@ -16,6 +16,8 @@ use crate::variant::{DeadMaterial, Rules, TurnRule, Variant};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) variant: Variant,
+    /// The variant's rule switches, cached: move generation reads them without a registry lookup.
+    pub(crate) rules: CachedRules,
     /// The variant's room, cached: the hooks ask it often.
     pub(crate) room: Room,
     pub(crate) by_role: [Bitboard; 6],
@@ -47,6 +49,29 @@ pub struct Position {
     pub(crate) chip: Option<Square>,
     /// Tiles room: anti-tiles, which block every piece but the knight (T4).
     pub(crate) anti: Bitboard,
+}
+
+/// A position's variant's rules, kept with it. They follow from the variant, which the position
+/// compares and hashes, so they take no part in comparing or hashing positions themselves.
+#[derive(Copy, Clone)]
+pub(crate) struct CachedRules(pub(crate) &'static Rules);
+
+impl PartialEq for CachedRules {
+    fn eq(&self, _: &CachedRules) -> bool {
+        true
+    }
+}
+
+impl Eq for CachedRules {}
+
+impl std::hash::Hash for CachedRules {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for CachedRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
 }
 
 /// A quick multiply-rotate hasher for [`Position::key`]: the search asks for a key at every node.
@@ -174,7 +199,7 @@ impl Position {
 
     #[inline]
     pub fn rules(&self) -> &'static Rules {
-        self.variant.rules()
+        self.rules.0
     }
 
     /// The part of the turn number that changes the legal turns: the first turn under the
@@ -406,7 +431,7 @@ impl Position {
         let in_check = M::king_attacked(self, us);
         let pinned = king.map_or(Bitboard::EMPTY, |k| self.pinned::<M>(k));
         let blockers_without_king = self.blockers_with::<M>() & !king.map_or(Bitboard::EMPTY, |k| k.bb());
-        let keeps_geometry = self.variant.piece_moves_keep_geometry();
+        let keeps_geometry = self.rules().piece_moves_keep_geometry();
         M::pseudo_piece_actions(self, &mut |action| {
             let mv = Move::single(action);
             // Cheap proofs of legality, sound only while a piece move leaves the squares where they
@@ -888,18 +913,18 @@ mod tests {
     use super::*;
 
     fn count(fen: &str) -> usize {
-        Position::from_fen(Variant::Chess, fen).unwrap().legal_moves().len()
+        Position::from_fen(Variant::CHESS, fen).unwrap().legal_moves().len()
     }
 
     #[test]
     fn start_position_has_twenty_moves() {
-        assert_eq!(Position::start(Variant::Chess).legal_moves().len(), 20);
+        assert_eq!(Position::start(Variant::CHESS).legal_moves().len(), 20);
     }
 
     #[test]
     fn pinned_piece_moves_only_along_the_pin() {
         // The e-file rook is pinned by the queen on e8: it may slide on the file only.
-        let pos = Position::from_fen(Variant::Chess, "4q2k/8/8/8/8/8/4R3/4K3 w - - 0 1").unwrap();
+        let pos = Position::from_fen(Variant::CHESS, "4q2k/8/8/8/8/8/4R3/4K3 w - - 0 1").unwrap();
         let rook_moves: Vec<_> = pos
             .legal_moves()
             .into_iter()
@@ -911,7 +936,7 @@ mod tests {
     #[test]
     fn en_passant_that_exposes_the_king_is_illegal() {
         // Capturing en passant would clear the fifth rank between the king and the rook.
-        let pos = Position::from_fen(Variant::Chess, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
+        let pos = Position::from_fen(Variant::CHESS, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
         let moves = pos.legal_moves();
         assert!(!moves.iter().any(|m| matches!(m.first(), Action::EnPassant { .. })));
         // Five king moves and e5-e6.
@@ -922,7 +947,7 @@ mod tests {
     #[test]
     fn castling_through_check_is_illegal() {
         // The bishop on a6 covers f1, so only the long castle is possible.
-        let pos = Position::from_fen(Variant::Chess, "4k3/8/b7/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        let pos = Position::from_fen(Variant::CHESS, "4k3/8/b7/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
         let castles =
             pos.legal_moves().into_iter().filter(|m| matches!(m.first(), Action::Castle { .. })).count();
         assert_eq!(castles, 1);
@@ -930,7 +955,7 @@ mod tests {
 
     #[test]
     fn insufficient_material_cases() {
-        let dead = |fen| Position::from_fen(Variant::Chess, fen).unwrap().insufficient_material();
+        let dead = |fen| Position::from_fen(Variant::CHESS, fen).unwrap().insufficient_material();
         assert!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"));
         assert!(dead("8/8/4k3/8/8/3KN3/8/8 w - - 0 1"));
         assert!(dead("8/8/3bk3/8/8/3KB3/8/8 w - - 0 1"), "bishops on the same colour");
@@ -941,7 +966,7 @@ mod tests {
 
     #[test]
     fn ep_square_recorded_only_when_capturable() {
-        let pos = Position::start(Variant::Chess);
+        let pos = Position::start(Variant::CHESS);
         let e4 = pos.legal_moves().into_iter().find(|m| m.first().from() == Square::parse("e2").unwrap());
         let after = pos.played(&e4.unwrap());
         // Either e3 or e4 was found; neither allows an en passant reply in the start position.

@@ -343,7 +343,7 @@ pub struct WrittenPly {
 /// notation otherwise, numbered where the record numbers them (a Black turn after a White one is
 /// numbered again only where [`replay`] would otherwise join it to White's).
 pub fn written_plies(game: &Game) -> Vec<WrittenPly> {
-    let san = game.start().variant() == Variant::Chess;
+    let san = game.start().variant() == Variant::CHESS;
     let mut pos = game.start().clone();
     let mut plies = Vec::with_capacity(game.moves().len());
     // White's turn just written, and the position it was played from.
@@ -450,7 +450,7 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         assert_eq!(texts, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Nf6??"]);
         let old_style = parse_record("1) e2-e4 e7-e5 2) Qd1-h5 Ke8-e7 3) Qh5xe5ch").unwrap();
         assert_eq!(old_style.moves.len(), 5);
-        assert!(replay(Variant::Chess, "1) e2-e4 e7-e5 2) Qd1-h5 Ke8-e7 3) Qh5xe5ch").is_ok());
+        assert!(replay(Variant::CHESS, "1) e2-e4 e7-e5 2) Qd1-h5 Ke8-e7 3) Qh5xe5ch").is_ok());
         let numbered: Vec<bool> = rec.moves.iter().map(|t| t.numbered).collect();
         assert_eq!(numbered, [true, false, true, false, true, false, true]);
         assert_eq!(rec.result.as_deref(), Some("1-0"));
@@ -463,12 +463,12 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
         let texts: Vec<&str> = rec.moves.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts, ["e4", "d5", "e5", "f5", "exf6", "Nxf6"]);
         // Anything else that is not a move is still an error at its ply.
-        assert!(matches!(replay(Variant::Chess, "1. e4 blunder"), Err(ReplayError::Move { ply: 2, .. })));
+        assert!(matches!(replay(Variant::CHESS, "1. e4 blunder"), Err(ReplayError::Move { ply: 2, .. })));
     }
 
     #[test]
     fn replay_stops_at_the_first_illegal_move() {
-        let err = replay(Variant::Chess, "1. e4 e5 2. Ke3 Nc6").unwrap_err();
+        let err = replay(Variant::CHESS, "1. e4 e5 2. Ke3 Nc6").unwrap_err();
         match &err {
             ReplayError::Move { ply, text, .. } => {
                 assert_eq!((*ply, text.as_str()), (3, "Ke3"));
@@ -480,24 +480,24 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
 
     #[test]
     fn result_from_rules_or_record() {
-        let r = replay(Variant::Chess, "1. f3 e5 2. g4 Qh4#").unwrap();
+        let r = replay(Variant::CHESS, "1. f3 e5 2. g4 Qh4#").unwrap();
         assert_eq!(r.result().as_deref(), Some("0-1"));
-        let r = replay(Variant::Chess, "1. e4 e5 1/2-1/2").unwrap();
+        let r = replay(Variant::CHESS, "1. e4 e5 1/2-1/2").unwrap();
         assert_eq!(r.result().as_deref(), Some("1/2-1/2"));
-        let r = replay(Variant::Chess, "1. e4 e5 *").unwrap();
+        let r = replay(Variant::CHESS, "1. e4 e5 *").unwrap();
         assert_eq!(r.result(), None);
     }
 
     #[test]
     fn fen_header_sets_the_start() {
         let text = "[FEN \"4k3/8/8/8/8/8/8/R3K3 b - - 0 1\"]\n1... Kd7 2. Ra7+";
-        let r = replay(Variant::Chess, text).unwrap();
+        let r = replay(Variant::CHESS, text).unwrap();
         assert_eq!(r.game.position().fen(), "8/R2k4/8/8/8/8/8/4K3 b - - 2 2");
     }
 
     #[test]
     fn movetext_wraps_between_words_with_each_number_kept_with_its_move() {
-        let mut game = Game::from_variant(Variant::Chess);
+        let mut game = Game::from_variant(Variant::CHESS);
         let breyer = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 Nbd2 Bb7";
         for mv in breyer.split(' ') {
             game.play_text(mv).unwrap();
@@ -512,7 +512,7 @@ Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 4...Nf6?? 1-0"#;
             wrapped.split_whitespace().collect::<Vec<_>>(),
             record.split_whitespace().collect::<Vec<_>>()
         );
-        let back = replay(Variant::Chess, &wrapped).unwrap();
+        let back = replay(Variant::CHESS, &wrapped).unwrap();
         assert_eq!(back.game.position(), game.position());
         assert_eq!(wrap("1. e4 e5 *", 79), "1. e4 e5 *");
     }
@@ -533,7 +533,7 @@ mod written_plies_tests {
     /// Black's reply unnumbered after White's move.
     #[test]
     fn plies_are_numbered_as_the_record_numbers_them() {
-        let game = replay(Variant::BlueChip, "[e5] 1. e2-e4[d5] e7-e5[f3]").unwrap().game;
+        let game = replay(Variant::BLUE_CHIP, "[e5] 1. e2-e4[d5] e7-e5[f3]").unwrap().game;
         let plies = written_plies(&game);
         let shown: Vec<(Option<&str>, &str)> =
             plies.iter().map(|p| (p.label.as_deref(), p.text.as_str())).collect();

@@ -5,7 +5,7 @@
 //! [`Position`] is made of outside data. Everything past it can be trusted.
 
 use crate::mechanic::{Mechanic, Room, dispatch};
-use crate::position::Position;
+use crate::position::{CachedRules, Position};
 use crate::text::PositionError;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
 use crate::variant::Variant;
@@ -98,6 +98,7 @@ impl Position {
         }
         let mut pos = Position {
             variant,
+            rules: CachedRules(variant.rules()),
             room,
             by_role: setup.by_role,
             by_color: setup.by_color,
@@ -202,24 +203,24 @@ mod tests {
         setup.squares = Bitboard::FULL;
         setup.put(sq("e1"), Piece::new(Color::White, Role::King));
         setup.put(sq("e8"), Piece::new(Color::Black, Role::King));
-        let pos = Position::from_setup(Variant::Chess, setup.clone()).unwrap();
+        let pos = Position::from_setup(Variant::CHESS, setup.clone()).unwrap();
         assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
 
         let mut two_on_one = setup.clone();
         two_on_one.put(sq("e1"), Piece::new(Color::Black, Role::Queen));
-        assert!(Position::from_setup(Variant::Chess, two_on_one).is_err());
+        assert!(Position::from_setup(Variant::CHESS, two_on_one).is_err());
 
         let mut off_board = setup.clone();
         off_board.width = 7;
         off_board.put(sq("h4"), Piece::new(Color::White, Role::Rook));
-        let e = Position::from_setup(Variant::QuadSquare, off_board).unwrap_err();
+        let e = Position::from_setup(Variant::QUAD_SQUARE, off_board).unwrap_err();
         assert!(e.to_string().contains("on the board"), "{e}");
-        let e = Position::from_setup(Variant::QuadSquare, setup.clone()).unwrap_err();
+        let e = Position::from_setup(Variant::QUAD_SQUARE, setup.clone()).unwrap_err();
         assert!(e.to_string().contains("7 files"), "{e}");
 
         let mut no_hand = setup;
         no_hand.squares = Bitboard::rank(0) | Bitboard::rank(7);
-        let e = Position::from_setup(Variant::Hans38, no_hand).unwrap_err();
+        let e = Position::from_setup(Variant::HANS38, no_hand).unwrap_err();
         assert!(e.to_string().contains("hand:3/3"), "{e}");
     }
 }

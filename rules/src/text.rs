@@ -278,20 +278,20 @@ mod tests {
             "4k3/8/8/8/8/8/8/R1R1K2R w KC - 3 40",
             "4k3/8/8/8/8/8/8/4K3 b - - 99 120",
         ] {
-            let pos = Position::from_fen(Variant::Chess, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let pos = Position::from_fen(Variant::CHESS, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             assert_eq!(pos.fen(), fen);
         }
     }
 
     #[test]
     fn missing_counters_default() {
-        let pos = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4K3 w -").unwrap();
+        let pos = Position::from_fen(Variant::CHESS, "4k3/8/8/8/8/8/8/4K3 w -").unwrap();
         assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     }
 
     #[test]
     fn rejects_bad_texts_with_reasons() {
-        let bad = |fen: &str| Position::from_fen(Variant::Chess, fen).unwrap_err().to_string();
+        let bad = |fen: &str| Position::from_fen(Variant::CHESS, fen).unwrap_err().to_string();
         assert!(bad("").contains("empty"));
         assert!(bad("").contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"), "an example to copy");
         let crowded = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 {}", "lock:e4 ".repeat(9));
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn side_not_to_move_in_check_is_rejected() {
-        let e = Position::from_fen(Variant::Chess, "4k2R/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+        let e = Position::from_fen(Variant::CHESS, "4k2R/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
         assert!(e.to_string().contains("black is in check"), "{e}");
     }
 }

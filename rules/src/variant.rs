@@ -1,32 +1,68 @@
-//! The closed set of games Tessera plays, with their names and the rule switches that set them apart.
+//! The games Tessera plays, with their names and the rule switches that set them apart.
+//!
+//! A [`Variant`] is an id into a registry of [`VariantInfo`]s. The 13 built-ins are read from their
+//! files (`data/variants/*.toml`, [`BUILT_IN_FILES`]) the first time any variant is asked about,
+//! and keep the ids 0–12 in the files' order; [`Variant::register`] appends a variant defined by a
+//! file of its own. An entry is never changed or removed once registered, so every lookup gives a
+//! `&'static` reference, and reading one takes no lock.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{LazyLock, Mutex, OnceLock, RwLock};
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
+use crate::variant_file::{BUILT_IN_FILES, VariantDef, read_built_in_file};
+
+/// A game Tessera plays: one of the built-ins (the constants below, [`Variant::ALL`]) or one
+/// registered from a variant file ([`Variant::register`]). It is an id into the registry; what
+/// the variant is, [`Variant::info`] says.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Variant(u16);
+
+/// The most variants one process registers, built-ins included.
+pub const MAX_VARIANTS: usize = 4096;
+
+impl Variant {
     /// FIDE chess.
-    Chess,
+    pub const CHESS: Variant = Variant(0);
     /// Betza's Hans38: holes between the armies, 3 owned squares in reserve each, one action a turn.
-    Hans38,
-    Hans38Postal,
-    Hans38PostalPlus,
+    pub const HANS38: Variant = Variant(1);
+    pub const HANS38_POSTAL: Variant = Variant(2);
+    pub const HANS38_POSTAL_PLUS: Variant = Variant(3);
     /// Hans38 without ownership of squares (L11).
-    Hans38Neutral,
-    Hans38NeutralPostal,
-    Hans38NeutralPostalPlus,
+    pub const HANS38_NEUTRAL: Variant = Variant(4);
+    pub const HANS38_NEUTRAL_POSTAL: Variant = Variant(5);
+    pub const HANS38_NEUTRAL_POSTAL_PLUS: Variant = Variant(6);
     /// The Game of Infinite Reserves (L12).
-    InfiniteReserves,
+    pub const INFINITE_RESERVES: Variant = Variant(7);
     /// Moving Occupied Squares, with Infinite Reserves (L13).
-    MovingOccupiedSquares,
+    pub const MOVING_OCCUPIED_SQUARES: Variant = Variant(8);
     /// David Howe's Quad-Square Chess: 7x8 with six 2x2 quad-squares.
-    QuadSquare,
+    pub const QUAD_SQUARE: Variant = Variant(9);
     /// Neal Turner's Blue Chip Chess.
-    BlueChip,
+    pub const BLUE_CHIP: Variant = Variant(10);
     /// Tony Quintanilla's Tiled Squares Chess.
-    TiledSquares,
+    pub const TILED_SQUARES: Variant = Variant(11);
     /// Shrink Chess (Pepijn van Erp's rules).
-    Shrink,
+    pub const SHRINK: Variant = Variant(12);
+
+    /// The built-in variants, in the order `tessera variants` lists them and of their ids: the
+    /// order of [`BUILT_IN_FILES`]. Variants registered later are not here; [`Variant::all`] has
+    /// them too.
+    pub const ALL: &'static [Variant] = &[
+        Variant::CHESS,
+        Variant::HANS38,
+        Variant::HANS38_POSTAL,
+        Variant::HANS38_POSTAL_PLUS,
+        Variant::HANS38_NEUTRAL,
+        Variant::HANS38_NEUTRAL_POSTAL,
+        Variant::HANS38_NEUTRAL_POSTAL_PLUS,
+        Variant::INFINITE_RESERVES,
+        Variant::MOVING_OCCUPIED_SQUARES,
+        Variant::QUAD_SQUARE,
+        Variant::BLUE_CHIP,
+        Variant::TILED_SQUARES,
+        Variant::SHRINK,
+    ];
 }
 
 /// What ends a game when the side to move has no legal turn and is not in check.
@@ -114,65 +150,17 @@ pub struct Rules {
     pub shrink: bool,
 }
 
-const CHESS_RULES: Rules = Rules {
-    turn: TurnRule::Single,
-    square_actions: false,
-    owned_squares: false,
-    reserve: Reserve::None,
-    removal_from_turn: None,
-    carry: false,
-    stalemate: StalemateRule::Draw,
-    dead_material: DeadMaterial::Fide,
-    placement_locks: false,
-    placement_resets_clock: true,
-    width: 8,
-    quad_squares: false,
-    chip: false,
-    tiles: false,
-    shrink: false,
-};
+impl Rules {
+    /// Whether a piece move leaves every square and hole where it was. Move generation takes
+    /// shortcuts (pins, king steps) only then.
+    #[inline]
+    pub fn piece_moves_keep_geometry(&self) -> bool {
+        self.removal_from_turn.is_none() && !self.shrink
+    }
+}
 
-const HANS38_RULES: Rules = Rules {
-    turn: TurnRule::Single,
-    square_actions: true,
-    owned_squares: true,
-    reserve: Reserve::Finite(3),
-    removal_from_turn: None,
-    carry: false,
-    stalemate: StalemateRule::Loss,
-    dead_material: DeadMaterial::PlaysOn,
-    placement_locks: false,
-    placement_resets_clock: true,
-    width: 8,
-    quad_squares: false,
-    chip: false,
-    tiles: false,
-    shrink: false,
-};
-
-/// The neutral Postal games lock both squares the opponent touched, placed or moved (L5): read
-/// literally, Black would move White's one placed square away and leave White without a piece move.
-const NEUTRAL_POSTAL_RULES: Rules = Rules { owned_squares: false, placement_locks: true, ..HANS38_RULES };
-
-/// The Game of Infinite Reserves (L12), which Moving Occupied Squares extends (L13).
-const INFINITE_RESERVES_RULES: Rules = Rules {
-    turn: TurnRule::InfiniteReserves,
-    owned_squares: false,
-    reserve: Reserve::Infinite,
-    removal_from_turn: Some(4),
-    placement_locks: true,
-    placement_resets_clock: false,
-    ..HANS38_RULES
-};
-
-/// Only the 32 squares under the armies exist (L1).
-const HOLES_START: &str =
-    "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const HANS38_START: &str =
-    "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1 hand:3/3";
-const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// One variant: everything Tessera knows and says about it. [`VARIANTS`] holds one row a variant.
+/// One variant: everything Tessera knows and says about it, made from its file
+/// ([`crate::variant_file::VariantDef`]). [`Variant::info`] gives a variant's.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct VariantInfo {
     pub variant: Variant,
@@ -205,286 +193,122 @@ pub struct Help {
     pub example: &'static str,
 }
 
-// Paragraphs the limited-squares family shares (macros, so `concat!` can join them).
-macro_rules! owned_board {
-    () => {
-        "Ranks 1, 2, 7 and 8 have squares, ranks 3–6 are holes. You own the squares your army \
-        stands on and 3 more in hand. Only you move your empty squares; a piece landing on an empty square of \
-        the opponent's takes it."
-    };
-}
-macro_rules! neutral_board {
-    () => {
-        "Ranks 1, 2, 7 and 8 have squares, ranks 3–6 are holes; each player has 3 squares \
-        in hand. Squares belong to nobody: either player may move any empty square."
-    };
-}
-macro_rules! moving_squares {
-    () => {
-        "A piece must land on a square; sliders cannot cross holes, knights jump them. A \
-        square moves one or two steps onto a hole (`@g1-g3`); one placed from hand goes on a hole (`@@e4`)."
-    };
-}
-// L5: which squares the opponent's last turn locks.
-macro_rules! moved_lock {
-    () => {
-        "The square your opponent just moved is locked for your turn."
-    };
-}
-macro_rules! touched_lock {
-    () => {
-        "The squares your opponent just placed or moved are locked for your turn."
-    };
-}
-const OWNED_BOARD: &str = concat!(owned_board!(), " ", moving_squares!(), " ", moved_lock!());
-const NEUTRAL_BOARD: &str = concat!(neutral_board!(), " ", moving_squares!(), " ", moved_lock!());
-const NEUTRAL_POSTAL_BOARD: &str = concat!(
-    neutral_board!(),
-    " ",
-    moving_squares!(),
-    " ",
-    touched_lock!(),
-    " After White's first turn `@@f3`, Black may not move f3 away."
-);
-const SINGLE_TURN: &str = "Turn: one action: a piece move, a square move or a placement.";
-const POSTAL_TURN: &str = "Turn: a piece move, then at most one square action (a square move or a placement), \
-    like `Ng1-f3 @@e4`. On your first turn no piece can move yet: one square action alone.";
-const POSTAL_PLUS_TURN: &str = "Turn: a piece move first, then at most one square move and one placement, those \
-    two in either order, like `Ng1-f3 @g1-g3 @@e4`. On your first turn no piece can move yet: square actions \
-    alone.";
+// The built-in files are the built-in constants, one for one and in order.
+const _: () = assert!(Variant::ALL.len() == BUILT_IN_FILES.len(), "one constant a built-in file");
 
-/// Every variant, one row each, in the order of the enum (checked when this compiles) and of
-/// `tessera variants`. To add a variant, see `docs/adding-a-variant.md`.
-const ROWS: &[VariantInfo] = &[
-    VariantInfo {
-        variant: Variant::Chess,
-        name: "chess",
-        aliases: &["fide", "standard", "orthodox"],
-        title: "Chess",
-        summary: "FIDE chess on the full 8x8 board",
-        help: Help { board: "The FIDE game.", turn: "Turn: one move.", example: "e2-e4" },
-        start_fen: FIDE_START,
-        rules_page: "README.md",
-        rules: CHESS_RULES,
-    },
-    VariantInfo {
-        variant: Variant::Hans38,
-        name: "hans38",
-        aliases: &["hans38-chess", "limited-squares"],
-        title: "Betza's Hans38",
-        summary: "holes between the armies; 3 owned squares in hand; move a piece, a square, or place one",
-        help: Help { board: OWNED_BOARD, turn: SINGLE_TURN, example: "@@e4" },
-        start_fen: HANS38_START,
-        rules_page: "limited-squares.md",
-        rules: HANS38_RULES,
-    },
-    VariantInfo {
-        variant: Variant::Hans38Postal,
-        name: "hans38-postal",
-        aliases: &["hans38-postal-rule"],
-        title: "Hans38 with the Postal rule",
-        summary: "Hans38 where a turn is a piece move, then a square move or placement",
-        help: Help { board: OWNED_BOARD, turn: POSTAL_TURN, example: "@@f3" },
-        start_fen: HANS38_START,
-        rules_page: "limited-squares.md",
-        rules: Rules { turn: TurnRule::Postal, ..HANS38_RULES },
-    },
-    VariantInfo {
-        variant: Variant::Hans38PostalPlus,
-        name: "hans38-postal-plus",
-        aliases: &[],
-        title: "Hans38 with the Postal Plus rule",
-        summary: "Hans38 where a turn is a piece move, then a square move and/or a placement",
-        help: Help { board: OWNED_BOARD, turn: POSTAL_PLUS_TURN, example: "@@f3 @f3-f4" },
-        start_fen: HANS38_START,
-        rules_page: "limited-squares.md",
-        rules: Rules { turn: TurnRule::PostalPlus, ..HANS38_RULES },
-    },
-    VariantInfo {
-        variant: Variant::Hans38Neutral,
-        name: "hans38-neutral",
-        aliases: &["hans38-with-neutral-squares", "neutral-squares"],
-        title: "Hans38 with neutral squares (L11)",
-        summary: "Hans38 without ownership: anyone moves any empty square",
-        help: Help { board: NEUTRAL_BOARD, turn: SINGLE_TURN, example: "@@f3" },
-        start_fen: HANS38_START,
-        rules_page: "limited-squares.md",
-        rules: Rules { owned_squares: false, ..HANS38_RULES },
-    },
-    VariantInfo {
-        variant: Variant::Hans38NeutralPostal,
-        name: "hans38-neutral-postal",
-        aliases: &[],
-        title: "Hans38 with neutral squares and the Postal rule",
-        summary: "Hans38 with neutral squares and the Postal turn",
-        help: Help { board: NEUTRAL_POSTAL_BOARD, turn: POSTAL_TURN, example: "@@f3" },
-        start_fen: HANS38_START,
-        rules_page: "limited-squares.md",
-        rules: Rules { turn: TurnRule::Postal, ..NEUTRAL_POSTAL_RULES },
-    },
-    VariantInfo {
-        variant: Variant::Hans38NeutralPostalPlus,
-        name: "hans38-neutral-postal-plus",
-        aliases: &[],
-        title: "Hans38 with neutral squares and the Postal Plus rule",
-        summary: "Hans38 with neutral squares and the Postal Plus turn",
-        help: Help { board: NEUTRAL_POSTAL_BOARD, turn: POSTAL_PLUS_TURN, example: "@@f3 @f3-f4" },
-        start_fen: HANS38_START,
-        rules_page: "limited-squares.md",
-        rules: Rules { turn: TurnRule::PostalPlus, ..NEUTRAL_POSTAL_RULES },
-    },
-    VariantInfo {
-        variant: Variant::InfiniteReserves,
-        name: "infinite-reserves",
-        aliases: &["the-game-of-infinite-reserves", "game-of-infinite-reserves"],
-        title: "The Game of Infinite Reserves (L12)",
-        summary: "piece move + placement every turn, squares left behind vanish from the fourth turn",
-        help: Help {
-            board: concat!(
-                "Ranks 3–6 start as holes. Squares belong to nobody and your hand never runs out. ",
-                touched_lock!()
-            ),
-            turn: "Turn: a piece move first, then a placement (required while any hole is left) and at most one \
-             square move, those two in either order, like `Ng1-f3 @@e4`; your first turn is square actions alone. \
-             From your fourth turn, the square a piece leaves is taken away.",
-            example: "@@e4",
-        },
-        start_fen: HOLES_START,
-        rules_page: "limited-squares.md",
-        rules: INFINITE_RESERVES_RULES,
-    },
-    VariantInfo {
-        variant: Variant::MovingOccupiedSquares,
-        name: "moving-occupied-squares",
-        aliases: &["moving-occupied", "mos"],
-        title: "Moving Occupied Squares, with Infinite Reserves (L13)",
-        summary: "Infinite Reserves where a square may carry a friendly piece one step",
-        help: Help {
-            board: concat!(
-                "As infinite-reserves: ranks 3–6 start as holes, squares belong to nobody, hands never run out. ",
-                touched_lock!()
-            ),
-            turn: "Turn: as infinite-reserves, but the square move may carry one of your pieces (not the king) one \
-             step onto a hole (`@b2-b3`); a carried pawn may no longer double-step.",
-            example: "@@e4 @b2-b3",
-        },
-        start_fen: HOLES_START,
-        rules_page: "limited-squares.md",
-        rules: Rules { carry: true, ..INFINITE_RESERVES_RULES },
-    },
-    VariantInfo {
-        variant: Variant::QuadSquare,
-        name: "quad-square",
-        aliases: &["quad-square-chess", "quad"],
-        title: "David Howe's Quad-Square Chess",
-        summary: "7x8 board with six double-size quad-squares that hold two pieces each",
-        help: Help {
-            board: "A 7×8 board with six quad-squares, S1–S4 and M1, M2 (labelled on the picture), each holding up to \
-             two pieces.",
-            turn: "Turn: one move, written with quad names (`c3-M1`, `M1xd6`); name the piece you take on a shared \
-             quad (`Qd3xM1(N)`). A bishop may take on a quad and be lost with it (`Bd3xM1`); castling swaps king \
-             and rook.",
-            example: "c3-M1",
-        },
-        // Quad pieces stand on their quad's lower cells: the rooks on S1/S3, the knights on S2/S4.
-        start_fen: "2bkq2/r4n1/ppppppp/7/7/PPPPPPP/7/R1BKQN1 w Qq - 0 1",
-        rules_page: "quad-square.md",
-        rules: Rules { dead_material: DeadMaterial::PlaysOn, width: 7, quad_squares: true, ..CHESS_RULES },
-    },
-    VariantInfo {
-        variant: Variant::BlueChip,
-        name: "blue-chip",
-        aliases: &["blue-chip-chess", "chip"],
-        title: "Neal Turner's Blue Chip Chess",
-        summary: "after each move the mover places a chip on a square the opponent may not move to",
-        help: Help {
-            board: "The FIDE board and armies, and a blue chip.",
-            turn: "Turn: Black begins by placing the chip (`[e5]`); after that every move also puts the chip on an \
-             empty square where your opponent may not move next.",
-            example: "e2-e4[d5]",
-        },
-        // Black opens by placing the chip alone (B1): no chip yet, Black to move.
-        start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
-        rules_page: "blue-chip.md",
-        rules: Rules {
-            turn: TurnRule::PieceThenChip,
-            chip: true,
-            dead_material: DeadMaterial::BareKings,
-            ..CHESS_RULES
-        },
-    },
-    VariantInfo {
-        variant: Variant::TiledSquares,
-        name: "tiled-squares",
-        aliases: &["tiled-squares-chess", "tiled"],
-        title: "Tony Quintanilla's Tiled Squares Chess",
-        summary: "empty middle: drop tiles and anti-tiles to build the board; the king lays tiles",
-        help: Help {
-            board: "Ranks 3–6 start as void. Pieces stand on tiles; lines cross the void but not anti-tiles.",
-            turn: "Turn: one action: a piece move, dropping a tile (`@@e4`) or an anti-tile (`@!e4`), or taking an \
-             empty tile of yours away (`@xe4`). The king lays a tile where it steps.",
-            example: "@@e4",
-        },
-        // Ranks 3-6 are void (T1); the tiles under each army are its own.
-        start_fen: HOLES_START,
-        rules_page: "tiled-squares.md",
-        rules: Rules {
-            square_actions: true,
-            owned_squares: true,
-            reserve: Reserve::Infinite,
-            dead_material: DeadMaterial::PlaysOn,
-            tiles: true,
-            ..CHESS_RULES
-        },
-    },
-    VariantInfo {
-        variant: Variant::Shrink,
-        name: "shrink",
-        aliases: &["shrink-chess"],
-        title: "Shrink Chess (Pepijn van Erp's rules)",
-        summary: "a rank or file a move empties disappears and the board closes up towards a1",
-        help: Help {
-            board: "The FIDE board and armies, on a board that shrinks.",
-            turn: "Turn: one move. A rank or file the move empties vanishes and the board closes up towards a1 (the \
-             reply says what was renamed); a pawn a shrink brings to its last rank promotes, as you name it \
-             (`Rh1-h3[a1=N]`) or to a queen. Castling needs two or three empty squares between king and rook.",
-            example: "e2-e4",
-        },
-        start_fen: FIDE_START,
-        rules_page: "shrink.md",
-        rules: Rules { shrink: true, dead_material: DeadMaterial::PlaysOn, ..CHESS_RULES },
-    },
-];
+/// Every registered variant: a slot per id, each set once and never changed, so a lookup is a
+/// load and no lock.
+struct Registry {
+    slots: Box<[OnceLock<&'static VariantInfo>]>,
+    /// The variants registered, in the order of their ids: what [`Variant::all`] and the name
+    /// parser read.
+    listed: RwLock<Vec<Variant>>,
+    /// The next free id. Held while a variant is registered, so two registrations never race.
+    next: Mutex<usize>,
+}
 
-/// The variant table, indexed by the variant (`VARIANTS[v as usize]`, see [`Variant::info`]).
-pub static VARIANTS: [VariantInfo; ROWS.len()] = {
-    let mut table = [ROWS[0]; ROWS.len()];
-    let mut i = 0;
-    while i < ROWS.len() {
-        // A row out of the enum's order stops the build here.
-        assert!(ROWS[i].variant as usize == i, "the rows of ROWS must follow the order of enum Variant");
-        table[i] = ROWS[i];
-        i += 1;
+static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
+    let slots: Box<[OnceLock<&'static VariantInfo>]> = (0..MAX_VARIANTS).map(|_| OnceLock::new()).collect();
+    for (i, (file, text)) in BUILT_IN_FILES.iter().enumerate() {
+        let def = read_built_in_file(text).unwrap_or_else(|e| panic!("data/variants/{file}.toml: {e}"));
+        assert_eq!(def.name, *file, "data/variants/{file}.toml names another variant");
+        let id = u16::try_from(i).expect("13 built-ins");
+        assert!(slots[i].set(leak(Variant(id), def)).is_ok(), "each slot is set once");
     }
-    table
-};
+    Registry { slots, listed: RwLock::new(Variant::ALL.to_vec()), next: Mutex::new(BUILT_IN_FILES.len()) }
+});
+
+/// A definition's texts leaked, to live as long as the process, as every registered variant does.
+fn leak(variant: Variant, def: VariantDef) -> &'static VariantInfo {
+    fn text(s: String) -> &'static str {
+        Box::leak(s.into_boxed_str())
+    }
+    let aliases: Vec<&'static str> = def.aliases.into_iter().map(text).collect();
+    Box::leak(Box::new(VariantInfo {
+        variant,
+        name: text(def.name),
+        aliases: Box::leak(aliases.into_boxed_slice()),
+        title: text(def.title),
+        summary: text(def.summary),
+        help: Help {
+            board: text(def.help.board),
+            turn: text(def.help.turn),
+            example: text(def.help.example),
+        },
+        start_fen: text(def.start_fen),
+        rules_page: text(def.rules_page),
+        rules: def.rules,
+    }))
+}
+
+/// A name as the name parser compares it: letters and digits, lower case, `+` as "plus".
+fn normalised(name: &str) -> String {
+    name.replace('+', "plus")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
 
 impl Variant {
-    /// Every variant `tessera variants` lists, in the order it lists them: the table's order.
-    pub const ALL: &'static [Variant] = &{
-        let mut all = [Variant::Chess; ROWS.len()];
-        let mut i = 0;
-        while i < ROWS.len() {
-            all[i] = ROWS[i].variant;
-            i += 1;
-        }
-        all
-    };
+    /// Every registered variant, in the order of their ids: the built-ins ([`Variant::ALL`]), then
+    /// those [`Variant::register`] added, in the order they were added.
+    pub fn all() -> Vec<Variant> {
+        REGISTRY.listed.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
 
-    /// This variant's row of the table.
+    /// Adds a variant defined by a file (see [`crate::variant_file::read_variant_file`]) and gives
+    /// its id. Refused, with the reason, when a registered variant already answers to its name or
+    /// one of its aliases (as the name parser compares them), when its start position does not
+    /// read under its own rules, or when the registry is full.
+    pub fn register(def: VariantDef) -> Result<Variant, String> {
+        let registry = &*REGISTRY;
+        let mut next = registry.next.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let names: Vec<&str> =
+            std::iter::once(def.name.as_str()).chain(def.aliases.iter().map(String::as_str)).collect();
+        let mut seen: Vec<String> = Vec::with_capacity(names.len());
+        for name in &names {
+            let n = normalised(name);
+            if n.is_empty() {
+                return Err(format!("\"{name}\" is not a name"));
+            }
+            if seen.contains(&n) {
+                return Err(format!("\"{name}\" names this variant twice"));
+            }
+            if let Some(v) = Variant::all().into_iter().find(|v| {
+                std::iter::once(v.name()).chain(v.aliases().iter().copied()).any(|a| normalised(a) == n)
+            }) {
+                return Err(format!("\"{name}\" is already a name of the variant {v}"));
+            }
+            seen.push(n);
+        }
+        let id = match u16::try_from(*next) {
+            Ok(id) if *next < MAX_VARIANTS => id,
+            _ => return Err(format!("no more variants: at most {MAX_VARIANTS} are registered")),
+        };
+        // The id is taken even if the start is refused below: its slot is set, and a slot is set once.
+        *next += 1;
+        let variant = Variant(id);
+        let info = leak(variant, def);
+        assert!(registry.slots[usize::from(id)].set(info).is_ok(), "each slot is set once");
+        // Only now can the start be read as this variant's: the reader looks its rules up by id.
+        if let Err(e) = crate::Position::from_fen(variant, info.start_fen) {
+            return Err(format!("the start position does not read: {e}"));
+        }
+        registry.listed.write().unwrap_or_else(std::sync::PoisonError::into_inner).push(variant);
+        Ok(variant)
+    }
+
+    /// This variant's id: its place in the registry, 0–12 for the built-ins in [`Variant::ALL`]'s order.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// What Tessera knows and says about this variant.
     #[inline]
     pub fn info(self) -> &'static VariantInfo {
-        &VARIANTS[self as usize]
+        REGISTRY.slots[usize::from(self.0)].get().expect("a variant is registered before its id is given out")
     }
 
     /// The canonical name, used in commands, records and the CLI.
@@ -512,10 +336,11 @@ impl Variant {
         self.info().start_fen
     }
 
-    /// The rule switches of this variant (a table lookup: move generation asks often).
+    /// The rule switches of this variant. A registry lookup: move generation reads the copy its
+    /// [`crate::Position`] keeps instead ([`crate::Position::rules`]).
     #[inline]
     pub fn rules(self) -> &'static Rules {
-        &VARIANTS[self as usize].rules
+        &self.info().rules
     }
 
     /// What ends a game, from the rule switches: one line starting `Ends: `.
@@ -553,8 +378,7 @@ impl Variant {
     /// Whether a piece move leaves every square and hole where it was. Move generation takes
     /// shortcuts (pins, king steps) only then.
     pub fn piece_moves_keep_geometry(self) -> bool {
-        let rules = self.rules();
-        rules.removal_from_turn.is_none() && !rules.shrink
+        self.rules().piece_moves_keep_geometry()
     }
 
     /// Which material draws by rule (G4).
@@ -563,17 +387,17 @@ impl Variant {
     }
 }
 
-/// `docs/variants.md`, as the table says it: `tessera variants --markdown` prints it, and
+/// `docs/variants.md`, the built-ins as their files say them: `tessera variants --markdown` prints it, and
 /// `tests/tests/variants_doc.rs` fails while the file differs.
 pub fn variants_markdown() -> String {
     let code = |s: &str| format!("`{s}`");
     let mut out = String::from(
         "# Variants\n\
          \n\
-         <!-- Made from the variant table in rules/src/variant.rs; do not edit it here. After changing\n\
-         \x20    the table, regenerate it with `cargo run -p tessera-bot -- variants --markdown > docs/variants.md`\n\
+         <!-- Made from the built-in variant files in data/variants/; do not edit it here. After changing\n\
+         \x20    a file, regenerate it with `cargo run -p tessera-bot -- variants --markdown > docs/variants.md`\n\
          \x20    or `TESSERA_BLESS=1 cargo test -p tessera-tests --test variants_doc`; that test fails while\n\
-         \x20    this file and the table differ. -->\n\
+         \x20    this file and the variants differ. -->\n\
          \n\
          `tessera variants` lists them; names are accepted in any case, with `-`, `_` or spaces, and `+` \
          for \"plus\". How to add one: [adding a variant](adding-a-variant.md).\n\
@@ -617,12 +441,25 @@ impl fmt::Display for Variant {
     }
 }
 
+/// The name in camel case, as the built-ins were spelled when they were an enum: `Hans38PostalPlus`.
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for word in self.name().split('-') {
+            let mut chars = word.chars();
+            if let Some(first) = chars.next() {
+                write!(f, "{}{}", first.to_ascii_uppercase(), chars.as_str())?;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        let names: Vec<&str> = Variant::all().iter().map(|v| v.name()).collect();
         write!(f, "unknown variant \"{}\"; choose one of: {}", self.0, names.join(", "))
     }
 }
@@ -634,18 +471,10 @@ impl FromStr for Variant {
 
     /// Accepts names and aliases in any case, with `-`, `_` or spaces between words; `+` reads as "plus".
     fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
-        let norm = |s: &str| -> String {
-            s.replace('+', "plus")
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric())
-                .map(|c| c.to_ascii_lowercase())
-                .collect()
-        };
-        let wanted = norm(text);
-        Variant::ALL
-            .iter()
-            .copied()
-            .find(|v| norm(v.name()) == wanted || v.aliases().iter().any(|a| norm(a) == wanted))
+        let wanted = normalised(text);
+        Variant::all()
+            .into_iter()
+            .find(|v| normalised(v.name()) == wanted || v.aliases().iter().any(|a| normalised(a) == wanted))
             .ok_or_else(|| UnknownVariant(text.chars().take(40).collect()))
     }
 }
@@ -654,62 +483,130 @@ impl FromStr for Variant {
 mod tests {
     use super::*;
 
+    /// The built-ins' ids and order are fixed: records, the store and `tessera variants` keep them.
     #[test]
-    fn every_variant_has_its_row() {
-        use Variant as V;
-        // Every variant named once, and the `match` has no `_` arm: a variant added to the enum stops
-        // this test compiling until it is named here too, and then it must have its row.
-        let every = [
-            V::Chess,
-            V::Hans38,
-            V::Hans38Postal,
-            V::Hans38PostalPlus,
-            V::Hans38Neutral,
-            V::Hans38NeutralPostal,
-            V::Hans38NeutralPostalPlus,
-            V::InfiniteReserves,
-            V::MovingOccupiedSquares,
-            V::QuadSquare,
-            V::BlueChip,
-            V::TiledSquares,
-            V::Shrink,
+    fn the_built_ins_keep_their_ids_and_order() {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "chess",
+                "hans38",
+                "hans38-postal",
+                "hans38-postal-plus",
+                "hans38-neutral",
+                "hans38-neutral-postal",
+                "hans38-neutral-postal-plus",
+                "infinite-reserves",
+                "moving-occupied-squares",
+                "quad-square",
+                "blue-chip",
+                "tiled-squares",
+                "shrink",
+            ]
+        );
+        let constants = [
+            (Variant::CHESS, "Chess"),
+            (Variant::HANS38, "Hans38"),
+            (Variant::HANS38_POSTAL, "Hans38Postal"),
+            (Variant::HANS38_POSTAL_PLUS, "Hans38PostalPlus"),
+            (Variant::HANS38_NEUTRAL, "Hans38Neutral"),
+            (Variant::HANS38_NEUTRAL_POSTAL, "Hans38NeutralPostal"),
+            (Variant::HANS38_NEUTRAL_POSTAL_PLUS, "Hans38NeutralPostalPlus"),
+            (Variant::INFINITE_RESERVES, "InfiniteReserves"),
+            (Variant::MOVING_OCCUPIED_SQUARES, "MovingOccupiedSquares"),
+            (Variant::QUAD_SQUARE, "QuadSquare"),
+            (Variant::BLUE_CHIP, "BlueChip"),
+            (Variant::TILED_SQUARES, "TiledSquares"),
+            (Variant::SHRINK, "Shrink"),
         ];
-        for v in every {
-            match v {
-                V::Chess
-                | V::Hans38
-                | V::Hans38Postal
-                | V::Hans38PostalPlus
-                | V::Hans38Neutral
-                | V::Hans38NeutralPostal
-                | V::Hans38NeutralPostalPlus
-                | V::InfiniteReserves
-                | V::MovingOccupiedSquares
-                | V::QuadSquare
-                | V::BlueChip
-                | V::TiledSquares
-                | V::Shrink => {}
-            }
-            let row = VARIANTS.get(v as usize).unwrap_or_else(|| panic!("{v:?} has no row in the table"));
-            assert_eq!(row.variant, v, "row {} is {:?}'s", v as usize, row.variant);
+        for (i, (v, debug)) in constants.into_iter().enumerate() {
+            assert_eq!((v.index(), Variant::ALL[i]), (i, v), "{v}");
+            assert_eq!(format!("{v:?}"), debug, "Debug spells the name as the enum did");
+            assert_eq!(BUILT_IN_FILES[i].0, v.name(), "the files follow the ids");
         }
-        assert_eq!(VARIANTS.len(), every.len(), "one row a variant, no more");
-        assert_eq!(Variant::ALL, every, "ALL lists every variant in the enum's order");
-        for (i, row) in VARIANTS.iter().enumerate() {
-            let v = row.variant;
-            assert_eq!(v as usize, i);
-            assert!(std::ptr::eq(v.info(), row) && std::ptr::eq(v.rules(), &row.rules));
-            assert_eq!(v.to_string(), row.name);
-            assert!(!row.title.is_empty() && !row.summary.is_empty(), "{v}");
-            assert!(!row.summary.contains('|') && !row.summary.ends_with('.'), "{v}: one plain line");
-            let help = &row.help;
-            assert!(!help.board.is_empty(), "{v}: the board");
-            assert!(help.turn.starts_with("Turn: "), "{v}: the turn");
-            assert!(!help.example.is_empty(), "{v}: an example turn");
-            assert!(row.rules_page.ends_with(".md"), "{v}");
+        // What is registered starts with the built-ins, in order (other tests may add more after).
+        assert_eq!(&Variant::all()[..Variant::ALL.len()], Variant::ALL);
+    }
+
+    /// Each built-in's info is what its file says: every text, the start and every rule switch.
+    #[test]
+    fn every_built_in_is_what_its_file_says() {
+        for (&v, (file, text)) in Variant::ALL.iter().zip(BUILT_IN_FILES) {
+            let def = crate::variant_file::read_variant_file(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let info = v.info();
+            assert_eq!(info.variant, v);
+            assert_eq!(def.differences(info), Vec::<&str>::new(), "{file}");
+            assert_eq!(info.name, def.name);
+            assert!(info.aliases.iter().copied().eq(def.aliases.iter().map(String::as_str)), "{file}");
+            assert_eq!((info.title, info.summary), (def.title.as_str(), def.summary.as_str()), "{file}");
+            assert_eq!(
+                (info.help.board, info.help.turn, info.help.example),
+                (def.help.board.as_str(), def.help.turn.as_str(), def.help.example.as_str()),
+                "{file}"
+            );
+            assert_eq!((info.start_fen, info.rules_page), (def.start_fen.as_str(), def.rules_page.as_str()));
+            assert_eq!(info.rules, def.rules, "{file}");
+            assert_eq!(def.start_checked_as, Some(v), "{file}: its start reads as itself");
+            assert!(std::ptr::eq(v.info(), info) && std::ptr::eq(v.rules(), &info.rules));
+            assert_eq!(v.to_string(), info.name);
+            assert!(!info.title.is_empty() && !info.summary.is_empty(), "{v}");
+            assert!(!info.summary.contains('|') && !info.summary.ends_with('.'), "{v}: one plain line");
+            assert!(info.help.turn.starts_with("Turn: "), "{v}: the turn");
+            assert!(info.rules_page.ends_with(".md"), "{v}");
             let text = v.help();
-            assert!(text.starts_with(&format!("**{}**: ", row.name)) && text.contains("\nEnds: "), "{text}");
+            assert!(text.starts_with(&format!("**{}**: ", info.name)) && text.contains("\nEnds: "), "{text}");
         }
+    }
+
+    /// A variant defined by a file is registered after the built-ins, found by its names, and plays;
+    /// a name or alias another variant has is refused, and so is a start its rules cannot read.
+    #[test]
+    fn a_registered_variant_is_found_and_plays() {
+        let tiny = |name: &str, aliases: &str, start: &str| {
+            let text = format!(
+                "name = \"{name}\"\naliases = [{aliases}]\ntitle = \"T\"\nsummary = \"a test\"\nroom = \"squares\"\n\
+                 [help]\nboard = \"b\"\nturn = \"Turn: t\"\nexample = \"@@e4\"\n[board]\nstart = \"{start}\"\n\
+                 [turn]\nrule = \"postal-plus\"\n[squares]\nownership = \"owned\"\nreserve = 5\n"
+            );
+            crate::variant_file::read_variant_file(&text).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let start =
+            "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1 hand:5/5";
+        let v = Variant::register(tiny("registry-test-five", "\"rt-five\"", start)).unwrap();
+        assert!(v.index() >= Variant::ALL.len(), "{}", v.index());
+        assert!(!Variant::ALL.contains(&v) && Variant::all().contains(&v));
+        assert_eq!("Registry Test Five".parse::<Variant>(), Ok(v));
+        assert_eq!("RT_FIVE".parse::<Variant>(), Ok(v));
+        assert_eq!(format!("{v} {v:?}"), "registry-test-five RegistryTestFive");
+        assert_eq!(v.rules().reserve, Reserve::Finite(5));
+        assert_eq!(v.rules().turn, TurnRule::PostalPlus);
+        // Its positions read and play by its rules: five squares in hand, and Postal Plus turns.
+        let pos = crate::Position::start(v);
+        assert_eq!(pos.variant(), v);
+        assert_eq!(pos.fen(), start);
+        assert!(std::ptr::eq(pos.rules(), v.rules()));
+        let mut game = crate::Game::from_variant(v);
+        game.play_text("@@e4 @e4-e5").unwrap();
+        assert_eq!(game.position().turn(), crate::Color::Black);
+
+        // Names already taken, by a built-in or by the variant just registered.
+        for (name, aliases, taken) in [
+            ("hans-38", "", "hans38"),
+            ("registry-test-other", "\"fide\"", "chess"),
+            ("registry-test-other", "\"registry-test-five\"", "registry-test-five"),
+            ("rt-five", "", "registry-test-five"),
+        ] {
+            let e = Variant::register(tiny(name, aliases, start)).unwrap_err();
+            assert!(e.contains("already a name of the variant") && e.ends_with(taken), "{name}: {e}");
+        }
+        // A start its own rules do not read (a hand larger than its reserve) is refused, and the
+        // name stays free.
+        let mut bad = tiny("registry-test-bad", "", start);
+        bad.start_fen = bad.start_fen.replace("hand:5/5", "hand:9/9");
+        let e = Variant::register(bad).unwrap_err();
+        assert!(e.contains("start position does not read"), "{e}");
+        assert!("registry-test-bad".parse::<Variant>().is_err());
     }
 
     #[test]
@@ -729,9 +626,9 @@ mod tests {
                 assert_eq!(a.parse::<Variant>(), Ok(v), "{a}");
             }
         }
-        assert_eq!("FIDE".parse::<Variant>(), Ok(Variant::Chess));
-        assert_eq!("Hans38 Postal+".parse::<Variant>(), Ok(Variant::Hans38PostalPlus));
-        assert_eq!("hans38_neutral".parse::<Variant>(), Ok(Variant::Hans38Neutral));
+        assert_eq!("FIDE".parse::<Variant>(), Ok(Variant::CHESS));
+        assert_eq!("Hans38 Postal+".parse::<Variant>(), Ok(Variant::HANS38_POSTAL_PLUS));
+        assert_eq!("hans38_neutral".parse::<Variant>(), Ok(Variant::HANS38_NEUTRAL));
         let err = "checkers".parse::<Variant>().unwrap_err();
         assert!(err.to_string().contains("chess"));
     }
@@ -763,9 +660,9 @@ mod tests {
                 );
             }
         }
-        assert!(Variant::Hans38NeutralPostal.rules().placement_locks);
-        assert!(Variant::Hans38NeutralPostalPlus.rules().placement_locks);
-        assert!(!Variant::Hans38Neutral.rules().placement_locks);
+        assert!(Variant::HANS38_NEUTRAL_POSTAL.rules().placement_locks);
+        assert!(Variant::HANS38_NEUTRAL_POSTAL_PLUS.rules().placement_locks);
+        assert!(!Variant::HANS38_NEUTRAL.rules().placement_locks);
     }
 
     /// Each example in the limited-squares family is a legal first turn, and in the neutral

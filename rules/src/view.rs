@@ -177,20 +177,20 @@ mod tests {
 
     #[test]
     fn last_move_and_check() {
-        let pos = Position::start(Variant::Chess);
+        let pos = Position::start(Variant::CHESS);
         let mv = notation::parse_move(&pos, "e4").unwrap();
         let after = pos.played(&mv);
         let view = BoardView::new(&after, Some((&pos, &mv)));
         assert_eq!(view.last_move, [(4, 1), (4, 3)]);
         assert_eq!(view.check, None);
-        let check = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4RK2 b - - 0 1").unwrap();
+        let check = Position::from_fen(Variant::CHESS, "4k3/8/8/8/8/8/8/4RK2 b - - 0 1").unwrap();
         assert_eq!(BoardView::new(&check, None).check, Some((4, 7)));
     }
 
     #[test]
     fn the_last_move_is_marked_where_a_shrink_renamed_it() {
         // Rh1-h5 empties the first rank: it vanishes and h5 is renamed h4; h1 is gone.
-        let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/1K6/7R w - - 0 1").unwrap();
+        let pos = Position::from_fen(Variant::SHRINK, "4k3/8/8/8/8/8/1K6/7R w - - 0 1").unwrap();
         let mv = notation::parse_move(&pos, "Rh1-h5").unwrap();
         assert_eq!(pos.vanishing_lines(&mv), (vec![], vec![0]));
         let after = pos.played(&mv);
@@ -200,23 +200,23 @@ mod tests {
 
     #[test]
     fn the_square_just_moved_is_shown_locked() {
-        let mut pos = Position::start(Variant::Hans38Neutral);
+        let mut pos = Position::start(Variant::HANS38_NEUTRAL);
         for text in ["@@f3", "@@f6", "Ng1-f3", "Ng8-f6", "@@e3", "@e3-d5"] {
             let mv = notation::parse_move(&pos, text).unwrap();
             pos = pos.played(&mv);
         }
         // Black may not move d5, which White just moved there.
         assert_eq!(BoardView::new(&pos, None).locked, [(3, 4)]);
-        assert!(BoardView::new(&Position::start(Variant::Chess), None).locked.is_empty());
+        assert!(BoardView::new(&Position::start(Variant::CHESS), None).locked.is_empty());
     }
 
     #[test]
     fn holes_owners_and_hands() {
-        let view = BoardView::new(&Position::start(Variant::Hans38), None);
+        let view = BoardView::new(&Position::start(Variant::HANS38), None);
         assert_eq!(view.cell(4, 3).kind, CellKind::Hole);
         assert_eq!(view.cell(0, 0).owner, Some(Color::White));
         assert_eq!(view.hands, Some([Hand::Count(3), Hand::Count(3)]));
-        let view = BoardView::new(&Position::start(Variant::QuadSquare), None);
+        let view = BoardView::new(&Position::start(Variant::QUAD_SQUARE), None);
         assert_eq!(view.files, 7);
         assert_eq!(view.quads.len(), 6);
         assert_eq!(view.cell(1, 3).kind, CellKind::Quad);

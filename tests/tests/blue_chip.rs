@@ -4,7 +4,7 @@
 use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Variant, WinReason, replay};
 use tessera_tests::{play, position, refused, sq};
 
-const V: Variant = Variant::BlueChip;
+const V: Variant = Variant::BLUE_CHIP;
 
 fn pos(fen: &str) -> Position {
     position(V, fen)

@@ -4,7 +4,7 @@ use tessera_rules::{Game, Position, Variant};
 use tessera_tests::{play, position};
 
 fn pos(fen: &str) -> Position {
-    position(Variant::Chess, fen)
+    position(Variant::CHESS, fen)
 }
 
 #[test]

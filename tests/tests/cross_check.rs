@@ -36,7 +36,7 @@ fn board_fields(fen: &str) -> String {
 #[test]
 fn random_games_agree_with_cozy_chess() {
     let starts = [
-        Variant::Chess.start_fen(),
+        Variant::CHESS.start_fen(),
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -45,7 +45,7 @@ fn random_games_agree_with_cozy_chess() {
     let mut positions = 0;
     for game_no in 0..400 {
         let fen = starts[game_no % starts.len()];
-        let mut game = Game::new(Position::from_fen(Variant::Chess, fen).unwrap());
+        let mut game = Game::new(Position::from_fen(Variant::CHESS, fen).unwrap());
         let mut cozy: cozy_chess::Board = fen.parse().unwrap();
         for ply in 0..200 {
             let pos = game.position().clone();
@@ -67,7 +67,7 @@ fn random_games_agree_with_cozy_chess() {
             assert_eq!(board_fields(&game.position().fen()), board_fields(&cozy.to_string()), "after {pick}");
             // Every position we reach must survive a trip through the text format.
             let text = game.position().fen();
-            assert_eq!(Position::from_fen(Variant::Chess, &text).unwrap().fen(), text);
+            assert_eq!(Position::from_fen(Variant::CHESS, &text).unwrap().fen(), text);
         }
     }
     assert!(positions > 10_000, "only {positions} positions checked");

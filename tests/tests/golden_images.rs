@@ -15,15 +15,15 @@ use tessera_rules::{Color, Variant, replay};
 
 /// Records that reach a position showing what each variant draws.
 const CASES: &[(Variant, &str, &str)] = &[
-    (Variant::Chess, "chess-check", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"),
-    (Variant::Hans38, "hans38-owned-squares", "1. @@e4 @@e5 2. @@d4 @@d5 3. @e4-e3 @d5-d6"),
-    (Variant::Hans38Neutral, "hans38-neutral", "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6"),
-    (Variant::InfiniteReserves, "infinite-reserves", "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5"),
-    (Variant::MovingOccupiedSquares, "moving-occupied", "1. @@f3 @@f6 2. Ng1-f3 @@e4 @b2-b3"),
-    (Variant::QuadSquare, "quad-square", "1. c3-M1 c6-M1 2. NS2-M2 d6-d5"),
-    (Variant::TiledSquares, "tiled-squares", "1. @@e4 @!e5 2. e2-e4 @@d5 3. Ke1-e2"),
-    (Variant::BlueChip, "blue-chip", "[e5] 1. e2-e4[d5] e7-e5[f3]"),
-    (Variant::Shrink, "shrink", "1. Nf3 Nf6 2. Ng5"),
+    (Variant::CHESS, "chess-check", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"),
+    (Variant::HANS38, "hans38-owned-squares", "1. @@e4 @@e5 2. @@d4 @@d5 3. @e4-e3 @d5-d6"),
+    (Variant::HANS38_NEUTRAL, "hans38-neutral", "1. @@f3 @@f6 2. Ng1-f3 Ng8-f6"),
+    (Variant::INFINITE_RESERVES, "infinite-reserves", "1. @@f3 @@f6 2. Ng1-f3 @@e4 Ng8-f6 @@e5"),
+    (Variant::MOVING_OCCUPIED_SQUARES, "moving-occupied", "1. @@f3 @@f6 2. Ng1-f3 @@e4 @b2-b3"),
+    (Variant::QUAD_SQUARE, "quad-square", "1. c3-M1 c6-M1 2. NS2-M2 d6-d5"),
+    (Variant::TILED_SQUARES, "tiled-squares", "1. @@e4 @!e5 2. e2-e4 @@d5 3. Ke1-e2"),
+    (Variant::BLUE_CHIP, "blue-chip", "[e5] 1. e2-e4[d5] e7-e5[f3]"),
+    (Variant::SHRINK, "shrink", "1. Nf3 Nf6 2. Ng5"),
 ];
 
 fn golden_dir() -> PathBuf {
@@ -116,7 +116,7 @@ fn captioned_pictures_match_their_goldens() {
         ("named-mate", ThemeName::Walnut, over.clone(), "1. f3 e5 2. g4 Qh4#"),
         ("named-mate-slate", ThemeName::Slate, over, "1. f3 e5 2. g4 Qh4#"),
     ] {
-        let variant = if name.contains("hans38") { Variant::Hans38 } else { Variant::Chess };
+        let variant = if name.contains("hans38") { Variant::HANS38 } else { Variant::CHESS };
         let opts = RenderOptions { size: 320, theme, caption: Some(caption), ..RenderOptions::default() };
         failures.extend(compare(name, &picture_with(variant, record, opts), bless));
     }
@@ -221,8 +221,8 @@ fn tables_match_their_goldens() {
 
 #[test]
 fn the_comparison_catches_a_real_change() {
-    let (_, _, a) = decode(&picture(Variant::Chess, "1. e4", false));
-    let (_, _, b) = decode(&picture(Variant::Chess, "1. d4", false));
+    let (_, _, a) = decode(&picture(Variant::CHESS, "1. e4", false));
+    let (_, _, b) = decode(&picture(Variant::CHESS, "1. d4", false));
     let differing = a
         .chunks(3)
         .zip(b.chunks(3))

@@ -568,34 +568,34 @@ fn agree_on_random_games(variant: Variant, games: usize, plies: usize, seed: u64
 
 #[test]
 fn hans38_agrees_with_the_oracle() {
-    assert!(agree_on_random_games(Variant::Hans38, 60, 60, 1) > 1000);
+    assert!(agree_on_random_games(Variant::HANS38, 60, 60, 1) > 1000);
 }
 
 #[test]
 fn hans38_neutral_agrees_with_the_oracle() {
-    assert!(agree_on_random_games(Variant::Hans38Neutral, 60, 60, 2) > 1000);
+    assert!(agree_on_random_games(Variant::HANS38_NEUTRAL, 60, 60, 2) > 1000);
 }
 
 #[test]
 fn hans38_postal_agrees_with_the_oracle() {
-    assert!(agree_on_random_games(Variant::Hans38Postal, 12, 24, 3) > 100);
-    assert!(agree_on_random_games(Variant::Hans38NeutralPostal, 12, 24, 4) > 100);
+    assert!(agree_on_random_games(Variant::HANS38_POSTAL, 12, 24, 3) > 100);
+    assert!(agree_on_random_games(Variant::HANS38_NEUTRAL_POSTAL, 12, 24, 4) > 100);
 }
 
 #[test]
 fn hans38_postal_plus_agrees_with_the_oracle() {
-    assert!(agree_on_random_games(Variant::Hans38PostalPlus, 4, 16, 5) > 30);
-    assert!(agree_on_random_games(Variant::Hans38NeutralPostalPlus, 4, 16, 6) > 30);
+    assert!(agree_on_random_games(Variant::HANS38_POSTAL_PLUS, 4, 16, 5) > 30);
+    assert!(agree_on_random_games(Variant::HANS38_NEUTRAL_POSTAL_PLUS, 4, 16, 6) > 30);
 }
 
 #[test]
 fn infinite_reserves_agrees_with_the_oracle() {
-    assert!(agree_on_random_games(Variant::InfiniteReserves, 8, 24, 7) > 100);
+    assert!(agree_on_random_games(Variant::INFINITE_RESERVES, 8, 24, 7) > 100);
 }
 
 #[test]
 fn moving_occupied_squares_agrees_with_the_oracle() {
-    assert!(agree_on_random_games(Variant::MovingOccupiedSquares, 8, 24, 8) > 100);
+    assert!(agree_on_random_games(Variant::MOVING_OCCUPIED_SQUARES, 8, 24, 8) > 100);
 }
 
 /// The perft files of the squares family, checked against the oracle up to a node limit.

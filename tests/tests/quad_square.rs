@@ -9,7 +9,7 @@ use tessera_rules::notation::{self, MoveError, ResolveError};
 use tessera_rules::quad::{self, occupants};
 use tessera_rules::{Color, DrawReason, Game, Outcome, Piece, Position, Role, Variant, WinReason, replay};
 
-const V: Variant = Variant::QuadSquare;
+const V: Variant = Variant::QUAD_SQUARE;
 
 fn pos(fen: &str) -> Position {
     position(V, fen)

@@ -425,7 +425,7 @@ fn random_games_agree_with_the_oracle() {
     let mut rng = XorShift(0x51DE_CAFE);
     let mut checked = 0;
     for game_no in 0..60 {
-        let mut game = Game::from_variant(Variant::QuadSquare);
+        let mut game = Game::from_variant(Variant::QUAD_SQUARE);
         for ply in 0..80 {
             let pos = game.position().clone();
             let ours: Vec<Move> = pos.legal_moves();
@@ -465,7 +465,7 @@ fn perft_agrees_with_the_oracle() {
             if n > oracle_node_limit(40_000) {
                 continue;
             }
-            let oracle = Oracle::from(&Position::from_fen(Variant::QuadSquare, &fen).unwrap());
+            let oracle = Oracle::from(&Position::from_fen(Variant::QUAD_SQUARE, &fen).unwrap());
             assert_eq!(oracle.perft(d), n, "{fen} depth {d}");
             checked += 1;
         }
@@ -499,7 +499,7 @@ fn recount_the_perft_file_with_the_oracle() {
                 println!("perft {d} {n} (over the limit: not recounted)");
                 continue;
             }
-            let oracle = Oracle::from(&Position::from_fen(Variant::QuadSquare, &fen).unwrap());
+            let oracle = Oracle::from(&Position::from_fen(Variant::QUAD_SQUARE, &fen).unwrap());
             println!("perft {d} {}", oracle.perft(d));
         }
     }

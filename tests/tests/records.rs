@@ -51,7 +51,7 @@ fn san_words(record: &str) -> Vec<&str> {
 #[test]
 fn fide_records_are_san_another_library_reads() {
     let starts = [
-        Variant::Chess.start_fen(),
+        Variant::CHESS.start_fen(),
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
@@ -63,7 +63,7 @@ fn fide_records_are_san_another_library_reads() {
     let mut moves_checked = 0;
     for fen in starts {
         for _ in 0..25 {
-            let mut game = Game::new(Position::from_fen(Variant::Chess, fen).unwrap());
+            let mut game = Game::new(Position::from_fen(Variant::CHESS, fen).unwrap());
             for _ in 0..80 {
                 let moves = game.position().legal_moves();
                 if game.outcome().is_some() || moves.is_empty() {
@@ -98,7 +98,7 @@ fn fide_records_are_san_another_library_reads() {
                 format!("{number}... ")
             };
             assert!(game.moves().is_empty() || record.starts_with(&opening), "{record}");
-            let back = replay(Variant::Chess, &format!("[FEN \"{fen}\"]\n{record}")).unwrap();
+            let back = replay(Variant::CHESS, &format!("[FEN \"{fen}\"]\n{record}")).unwrap();
             assert_eq!(back.game.position(), game.position(), "{record}");
         }
     }
@@ -117,14 +117,14 @@ fn uci_of(board: &cozy_chess::Board, mv: cozy_chess::Move) -> String {
 
 fn record_of(fen: &str, moves: &str) -> String {
     let game =
-        replay(Variant::Chess, &format!("[FEN \"{fen}\"]\n{moves}")).unwrap_or_else(|e| panic!("{e}")).game;
+        replay(Variant::CHESS, &format!("[FEN \"{fen}\"]\n{moves}")).unwrap_or_else(|e| panic!("{e}")).game;
     game.record()
 }
 
 /// Hand-written games, each written back as SAN exactly.
 #[test]
 fn fide_records_by_hand() {
-    let start = Variant::Chess.start_fen();
+    let start = Variant::CHESS.start_fen();
     // Scholar's mate, written in long notation, comes back in SAN with the mate.
     assert_eq!(
         record_of(start, "1. e2-e4 e7-e5 2. Qd1-h5 Nb8-c6 3. Bf1-c4 Ng8-f6 4. Qh5xf7"),
@@ -192,14 +192,14 @@ fn variant_records_number_blacks_turn_once() {
         assert_eq!(replay(variant, &written).unwrap().game.position(), game.position(), "{written}");
         written
     };
-    assert_eq!(record(Variant::Hans38Postal, "1. @@a3 1... @@a6"), "1. @@a3 @@a6 *");
+    assert_eq!(record(Variant::HANS38_POSTAL, "1. @@a3 1... @@a6"), "1. @@a3 @@a6 *");
     assert_eq!(
-        record(Variant::Hans38PostalPlus, "1. @@a3 1... @@a6 2. a2-a3 @@b3 a7-a6 @@b6"),
+        record(Variant::HANS38_POSTAL_PLUS, "1. @@a3 1... @@a6 2. a2-a3 @@b3 a7-a6 @@b6"),
         "1. @@a3 @@a6 2. a2-a3 @@b3 a7-a6 @@b6 *"
     );
-    assert_eq!(record(Variant::Hans38, "1. @@a3 @@a6 2. @@b3"), "1. @@a3 @@a6 2. @@b3 *");
+    assert_eq!(record(Variant::HANS38, "1. @@a3 @@a6 2. @@b3"), "1. @@a3 @@a6 2. @@b3 *");
     assert_eq!(
-        record(Variant::BlueChip, "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6]"),
+        record(Variant::BLUE_CHIP, "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6]"),
         "[e5] 1. e2-e4[d5] e7-e5[f3] 2. Nb1-c3[f6] *"
     );
 }

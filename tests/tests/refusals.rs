@@ -14,7 +14,7 @@ fn after(variant: Variant, turns: &[&str]) -> Position {
 /// and a cell of a quad names the quad as an origin too (R-Q: locations).
 #[test]
 fn quad_square_refusals_name_locations_as_the_player_does() {
-    let p = after(Variant::QuadSquare, &["c3-c4"]);
+    let p = after(Variant::QUAD_SQUARE, &["c3-c4"]);
     // Black's knight stands on S4 (f7 g7 f8 g8).
     for text in ["NS4-M1", "Nf8-M1", "Ng8-c5", "Nf7-b4"] {
         let why = refused(&p, text).replacen(text, "", 1);
@@ -36,7 +36,7 @@ fn quad_square_refusals_name_locations_as_the_player_does() {
 /// and there is no d8: say so, with the board's size and where the queen is (S2).
 #[test]
 fn shrink_says_a_square_is_gone() {
-    let p = after(Variant::Shrink, &["e2-e4", "d7-d5", "e4xd5"]);
+    let p = after(Variant::SHRINK, &["e2-e4", "d7-d5", "e4xd5"]);
     assert_eq!(p.size(), (8, 7));
     let why = refused(&p, "Qd8-d4");
     assert!(why.contains("there is no d8 any more: the 8th rank is gone"), "{why}");
@@ -54,7 +54,7 @@ fn shrink_says_a_square_is_gone() {
 #[test]
 fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
     // White's e-pawn stands blocked on e4 by Black's on e5; the d-pawn could take it.
-    let p = after(Variant::BlueChip, &["[e5]", "e2-e4[d5]", "e7-e5[a6]", "d2-d4[h6]", "Nb8-c6[h3]"]);
+    let p = after(Variant::BLUE_CHIP, &["[e5]", "e2-e4[d5]", "e7-e5[a6]", "d2-d4[h6]", "Nb8-c6[h3]"]);
     let why = refused(&p, "exe5");
     assert!(!why.contains("chip"), "{why}");
     assert!(why.contains("a pawn takes diagonally, so `exe5` takes nothing"), "{why}");
@@ -67,7 +67,7 @@ fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
     assert!(parse_move(&p, "dxe5[d4]").is_ok());
     // The case: the e-pawn could step to e5, but `exe5` writes a capture along its own
     // file, which no pawn makes: refused as such, not read as the step and asked for a chip.
-    let p = after(Variant::BlueChip, &["[h6]", "e2-e4[h3]", "a7-a6[h6]"]);
+    let p = after(Variant::BLUE_CHIP, &["[h6]", "e2-e4[h3]", "a7-a6[h6]"]);
     assert!(parse_move(&p, "e4-e5[d4]").is_ok());
     let why = refused(&p, "exe5");
     assert!(!why.contains("chip"), "{why}");
@@ -76,7 +76,7 @@ fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
         "{why}"
     );
     // So in chess too; where a pawn takes a square by stepping onto it (Hans38), the mark stays.
-    let p = after(Variant::Chess, &["e2-e4", "a7-a6"]);
+    let p = after(Variant::CHESS, &["e2-e4", "a7-a6"]);
     assert!(refused(&p, "exe5").contains("a pawn takes diagonally"), "{}", refused(&p, "exe5"));
     assert!(parse_move(&p, "e5").is_ok());
 }
@@ -85,7 +85,7 @@ fn blue_chip_asks_for_the_chip_only_after_a_possible_move() {
 /// refused with the turn put in order, offered when it is legal.
 #[test]
 fn the_piece_move_comes_first() {
-    let p = after(Variant::InfiniteReserves, &["@@f3", "@@f6"]);
+    let p = after(Variant::INFINITE_RESERVES, &["@@f3", "@@f6"]);
     let why = refused(&p, "@@e3 Ng1-f3");
     assert!(why.contains("the piece move comes first, then the square actions: `Ng1-f3 @@e3`"), "{why}");
     assert!(parse_move(&p, "Ng1-f3 @@e3").is_ok());
@@ -93,12 +93,12 @@ fn the_piece_move_comes_first() {
     let why = refused(&p, "@@e3 @f3-f4 Ng1-h3");
     assert!(why.contains("`Ng1-h3 @@e3 @f3-f4`"), "{why}");
     // The same order advice where the turn in order is not legal either, with why.
-    let start = Position::start(Variant::InfiniteReserves);
+    let start = Position::start(Variant::INFINITE_RESERVES);
     let why = refused(&start, "@@f3 Ng1-f3");
     assert!(why.contains("the piece move comes first"), "{why}");
     assert!(why.contains("`Ng1-f3 @@f3` is not legal either: there is no square at f3"), "{why}");
     // The help says so too.
-    for v in [Variant::InfiniteReserves, Variant::Hans38PostalPlus, Variant::Hans38NeutralPostalPlus] {
+    for v in [Variant::INFINITE_RESERVES, Variant::HANS38_POSTAL_PLUS, Variant::HANS38_NEUTRAL_POSTAL_PLUS] {
         let turn = v.info().help.turn;
         assert!(turn.contains("a piece move first"), "{v}: {turn}");
         assert!(turn.contains("those two in either order"), "{v}: {turn}");
@@ -110,11 +110,11 @@ fn the_piece_move_comes_first() {
 fn the_move_syntax_hint_shows_the_variants_forms() {
     let e = notation::parse("Ng1-z3").unwrap_err();
     let hint = |v: Variant| e.in_variant(v);
-    assert_eq!(hint(Variant::Chess), e.to_string());
-    for v in [Variant::Hans38, Variant::Hans38Neutral] {
+    assert_eq!(hint(Variant::CHESS), e.to_string());
+    for v in [Variant::HANS38, Variant::HANS38_NEUTRAL] {
         assert!(hint(v).contains("@@e4") && hint(v).contains("@g1-g3"), "{v}: {}", hint(v));
     }
-    for v in [Variant::Hans38Postal, Variant::Hans38PostalPlus, Variant::InfiniteReserves] {
+    for v in [Variant::HANS38_POSTAL, Variant::HANS38_POSTAL_PLUS, Variant::INFINITE_RESERVES] {
         assert!(hint(v).contains("piece move first"), "{v}: {}", hint(v));
         assert!(
             hint(v).contains("Ng1-f3 @@e4") || hint(v).contains("Ng1-f3 @g1-g3 @@e4"),
@@ -122,12 +122,12 @@ fn the_move_syntax_hint_shows_the_variants_forms() {
             hint(v)
         );
     }
-    assert!(hint(Variant::MovingOccupiedSquares).contains("carry"));
-    let tiled = hint(Variant::TiledSquares);
+    assert!(hint(Variant::MOVING_OCCUPIED_SQUARES).contains("carry"));
+    let tiled = hint(Variant::TILED_SQUARES);
     assert!(tiled.contains("@@e4") && tiled.contains("@!e4") && tiled.contains("@xe4"), "{tiled}");
-    assert!(hint(Variant::BlueChip).contains("e2-e4[d5]") && hint(Variant::BlueChip).contains("[e5]"));
-    assert!(hint(Variant::QuadSquare).contains("c3-M1"));
-    assert!(hint(Variant::Shrink).contains("[a1=N]"));
+    assert!(hint(Variant::BLUE_CHIP).contains("e2-e4[d5]") && hint(Variant::BLUE_CHIP).contains("[e5]"));
+    assert!(hint(Variant::QUAD_SQUARE).contains("c3-M1"));
+    assert!(hint(Variant::SHRINK).contains("[a1=N]"));
     // Every example in the hints reads as a move.
     for &v in Variant::ALL {
         for word in notation::move_forms(v)

@@ -129,19 +129,19 @@ proptest::proptest! {
     #[test]
     fn any_bytes_as_a_record_get_an_answer(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
         let text = String::from_utf8_lossy(&bytes);
-        let _ = replay(Variant::Chess, &text);
+        let _ = replay(Variant::CHESS, &text);
     }
 }
 
 #[test]
 fn the_reported_texts_are_answered() {
     // Each once panicked: a character split in the middle while reading a move.
-    let start = Position::start(Variant::Chess);
+    let start = Position::start(Variant::CHESS);
     for text in ["ça va", "für dich", "你好", "e4 😀", "ℵ", "Ｋ", "e\u{301}4"] {
         let err = notation::parse_move(&start, text).unwrap_err();
         assert!(!err.to_string().is_empty(), "{text}");
-        assert!(replay(Variant::Chess, text).is_err(), "{text}");
+        assert!(replay(Variant::CHESS, text).is_err(), "{text}");
     }
     // A byte-order mark before a record is not part of it.
-    assert!(replay(Variant::Chess, "\u{feff}1. e4 e5").is_ok());
+    assert!(replay(Variant::CHESS, "\u{feff}1. e4 e5").is_ok());
 }

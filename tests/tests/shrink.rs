@@ -5,7 +5,7 @@ use tessera_rules::notation;
 use tessera_rules::{Color, DrawReason, Game, Outcome, Piece, Position, Role, Variant, replay};
 use tessera_tests::{play, position, refused, sq};
 
-const V: Variant = Variant::Shrink;
+const V: Variant = Variant::SHRINK;
 
 fn pos(fen: &str) -> Position {
     position(V, fen)

@@ -6,7 +6,7 @@ use tessera_rules::notation;
 use tessera_rules::{Action, Color, DrawReason, Game, Outcome, Position, Role, Variant, replay};
 use tessera_tests::{play, position, refused, sq};
 
-const V: Variant = Variant::TiledSquares;
+const V: Variant = Variant::TILED_SQUARES;
 
 fn pos(fen: &str) -> Position {
     position(V, fen)

@@ -1,4 +1,4 @@
-//! `docs/variants.md` is made from the variant table (`rules/src/variant.rs`): this test fails while
+//! `docs/variants.md` is made from the built-in variants' files (`data/variants/`): this test fails while
 //! the file says something else. `TESSERA_BLESS=1` rewrites it, as does
 //! `cargo run -p tessera-bot -- variants --markdown > docs/variants.md`.
 
@@ -12,7 +12,7 @@ fn docs_dir() -> PathBuf {
 }
 
 #[test]
-fn docs_variants_md_is_what_the_table_says() {
+fn docs_variants_md_is_what_the_files_say() {
     let file = docs_dir().join("variants.md");
     let want = variants_markdown();
     if std::env::var_os("TESSERA_BLESS").is_some() {
@@ -23,7 +23,7 @@ fn docs_variants_md_is_what_the_table_says() {
     if got != want {
         let line = got.lines().zip(want.lines()).position(|(g, w)| g != w).unwrap_or(got.lines().count());
         panic!(
-            "{} differs from the variant table from line {}; regenerate it with \
+            "{} differs from the built-in variants from line {}; regenerate it with \
              `cargo run -p tessera-bot -- variants --markdown > docs/variants.md` (or TESSERA_BLESS=1)",
             file.display(),
             line + 1

@@ -32,7 +32,7 @@ const GAME_PLIES: usize = 120;
 fn long_game(plies: usize) -> Vec<String> {
     for seed in 1u64.. {
         let mut rng = seed;
-        let mut game = Game::from_variant(Variant::Chess);
+        let mut game = Game::from_variant(Variant::CHESS);
         let mut texts = Vec::with_capacity(plies);
         while texts.len() < plies && game.outcome().is_none() {
             let moves = game.position().legal_moves();
@@ -77,7 +77,7 @@ fn club() -> (Arc<Service<SqliteStore>>, i64, i64) {
         store.add_entrant(t, p.id, 1, rating, &[TournamentStatus::Open], T0).unwrap();
         players.push((p.id, rating));
     }
-    let start_fen = Position::start(Variant::Chess).fen();
+    let start_fen = Position::start(Variant::CHESS).fen();
     let template = GameTemplate {
         platform: "bench",
         channel: "club",

@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn the_key_follows_the_content() {
-        let pos = tessera_rules::Position::start(tessera_rules::Variant::Chess);
+        let pos = tessera_rules::Position::start(tessera_rules::Variant::CHESS);
         let view = BoardView::new(&pos, None);
         let opts = RenderOptions::default();
         assert_eq!(key(&view, &opts), key(&view.clone(), &opts.clone()));

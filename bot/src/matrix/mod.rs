@@ -584,7 +584,7 @@ mod tests {
     #[test]
     fn pictures_announce_their_size() {
         let view = tessera_rules::view::BoardView::new(
-            &tessera_rules::Position::start(tessera_rules::Variant::QuadSquare),
+            &tessera_rules::Position::start(tessera_rules::Variant::QUAD_SQUARE),
             None,
         );
         let png = tessera_render::render_png(&view, &tessera_render::RenderOptions::default()).unwrap();

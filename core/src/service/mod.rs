@@ -769,8 +769,8 @@ fn corrupt(row: &GameRow, what: &str) -> String {
 /// Variants whose name or description contains what is typed, for autocomplete.
 pub fn suggest_variants(typed: &str, limit: usize) -> Vec<Suggestion> {
     let typed = typed.trim().to_lowercase();
-    Variant::ALL
-        .iter()
+    Variant::all()
+        .into_iter()
         .filter(|v| v.name().contains(&typed) || v.summary().to_lowercase().contains(&typed))
         .map(|v| {
             let mut label = format!("{} — {}", v.name(), v.summary());
@@ -785,7 +785,7 @@ pub fn suggest_variants(typed: &str, limit: usize) -> Vec<Suggestion> {
 
 fn variants_text() -> String {
     let mut out = String::from("Variants:\n");
-    for v in Variant::ALL {
+    for v in Variant::all() {
         out.push_str(&format!("`{}` — {}\n", v.name(), v.summary()));
     }
     out

@@ -5,7 +5,7 @@ use super::*;
 
 #[test]
 fn a_shrink_says_what_vanished_and_where_the_piece_went() {
-    let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/1K6/7R w - - 0 1").unwrap();
+    let pos = Position::from_fen(Variant::SHRINK, "4k3/8/8/8/8/8/1K6/7R w - - 0 1").unwrap();
     let mv = notation::parse_move(&pos, "Rh1-h5").unwrap();
     assert_eq!(
         shrink_note(&pos, &mv, &pos.played(&mv)),
@@ -13,17 +13,17 @@ fn a_shrink_says_what_vanished_and_where_the_piece_went() {
          there was renamed (the rook on h5 is now on h4)."
     );
     // A file: everything right of it is renamed.
-    let pos = Position::from_fen(Variant::Shrink, "4k3/8/8/8/8/8/7K/R7 w - - 0 1").unwrap();
+    let pos = Position::from_fen(Variant::SHRINK, "4k3/8/8/8/8/8/7K/R7 w - - 0 1").unwrap();
     let mv = notation::parse_move(&pos, "Ra1-h1").unwrap();
     let note = shrink_note(&pos, &mv, &pos.played(&mv));
     assert!(note.starts_with(" the a-file vanish"), "{note}");
     assert!(note.contains("the files right of it moved left one: every piece there was renamed"), "{note}");
     // The top rank: nothing lies beyond it, so nothing is renamed.
-    let pos = Position::from_fen(Variant::Shrink, "7r/8/8/8/k7/8/8/K7 b - - 0 1").unwrap();
+    let pos = Position::from_fen(Variant::SHRINK, "7r/8/8/8/k7/8/8/K7 b - - 0 1").unwrap();
     let mv = notation::parse_move(&pos, "Rh8-h5").unwrap();
     assert_eq!(shrink_note(&pos, &mv, &pos.played(&mv)), " the 8th rank vanished: the board is now 8×7.");
     // A move that renames others, not itself: the note names one of them, once.
-    let pos = Position::from_fen(Variant::Shrink, "3qk3/8/8/8/8/2R5/8/4K3 w - - 0 1").unwrap();
+    let pos = Position::from_fen(Variant::SHRINK, "3qk3/8/8/8/8/2R5/8/4K3 w - - 0 1").unwrap();
     let mv = notation::parse_move(&pos, "Rc3-c1").unwrap();
     let note = shrink_note(&pos, &mv, &pos.played(&mv));
     assert_eq!(
@@ -31,7 +31,7 @@ fn a_shrink_says_what_vanished_and_where_the_piece_went() {
         " the 3rd rank vanished: the board is now 8×7, and the ranks above it moved down one: every piece \
          there was renamed (the queen on d8 is now on d7)."
     );
-    let start = Position::start(Variant::Shrink);
+    let start = Position::start(Variant::SHRINK);
     let quiet = notation::parse_move(&start, "Nc3").unwrap();
     assert_eq!(shrink_note(&start, &quiet, &start.played(&quiet)), "");
 }
@@ -79,7 +79,7 @@ fn a_long_reply_is_cut_at_a_line_and_says_so() {
 #[test]
 fn the_reply_names_a_shrink_promotion_nobody_chose() {
     let shrink = |fen: &str, text: &str| {
-        let pos = Position::from_fen(Variant::Shrink, fen).unwrap();
+        let pos = Position::from_fen(Variant::SHRINK, fen).unwrap();
         let parsed = notation::parse(text).unwrap();
         let mv = parsed.resolve(&pos).unwrap();
         shrink_promotion_note(&pos, &mv, &parsed.shrink_promotions)

@@ -442,7 +442,7 @@ mod carried_tests {
     /// the position after it writes and reads back.
     #[test]
     fn a_carried_pawn_taking_en_passant_takes_its_mark_along() {
-        let v = Variant::MovingOccupiedSquares;
+        let v = Variant::MOVING_OCCUPIED_SQUARES;
         let pos = Position::from_fen(v, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2 carried:e5").unwrap();
         let mv = parse_move(&pos, "e5xd6").unwrap();
         let after = pos.played(&mv);

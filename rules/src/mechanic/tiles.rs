@@ -194,9 +194,9 @@ mod lock_tests {
     /// Tiles are never locked, so a tiled position with `lock:` is refused, not read and ignored.
     #[test]
     fn a_tiled_position_has_no_locks() {
-        let start = Position::start(Variant::TiledSquares).fen();
+        let start = Position::start(Variant::TILED_SQUARES).fen();
         let locked = format!("{start} lock:e2");
-        let refused = Position::from_fen(Variant::TiledSquares, &locked).unwrap_err().to_string();
+        let refused = Position::from_fen(Variant::TILED_SQUARES, &locked).unwrap_err().to_string();
         assert!(refused.contains("lock"), "{refused}");
     }
 }

@@ -46,7 +46,7 @@ impl Club {
         let store = self.service.store();
         let w = store.player("test", white, white).unwrap().id;
         let b = store.player("test", black, black).unwrap().id;
-        let start = tessera_rules::Position::start(tessera_rules::Variant::Chess).fen();
+        let start = tessera_rules::Position::start(tessera_rules::Variant::CHESS).fen();
         let id = store
             .create_game(&tessera_core::model::NewGame {
                 platform: "test",

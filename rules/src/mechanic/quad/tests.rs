@@ -62,7 +62,7 @@ fn the_fast_generator_agrees_with_the_reference_in_random_games() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut positions, mut checks, mut ended) = (0usize, 0usize, 0usize);
     for game in 0..games {
-        let mut pos = Position::start(Variant::QuadSquare);
+        let mut pos = Position::start(Variant::QUAD_SQUARE);
         for ply in 0..300 {
             let moves = agree(&pos, game, ply);
             positions += 1;
@@ -89,7 +89,7 @@ fn the_quad_perft_counts_as_positions_do() {
         pos.legal_moves().iter().map(|mv| by_positions(&pos.played(mv), depth - 1)).sum()
     }
     let mut rng = Rng(7);
-    let mut pos = Position::start(Variant::QuadSquare);
+    let mut pos = Position::start(Variant::QUAD_SQUARE);
     for ply in 0..60 {
         if ply % 10 == 0 {
             let depth = if ply == 0 { 3 } else { 2 };
