@@ -369,9 +369,9 @@ mod tests {
     #[test]
     fn herding_counts_the_box_the_winner_attacks() {
         let cases = [
-            (Variant::Chess, "4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1"),
+            (Variant::CHESS, "4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/R7/4K3 w - - 0 1"),
             (
-                Variant::TiledSquares,
+                Variant::TILED_SQUARES,
                 "----k---/R-------/********/********/********/********/++++++++/++++K+++ w - - 0 1",
                 "----k---/--------/********/********/********/********/R+++++++/++++K+++ w - - 0 1",
             ),

@@ -139,7 +139,7 @@ fn a_hanging_rook_is_taken_and_its_own_saved() {
 /// on (before, at 2 plies it went `Ng8-h6`, the draw scored 0 against its -12 elsewhere).
 #[test]
 fn an_even_position_is_not_repeated_into_a_draw() {
-    let mut game = Game::from_variant(Variant::Chess);
+    let mut game = Game::from_variant(Variant::CHESS);
     for text in ["e2-e4", "Ng8-h6", "Ng1-f3", "Nh6-g8", "Nf3-g1", "Ng8-h6", "Ng1-f3", "Nh6-g8", "Nf3-g1"] {
         game.play_text(text).unwrap();
     }
