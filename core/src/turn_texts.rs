@@ -11,9 +11,13 @@ use std::sync::{Arc, Mutex};
 
 use tessera_rules::{Position, notation};
 
-/// How many positions stay written: the games whose players are typing a move right now. An
-/// entry of a compound-turn position is a few megabytes.
-const CAPACITY: usize = 8;
+/// How many positions stay written: the games whose players may type a move soon (each position a
+/// committed turn reaches is written where a platform suggests turns as they are typed).
+const POSITIONS: usize = 256;
+/// How many turns they may hold together: a compound-turn position has up to some hundred
+/// thousand (about 110 bytes each written: two strings and their text), a chess position a few
+/// dozen; about 40 MB in all.
+const TURNS: usize = 350_000;
 
 /// One legal turn's texts, without check marks.
 pub struct TurnText {
@@ -21,14 +25,24 @@ pub struct TurnText {
     pub lan: String,
 }
 
-#[derive(Default)]
 pub struct TurnTexts {
     entries: Mutex<Entries>,
+    /// At most this many positions, and this many turns in all ([`POSITIONS`], [`TURNS`]).
+    positions: usize,
+    turns: usize,
+}
+
+impl Default for TurnTexts {
+    fn default() -> TurnTexts {
+        TurnTexts::with_room(POSITIONS, TURNS)
+    }
 }
 
 #[derive(Default)]
 struct Entries {
     list: Vec<Entry>,
+    /// The turns the entries hold together.
+    turns: usize,
     /// A counter standing for time, to forget the least recently used position first.
     clock: u64,
 }
@@ -41,6 +55,12 @@ struct Entry {
 }
 
 impl TurnTexts {
+    /// Room for `positions` positions holding `turns` turns in all; a single position larger than
+    /// that is still kept, alone.
+    fn with_room(positions: usize, turns: usize) -> TurnTexts {
+        TurnTexts { entries: Mutex::default(), positions: positions.max(1), turns }
+    }
+
     /// The legal turns of `pos`, game `game`'s current position, with their texts: written now
     /// unless this position of this game was written lately.
     pub fn of(&self, game: i64, pos: &Position) -> Arc<[TurnText]> {
@@ -68,11 +88,19 @@ impl TurnTexts {
         let used = entries.clock;
         // A game's older positions are of no more use: one entry per game.
         entries.list.retain(|e| e.game != game);
-        if entries.list.len() >= CAPACITY
-            && let Some(oldest) = entries.list.iter().enumerate().min_by_key(|(_, e)| e.used).map(|(i, _)| i)
+        entries.turns = entries.list.iter().map(|e| e.texts.len()).sum();
+        // The least recently used go first, until the new entry has room.
+        while !entries.list.is_empty()
+            && (entries.list.len() >= self.positions || entries.turns + texts.len() > self.turns)
         {
-            entries.list.swap_remove(oldest);
+            let Some(oldest) = entries.list.iter().enumerate().min_by_key(|(_, e)| e.used).map(|(i, _)| i)
+            else {
+                break;
+            };
+            let gone = entries.list.swap_remove(oldest);
+            entries.turns -= gone.texts.len();
         }
+        entries.turns += texts.len();
         entries.list.push(Entry { game, position: pos.clone(), texts, used });
     }
 
@@ -151,20 +179,42 @@ mod tests {
 
     #[test]
     fn the_least_recently_used_position_goes_first() {
-        let cache = TurnTexts::default();
+        const ROOM: usize = 8;
+        let cache = TurnTexts::with_room(ROOM, TURNS);
         let start = Position::start(Variant::CHESS);
         let kept = cache.of(0, &start);
-        for game in 1..CAPACITY as i64 {
+        for game in 1..ROOM as i64 {
             cache.of(game, &start);
         }
         assert!(Arc::ptr_eq(&kept, &cache.of(0, &start)), "used lately");
         let oldest = cache.of(1, &start);
-        for game in 2..CAPACITY as i64 {
+        for game in 2..ROOM as i64 {
             cache.of(game, &start);
         }
         cache.of(0, &start);
-        cache.of(CAPACITY as i64, &start);
-        assert_eq!(cache.len(), CAPACITY);
+        cache.of(ROOM as i64, &start);
+        assert_eq!(cache.len(), ROOM);
         assert!(!Arc::ptr_eq(&oldest, &cache.of(1, &start)), "game 1's entry was the oldest, and went");
+    }
+
+    #[test]
+    fn the_turns_kept_stay_within_their_room() {
+        // Room for 50 turns: two chess starts (20 each), not three.
+        let cache = TurnTexts::with_room(POSITIONS, 50);
+        let start = Position::start(Variant::CHESS);
+        let first = cache.of(1, &start);
+        let second = cache.of(2, &start);
+        cache.of(3, &start);
+        assert_eq!(cache.len(), 2);
+        assert_eq!(cache.lock().turns, 40);
+        assert!(!Arc::ptr_eq(&first, &cache.of(1, &start)), "the oldest went to make room");
+        assert!(!Arc::ptr_eq(&second, &cache.of(2, &start)), "then the next oldest");
+        // A position larger than the whole room is still kept, alone.
+        let mos = Position::start(Variant::MOVING_OCCUPIED_SQUARES);
+        assert!(mos.legal_moves().len() > 50);
+        let big = cache.of(4, &mos);
+        assert_eq!(cache.len(), 1);
+        assert!(Arc::ptr_eq(&big, &cache.of(4, &mos)));
+        assert_eq!(cache.lock().turns, big.len());
     }
 }
