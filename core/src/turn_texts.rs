@@ -41,10 +41,15 @@ impl Default for TurnTexts {
 #[derive(Default)]
 struct Entries {
     list: Vec<Entry>,
-    /// The turns the entries hold together.
-    turns: usize,
     /// A counter standing for time, to forget the least recently used position first.
     clock: u64,
+}
+
+impl Entries {
+    /// The turns the entries hold together.
+    fn turns(&self) -> usize {
+        self.list.iter().map(|e| e.texts.len()).sum()
+    }
 }
 
 struct Entry {
@@ -88,19 +93,15 @@ impl TurnTexts {
         let used = entries.clock;
         // A game's older positions are of no more use: one entry per game.
         entries.list.retain(|e| e.game != game);
-        entries.turns = entries.list.iter().map(|e| e.texts.len()).sum();
         // The least recently used go first, until the new entry has room.
-        while !entries.list.is_empty()
-            && (entries.list.len() >= self.positions || entries.turns + texts.len() > self.turns)
-        {
+        let mut held = entries.turns();
+        while entries.list.len() >= self.positions || (held + texts.len() > self.turns && held > 0) {
             let Some(oldest) = entries.list.iter().enumerate().min_by_key(|(_, e)| e.used).map(|(i, _)| i)
             else {
                 break;
             };
-            let gone = entries.list.swap_remove(oldest);
-            entries.turns -= gone.texts.len();
+            held -= entries.list.swap_remove(oldest).texts.len();
         }
-        entries.turns += texts.len();
         entries.list.push(Entry { game, position: pos.clone(), texts, used });
     }
 
@@ -206,7 +207,7 @@ mod tests {
         let second = cache.of(2, &start);
         cache.of(3, &start);
         assert_eq!(cache.len(), 2);
-        assert_eq!(cache.lock().turns, 40);
+        assert_eq!(cache.lock().turns(), 40);
         assert!(!Arc::ptr_eq(&first, &cache.of(1, &start)), "the oldest went to make room");
         assert!(!Arc::ptr_eq(&second, &cache.of(2, &start)), "then the next oldest");
         // A position larger than the whole room is still kept, alone.
@@ -215,6 +216,6 @@ mod tests {
         let big = cache.of(4, &mos);
         assert_eq!(cache.len(), 1);
         assert!(Arc::ptr_eq(&big, &cache.of(4, &mos)));
-        assert_eq!(cache.lock().turns, big.len());
+        assert_eq!(cache.lock().turns(), big.len());
     }
 }

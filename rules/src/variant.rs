@@ -241,8 +241,9 @@ fn leak(variant: Variant, def: VariantDef) -> &'static VariantInfo {
     }))
 }
 
-/// A name as the name parser compares it: letters and digits, lower case, `+` as "plus".
-fn normalised(name: &str) -> String {
+/// A name as the name parser compares it: letters and digits, lower case, `+` as "plus". Variant
+/// files check their names with it too, so a name they accept is one the parser finds.
+pub(crate) fn normalised(name: &str) -> String {
     name.replace('+', "plus")
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())

@@ -18,7 +18,9 @@ use serde::de::{self, Deserializer, Visitor};
 use toml::Spanned;
 
 use crate::types::{Color, Role};
-use crate::variant::{DeadMaterial, Reserve, Rules, StalemateRule, TurnRule, Variant, VariantInfo};
+use crate::variant::{
+    DeadMaterial, Reserve, Rules, StalemateRule, TurnRule, Variant, VariantInfo, normalised,
+};
 
 /// The longest variant file read, in bytes: a real one is about 2 KiB.
 pub const MAX_FILE_BYTES: usize = 64 * 1024;
@@ -867,15 +869,6 @@ fn check_hand(fen: &str, n: u8) -> Result<(), String> {
             "hand:{hand} should give White's and Black's squares in hand, each at most {n}, like hand:{n}/{n}"
         )),
     }
-}
-
-/// A name as the name parser compares it: letters and digits, lower case, `+` as "plus".
-fn normalised(name: &str) -> String {
-    name.replace('+', "plus")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
 }
 
 #[cfg(test)]

@@ -89,10 +89,10 @@ impl<S: Store> Service<S> {
     pub fn write_turns_step(&self) -> bool {
         let Some((game, _)) = self.turns_ahead.pop_wait() else { return false };
         // Read as it is now: a game that moved on meanwhile is written at its newest position,
-        // one that ended is not written at all.
+        // one that ended (or is gone) is not written at all.
         let loaded = match self.store.game(game) {
-            Ok(Some(row)) if row.result.is_none() => self.load(row),
-            Ok(_) => return true,
+            Ok(Some(row)) => self.load(row),
+            Ok(None) => return true,
             Err(e) => Err(internal(e)),
         };
         match loaded {
