@@ -271,10 +271,10 @@ impl Variant {
         for name in &names {
             let n = normalised(name);
             if n.is_empty() {
-                return Err(format!("\"{name}\" is not a name"));
+                return Err(format!("\"{name}\" is not a name: a name needs a letter or a digit"));
             }
             if seen.contains(&n) {
-                return Err(format!("\"{name}\" names this variant twice"));
+                return Err(format!("\"{name}\" names this variant twice: give each name once"));
             }
             if let Some(v) = Variant::all().into_iter().find(|v| {
                 std::iter::once(v.name()).chain(v.aliases().iter().copied()).any(|a| normalised(a) == n)

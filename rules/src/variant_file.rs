@@ -479,7 +479,11 @@ impl Checker<'_> {
             let a = self.name(alias, "aliases")?;
             let n = normalised(&a);
             if seen.contains(&n) {
-                return self.error(alias.span(), "aliases", format!("\"{a}\" names this variant twice"));
+                return self.error(
+                    alias.span(),
+                    "aliases",
+                    format!("\"{a}\" names this variant twice: give each name once"),
+                );
             }
             seen.push(n);
             aliases.push(a);
