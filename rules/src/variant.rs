@@ -6,6 +6,7 @@
 //! file of its own. An entry is never changed or removed once registered, so every lookup gives a
 //! `&'static` reference, and reading one takes no lock.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::{LazyLock, Mutex, OnceLock, RwLock};
@@ -180,6 +181,12 @@ pub struct VariantInfo {
     pub rules_page: &'static str,
     /// The rule switches: what move generation reads.
     pub rules: Rules,
+    /// How a stored game names this definition: the name for a built-in, `name@hash` of the
+    /// file's text for a variant registered from a file ([`Variant::key`]).
+    pub key: &'static str,
+    /// The text of the file a community variant was registered from; `None` for a built-in (its
+    /// file is compiled in, and its rules never change under a stored game).
+    pub source: Option<&'static str>,
 }
 
 /// A variant's rules for a new player, in three lines; what ends the game follows from [`Rules`].
@@ -205,24 +212,38 @@ struct Registry {
     listed: RwLock<Vec<Variant>>,
     /// The next free id. Held while a variant is registered, so two registrations never race.
     next: Mutex<usize>,
+    /// Every registered community definition by its key ([`Variant::key`]), listed or not.
+    by_key: RwLock<HashMap<&'static str, Variant>>,
 }
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let slots: Box<[OnceLock<&'static VariantInfo>]> = (0..MAX_VARIANTS).map(|_| OnceLock::new()).collect();
-    for (i, (file, text)) in BUILT_IN_FILES.iter().enumerate() {
-        let def = read_built_in_file(text).unwrap_or_else(|e| panic!("data/variants/{file}.toml: {e}"));
+    for (i, (file, source)) in BUILT_IN_FILES.iter().enumerate() {
+        let def = read_built_in_file(source).unwrap_or_else(|e| panic!("data/variants/{file}.toml: {e}"));
         assert_eq!(def.name, *file, "data/variants/{file}.toml names another variant");
         let id = u16::try_from(i).expect("13 built-ins");
-        assert!(slots[i].set(leak(Variant(id), def)).is_ok(), "each slot is set once");
+        let key = text(def.name.clone());
+        assert!(slots[i].set(leak(Variant(id), def, key, None)).is_ok(), "each slot is set once");
     }
-    Registry { slots, listed: RwLock::new(Variant::ALL.to_vec()), next: Mutex::new(BUILT_IN_FILES.len()) }
+    Registry {
+        slots,
+        listed: RwLock::new(Variant::ALL.to_vec()),
+        next: Mutex::new(BUILT_IN_FILES.len()),
+        by_key: RwLock::new(HashMap::new()),
+    }
 });
 
+fn text(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
 /// A definition's texts leaked, to live as long as the process, as every registered variant does.
-fn leak(variant: Variant, def: VariantDef) -> &'static VariantInfo {
-    fn text(s: String) -> &'static str {
-        Box::leak(s.into_boxed_str())
-    }
+fn leak(
+    variant: Variant,
+    def: VariantDef,
+    key: &'static str,
+    source: Option<&'static str>,
+) -> &'static VariantInfo {
     let aliases: Vec<&'static str> = def.aliases.into_iter().map(text).collect();
     Box::leak(Box::new(VariantInfo {
         variant,
@@ -238,7 +259,19 @@ fn leak(variant: Variant, def: VariantDef) -> &'static VariantInfo {
         start_fen: text(def.start_fen),
         rules_page: text(def.rules_page),
         rules: def.rules,
+        key,
+        source,
     }))
+}
+
+/// The key a stored game keeps for a community definition: its name, `@`, and a 64-bit FNV-1a
+/// hash of the file's text, so two processes reading the same file agree on it without talking,
+/// and an edited file gets a key of its own.
+fn definition_key(name: &str, source: &str) -> String {
+    let hash = source
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{name}@{hash:016x}")
 }
 
 /// A name as the name parser compares it: letters and digits, lower case, `+` as "plus". Variant
@@ -261,8 +294,61 @@ impl Variant {
     /// Adds a variant defined by a file (see [`crate::variant_file::read_variant_file`]) and gives
     /// its id. Refused, with the reason, when a registered variant already answers to its name or
     /// one of its aliases (as the name parser compares them), when its start position does not
-    /// read under its own rules, or when the registry is full.
+    /// read under its own rules, or when the registry is full. Without the file's text it has no
+    /// key a stored game could keep: [`Variant::register_file`] is what the bot uses.
     pub fn register(def: VariantDef) -> Result<Variant, String> {
+        let key = definition_key(&def.name, &format!("{def:?}"));
+        Variant::add(def, key, None, true)
+    }
+
+    /// Reads a variant file and registers what it defines as a listed variant, found by its names
+    /// ([`Variant::register`]), keeping the text so a game can store the definition it started
+    /// with. The refusal is the reader's message (with line and field) or the registry's.
+    pub fn register_file(source: &str) -> Result<Variant, String> {
+        let def = crate::variant_file::read_variant_file(source).map_err(|e| e.to_string())?;
+        let key = definition_key(&def.name, source);
+        Variant::add(def, key, Some(source), true)
+    }
+
+    /// The variant a stored game's definition gives: the registered one with the same key when
+    /// there is one, else the text read and registered unlisted (its names stay with whatever
+    /// variant is listed under them, and it is never offered for a new game), so a game goes on
+    /// by the rules it started with after its file was changed or removed.
+    pub fn pinned(source: &str) -> Result<Variant, String> {
+        let def = crate::variant_file::read_variant_file(source).map_err(|e| e.to_string())?;
+        let key = definition_key(&def.name, source);
+        if let Some(v) = Variant::by_key(&key) {
+            return Ok(v);
+        }
+        Variant::add(def, key, Some(source), false)
+    }
+
+    /// The variant a key names ([`Variant::key`]): a built-in's name, or a registered community
+    /// definition's `name@hash`.
+    pub fn by_key(key: &str) -> Option<Variant> {
+        if let Some(v) = Variant::ALL.iter().find(|v| v.name() == key) {
+            return Some(*v);
+        }
+        REGISTRY.by_key.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).copied()
+    }
+
+    /// How a stored game names this variant's definition: the name of a built-in, `name@hash` of
+    /// a community variant's file (what [`Variant::by_key`] and [`Variant::pinned`] read back).
+    pub fn key(self) -> &'static str {
+        self.info().key
+    }
+
+    /// The text of the file a community variant was read from; `None` for a built-in.
+    pub fn source(self) -> Option<&'static str> {
+        self.info().source
+    }
+
+    /// One of the 13 variants compiled in.
+    pub fn is_built_in(self) -> bool {
+        self.index() < Variant::ALL.len()
+    }
+
+    fn add(def: VariantDef, key: String, source: Option<&str>, listed: bool) -> Result<Variant, String> {
         let registry = &*REGISTRY;
         let mut next = registry.next.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let names: Vec<&str> =
@@ -276,10 +362,15 @@ impl Variant {
             if seen.contains(&n) {
                 return Err(format!("\"{name}\" names this variant twice: give each name once"));
             }
-            if let Some(v) = Variant::all().into_iter().find(|v| {
+            // An unlisted definition is a stored game's: its names belong to the listed variant.
+            let taken = Variant::all().into_iter().find(|v| {
                 std::iter::once(v.name()).chain(v.aliases().iter().copied()).any(|a| normalised(a) == n)
-            }) {
-                return Err(format!("\"{name}\" is already a name of the variant {v}"));
+            });
+            match taken {
+                Some(v) if listed || v.is_built_in() => {
+                    return Err(format!("\"{name}\" is already a name of the variant {v}"));
+                }
+                _ => {}
             }
             seen.push(n);
         }
@@ -290,13 +381,17 @@ impl Variant {
         // The id is taken even if the start is refused below: its slot is set, and a slot is set once.
         *next += 1;
         let variant = Variant(id);
-        let info = leak(variant, def);
+        let key = text(key);
+        let info = leak(variant, def, key, source.map(|s| text(s.to_string())));
         assert!(registry.slots[usize::from(id)].set(info).is_ok(), "each slot is set once");
         // Only now can the start be read as this variant's: the reader looks its rules up by id.
         if let Err(e) = crate::Position::from_fen(variant, info.start_fen) {
             return Err(format!("the start position does not read: {e}"));
         }
-        registry.listed.write().unwrap_or_else(std::sync::PoisonError::into_inner).push(variant);
+        registry.by_key.write().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, variant);
+        if listed {
+            registry.listed.write().unwrap_or_else(std::sync::PoisonError::into_inner).push(variant);
+        }
         Ok(variant)
     }
 
@@ -608,6 +703,50 @@ mod tests {
         let e = Variant::register(bad).unwrap_err();
         assert!(e.contains("start position does not read"), "{e}");
         assert!("registry-test-bad".parse::<Variant>().is_err());
+    }
+
+    /// A game stores its definition's key and text; after the file changes, the listed variant is
+    /// the new one, and the stored text still gives the old rules under the same name.
+    #[test]
+    fn a_stored_definition_outlives_its_file() {
+        let file = |reserve: u8| {
+            format!(
+                "name = \"pinned-test\"\ntitle = \"T\"\nsummary = \"a test\"\nroom = \"squares\"\n\
+                 [help]\nboard = \"b\"\nturn = \"Turn: t\"\nexample = \"@@e4\"\n[board]\n\
+                 start = \"rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \
+                 hand:{reserve}/{reserve}\"\n[squares]\nownership = \"owned\"\nreserve = {reserve}\n"
+            )
+        };
+        let (old, new) = (file(4), file(6));
+        let v_old = Variant::register_file(&old).unwrap();
+        assert!(!v_old.is_built_in() && Variant::CHESS.is_built_in());
+        assert_eq!(v_old.source(), Some(old.as_str()));
+        assert!(v_old.key().starts_with("pinned-test@") && v_old.key().len() == "pinned-test@".len() + 16);
+        assert_eq!(Variant::by_key(v_old.key()), Some(v_old));
+        assert_eq!(Variant::pinned(&old), Ok(v_old), "the same text is the same variant");
+        assert_eq!(Variant::by_key("chess"), Some(Variant::CHESS));
+        assert_eq!(Variant::CHESS.key(), "chess");
+        assert_eq!(Variant::CHESS.source(), None);
+
+        // The file is edited: listing it again under its name is refused while the old one is
+        // listed (one process lists one file a name); a stored game's text is pinned beside it.
+        assert!(Variant::register_file(&new).unwrap_err().contains("already a name"));
+        let v_new = Variant::pinned(&new).unwrap();
+        assert_ne!(v_new, v_old);
+        assert_ne!(v_new.key(), v_old.key());
+        assert_eq!(v_new.name(), "pinned-test");
+        assert_eq!(v_new.rules().reserve, Reserve::Finite(6));
+        assert_eq!(v_old.rules().reserve, Reserve::Finite(4));
+        assert_eq!("pinned-test".parse::<Variant>(), Ok(v_old), "the name finds the listed one");
+        assert!(!Variant::all().contains(&v_new), "a pinned definition is not offered");
+        assert_eq!(crate::Position::start(v_new).fen().rsplit(' ').next(), Some("hand:6/6"));
+
+        // A pinned text can never take a built-in's name, and a bad text says why.
+        assert!(
+            Variant::pinned(&new.replace("pinned-test", "hans38")).unwrap_err().contains("already a name")
+        );
+        assert!(Variant::pinned("name = 3").is_err());
+        assert_eq!(Variant::by_key("pinned-test@0000000000000000"), None);
     }
 
     #[test]
