@@ -67,7 +67,7 @@ enum Command {
     /// Count the leaf nodes of the move tree to DEPTH.
     Perft {
         #[arg(long, default_value = "chess")]
-        variant: Variant,
+        variant: VariantArg,
         /// Start from this position instead of the variant's start.
         #[arg(long)]
         fen: Option<String>,
@@ -85,7 +85,7 @@ enum Command {
     Replay {
         /// The variant; defaults to the record's Variant header, else chess.
         #[arg(long)]
-        variant: Option<Variant>,
+        variant: Option<VariantArg>,
         #[arg(long)]
         json: bool,
         /// The record file, or - for standard input.
@@ -167,6 +167,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Community variants: files in DATA_DIR/variants/, one variant each.
+    Variant {
+        #[command(subcommand)]
+        action: VariantAction,
+    },
     /// Tournaments kept in the bot's database.
     Tournament {
         #[command(subcommand)]
@@ -179,7 +184,7 @@ enum Command {
     Analyse {
         /// Default: the record's `[Variant]` tag, else chess.
         #[arg(long)]
-        variant: Option<Variant>,
+        variant: Option<VariantArg>,
         /// The game record (file or -), as `tessera replay` reads it.
         #[arg(long)]
         moves: PathBuf,
@@ -199,7 +204,7 @@ enum Command {
 struct PositionArgs {
     /// Default: a record's `[Variant]` tag, else chess.
     #[arg(long)]
-    variant: Option<Variant>,
+    variant: Option<VariantArg>,
     /// The position; defaults to the variant's start.
     #[arg(long, conflicts_with = "moves")]
     fen: Option<String>,
@@ -218,8 +223,8 @@ struct Loaded {
 impl PositionArgs {
     fn load(&self) -> Result<Loaded> {
         let record = self.moves.as_ref().map(read_input).transpose()?;
-        let variant = match (self.variant, &record) {
-            (Some(v), _) => v,
+        let variant = match (&self.variant, &record) {
+            (Some(v), _) => v.variant()?,
             (None, Some(text)) => record_variant(text)?,
             (None, None) => Variant::CHESS,
         };
@@ -235,6 +240,51 @@ impl PositionArgs {
 }
 
 #[derive(Debug, Subcommand)]
+enum VariantAction {
+    /// Read a variant file and try it before use: what is wrong, with line and field; else perft
+    /// from the start, random games to their end (each record replayed), and the start drawn.
+    /// Exits 1 when the file is refused or a game goes wrong.
+    Check {
+        /// Count perft from the start to this depth (a depth past --max-nodes leaves is skipped).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=8))]
+        depth: u32,
+        #[arg(long, default_value_t = 100_000_000)]
+        max_nodes: u64,
+        /// Random games to play to their end.
+        #[arg(long, default_value_t = 500)]
+        games: u32,
+        /// A random game not ended after this many turns stops there.
+        #[arg(long, default_value_t = 1000)]
+        max_plies: usize,
+        /// Where to write the start picture (default: NAME.png in the current directory).
+        #[arg(long)]
+        picture: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        /// The variant file.
+        file: PathBuf,
+    },
+}
+
+/// A variant as typed on the command line, read once the community variants are loaded (clap
+/// reads the arguments before the data directory is known).
+#[derive(Clone, Debug)]
+struct VariantArg(String);
+
+impl std::str::FromStr for VariantArg {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<VariantArg, Self::Err> {
+        Ok(VariantArg(s.to_string()))
+    }
+}
+
+impl VariantArg {
+    fn variant(&self) -> Result<Variant> {
+        self.0.parse::<Variant>().map_err(|e| anyhow::anyhow!("--variant: {e}"))
+    }
+}
+
+#[derive(Debug, Subcommand)]
 enum TournamentAction {
     /// Write a tournament as FIDE TRF-16, for an arbiter to check with their own program.
     Export {
@@ -244,7 +294,38 @@ enum TournamentAction {
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
+    if let Some(Command::Variant {
+        action: VariantAction::Check { depth, max_nodes, games, max_plies, picture, json, file },
+    }) = &cli.command
+    {
+        let opts = tessera_core::variants::CheckOptions {
+            depth: *depth,
+            max_nodes: *max_nodes,
+            games: *games,
+            max_plies: *max_plies,
+            ..Default::default()
+        };
+        return run_variant_check(file, opts, picture.as_deref(), *json);
+    }
+    // The community variants, before anything reads a variant's name. The bot logs what it
+    // refused; a command line tool says it on standard error.
+    let bot = matches!(cli.command, None | Some(Command::Local));
+    let dir = tessera_bot::config::data_dir(cli.data_dir.as_deref()).join("variants");
+    let loaded = tessera_core::variants::load_dir(&dir);
+    for (path, reason) in &loaded.refused {
+        if bot {
+            tracing::warn!(file = %path.display(), "variant file refused: {reason}");
+        } else {
+            eprintln!("warning: {} is not loaded: {reason}", path.display());
+        }
+    }
+    if bot {
+        for (path, v) in &loaded.registered {
+            tracing::info!(file = %path.display(), "community variant {v} loaded");
+        }
+    }
     match cli.command {
+        Some(Command::Variant { .. }) => unreachable!("answered above"),
         Some(Command::Pair { json, file }) => run_pair(&file, json),
         Some(Command::Tournament { action: TournamentAction::Export { id } }) => {
             let cfg = Config::load(cli.config.as_deref(), cli.data_dir.as_deref())?;
@@ -273,17 +354,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let variants = Variant::all();
             let width = variants.iter().map(|v| v.name().len()).max().unwrap_or(0);
             for v in variants {
-                say!("{:<width$}  {}", v.name(), v.summary());
+                let community = if v.is_built_in() { "" } else { "  (community variant)" };
+                say!("{:<width$}  {}{community}", v.name(), v.summary());
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Perft { variant, fen, divide, json, max_nodes, depth }) => {
-            run_perft(variant, fen, divide, json, max_nodes, depth)
+            run_perft(variant.variant()?, fen, divide, json, max_nodes, depth)
         }
-        Some(Command::Replay { variant, json, file }) => run_replay(variant, json, &file),
+        Some(Command::Replay { variant, json, file }) => {
+            run_replay(variant.map(|v| v.variant()).transpose()?, json, &file)
+        }
         Some(Command::Bestmove { from, movetime, depth, json }) => run_bestmove(&from, movetime, depth, json),
         Some(Command::Analyse { variant, moves, movetime, depth, json }) => {
-            run_analyse(variant, &moves, movetime, depth, json)
+            run_analyse(variant.map(|v| v.variant()).transpose()?, &moves, movetime, depth, json)
         }
         Some(Command::Render {
             from,
@@ -883,4 +967,99 @@ pub fn position_json(variant: Variant, pos: &Position, ply: usize, result: Optio
         out["locked"] = json!(pos.locked().into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>());
     }
     out
+}
+
+/// `tessera variant check FILE`: the file read and tried ([`tessera_core::variants::check`]), the
+/// start picture written, and a report; exit 1 when anything is wrong.
+fn run_variant_check(
+    file: &std::path::Path,
+    opts: tessera_core::variants::CheckOptions,
+    picture: Option<&std::path::Path>,
+    json: bool,
+) -> Result<ExitCode> {
+    let started = Instant::now();
+    let report = match tessera_core::variants::read_file(file) {
+        Ok(text) => tessera_core::variants::check(&text, opts),
+        Err(message) => tessera_core::variants::CheckReport {
+            refused: Some(tessera_core::variants::Refusal { line: None, field: None, message }),
+            ..Default::default()
+        },
+    };
+    let written = match (&report.picture, report.variant) {
+        (Some(png), Some(v)) => {
+            let path = picture.map_or_else(|| PathBuf::from(format!("{}.png", v.name())), PathBuf::from);
+            std::fs::write(&path, png).with_context(|| format!("writing the picture {}", path.display()))?;
+            Some(path)
+        }
+        _ => None,
+    };
+    let g = &report.games;
+    if json {
+        let refused = report
+            .refused
+            .as_ref()
+            .map(|r| json!({ "line": r.line, "field": r.field, "message": r.message }));
+        let variant = report.variant.map(|v| {
+            json!({
+                "name": v.name(),
+                "aliases": v.aliases(),
+                "title": v.title(),
+                "start": v.start_fen(),
+                "key": v.key(),
+            })
+        });
+        let endings: Map<String, Value> = g.endings.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
+        say!(
+            "{}",
+            json!({
+                "file": file.display().to_string(),
+                "ok": report.ok(),
+                "refused": refused,
+                "variant": variant,
+                "perft": report.perft,
+                "perft_stopped_at": report.perft_stopped_at,
+                "games": {
+                    "played": g.played,
+                    "ended": endings,
+                    "at_limit": g.at_limit,
+                    "plies": g.plies,
+                    "failures": g.failures,
+                },
+                "picture": written.as_ref().map(|p| p.display().to_string()),
+                "seconds": (started.elapsed().as_secs_f64() * 100.0).round() / 100.0,
+            })
+        );
+    } else if let Some(r) = &report.refused {
+        let line = r.line.map_or(String::new(), |l| format!("line {l}, "));
+        let field = r.field.as_ref().map_or(String::new(), |f| format!("{f}: "));
+        say!("{}: refused: {line}{field}{}", file.display(), r.message);
+    } else if let Some(v) = report.variant {
+        say!("{}: reads as {} ({})", file.display(), v.name(), v.title());
+        let counts: Vec<String> =
+            report.perft.iter().enumerate().map(|(d, n)| format!("depth {} {n}", d + 1)).collect();
+        let stopped = report
+            .perft_stopped_at
+            .map_or(String::new(), |d| format!("; depth {d} passes {} leaves, not counted", opts.max_nodes));
+        say!("perft from the start: {}{stopped}", counts.join(", "));
+        let endings: Vec<String> = g.endings.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        say!(
+            "random games: {} played, {} plies; ended by the rules: {}; stopped at {} plies: {}",
+            g.played,
+            g.plies,
+            if endings.is_empty() { "none".into() } else { endings.join(", ") },
+            opts.max_plies,
+            g.at_limit
+        );
+        for f in &g.failures {
+            say!("FAILED: {f}");
+        }
+        if g.failures.is_empty() {
+            say!("every game's record replays to the same position and result");
+        }
+        if let Some(p) = &written {
+            say!("start picture: {}", p.display());
+        }
+        say!("{}", if report.ok() { "ok" } else { "not ok" });
+    }
+    Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -219,14 +219,19 @@ fn secret(get: &dyn Fn(&str) -> Option<String>, key: &str) -> Result<Option<Secr
     Ok(None)
 }
 
+/// The data directory: the one given, else `$TESSERA_DATA_DIR`, else [`default_data_dir`].
+pub fn data_dir(given: Option<&Path>) -> PathBuf {
+    given
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("TESSERA_DATA_DIR").filter(|v| !v.is_empty()).map(PathBuf::from))
+        .unwrap_or_else(default_data_dir)
+}
+
 impl Config {
     /// Loads the file (if given or found in the data directory) and the environment.
     pub fn load(file: Option<&Path>, data_dir: Option<&Path>) -> Result<Config> {
         let env = |key: &str| std::env::var(format!("TESSERA_{}", key.to_ascii_uppercase())).ok();
-        let data_dir = data_dir
-            .map(Path::to_path_buf)
-            .or_else(|| env("data_dir").map(PathBuf::from))
-            .unwrap_or_else(default_data_dir);
+        let data_dir = self::data_dir(data_dir);
         let file = file.map(Path::to_path_buf).or_else(|| env("config").map(PathBuf::from)).or_else(|| {
             let p = data_dir.join("config");
             p.exists().then_some(p)

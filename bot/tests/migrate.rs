@@ -306,6 +306,7 @@ fn whole(cluster: &postgres::Cluster) {
         now: T0,
         bot: None,
         weekends_off: false,
+        definition: None,
     };
     assert_eq!(pg.create_game(&game).unwrap(), games + 1);
     let mut challenge = pg.open_challenges(PLATFORM, "lobby", 1).unwrap().remove(0);

@@ -162,6 +162,7 @@ fn new_game_in(channel: &str, white: PlayerId, black: PlayerId) -> NewGame<'_> {
         now: 100,
         bot: None,
         weekends_off: false,
+        definition: None,
     }
 }
 

@@ -25,3 +25,4 @@ pub mod store;
 pub mod tournament;
 mod turn_list;
 mod turn_texts;
+pub mod variants;

@@ -45,6 +45,9 @@ pub trait Store: Send + Sync + TournamentStore {
         notices: &[NewNotice],
     ) -> Result<Option<GameId>>;
     fn game(&self, id: GameId) -> Result<Option<GameRow>>;
+    /// The text of the community variant definition stored under `key` with a game
+    /// ([`NewGame::definition`], [`GameRow::variant_key`]).
+    fn variant_definition(&self, key: &str) -> Result<Option<String>>;
     /// Unfinished games in a channel.
     fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>>;
     /// The channel's most recent game, finished or not.
@@ -427,6 +430,9 @@ impl<T: Store + ?Sized> Store for Box<T> {
     }
     fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         (**self).game(id)
+    }
+    fn variant_definition(&self, key: &str) -> Result<Option<String>> {
+        (**self).variant_definition(key)
     }
     fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>> {
         (**self).channel_games(platform, channel)

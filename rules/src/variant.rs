@@ -351,6 +351,19 @@ impl Variant {
     fn add(def: VariantDef, key: String, source: Option<&str>, listed: bool) -> Result<Variant, String> {
         let registry = &*REGISTRY;
         let mut next = registry.next.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The same text registered again (a second load of a directory, a stored game's file that
+        // is the listed one) is the variant registered the first time.
+        let known = registry
+            .by_key
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(key.as_str())
+            .copied();
+        if let Some(v) = known
+            && (!listed || Variant::all().contains(&v))
+        {
+            return Ok(v);
+        }
         let names: Vec<&str> =
             std::iter::once(def.name.as_str()).chain(def.aliases.iter().map(String::as_str)).collect();
         let mut seen: Vec<String> = Vec::with_capacity(names.len());
@@ -367,12 +380,17 @@ impl Variant {
                 std::iter::once(v.name()).chain(v.aliases().iter().copied()).any(|a| normalised(a) == n)
             });
             match taken {
-                Some(v) if listed || v.is_built_in() => {
+                Some(v) if Some(v) != known && (listed || v.is_built_in()) => {
                     return Err(format!("\"{name}\" is already a name of the variant {v}"));
                 }
                 _ => {}
             }
             seen.push(n);
+        }
+        if let Some(v) = known {
+            // Registered unlisted for a stored game, now listed by its file.
+            registry.listed.write().unwrap_or_else(std::sync::PoisonError::into_inner).push(v);
+            return Ok(v);
         }
         let id = match u16::try_from(*next) {
             Ok(id) if *next < MAX_VARIANTS => id,

@@ -88,6 +88,7 @@ pub(crate) fn game_row(r: &impl Columns, moves: Vec<String>) -> Result<GameRow> 
         bot: BotOpponent::from_columns(r.int(16)?, level_opt(r, 17)?),
         weekends_off: r.flag(18)?,
         thread: r.text(19)?,
+        variant_key: r.text(20)?,
         moves,
     })
 }
@@ -139,6 +140,7 @@ pub(crate) fn tournament_row(r: &impl Columns) -> Result<TournamentRow> {
         current_round: small(r, 14)?,
         created_at: number(r, 15)?,
         vacation_days: small_opt(r, 16)?,
+        variant_key: r.text(17)?,
     })
 }
 

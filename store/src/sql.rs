@@ -10,10 +10,17 @@ pub const CHALLENGE_COLUMNS: &str = "id, platform, channel, challenger, challeng
 
 pub const GAME_COLUMNS: &str = "id, platform, channel, variant, start_fen, white, black, result, result_reason, \
      days_per_move, last_move_at, reminded, draw_offer, takeback_offer, rated, created_at, bot_player, bot_level, \
-     weekends_off, thread";
+     weekends_off, thread, variant_key";
 
 pub const TOURNAMENT_COLUMNS: &str = "id, platform, channel, name, organiser, variant, format, rounds, days_per_move, \
-     rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days";
+     rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days, variant_key";
+
+/// `(key, text)`: a community variant's definition, kept once however many games use it.
+pub const INSERT_VARIANT_DEFINITION: &str =
+    "INSERT INTO variant_definitions (key, text) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING";
+
+/// `(key)`.
+pub const VARIANT_DEFINITION: &str = "SELECT text FROM variant_definitions WHERE key = ?1";
 
 /// `(player)`.
 pub const PLAYER_BY_ID: &str = "SELECT id, platform, user_id, name FROM players WHERE id = ?1";

@@ -68,6 +68,7 @@ fn club() -> (Arc<Service<SqliteStore>>, i64, i64) {
             bye_halves: 2,
             now: T0,
             vacation_days: None,
+            definition: None,
         })
         .unwrap();
     let mut players = Vec::with_capacity(PLAYERS);
@@ -86,6 +87,7 @@ fn club() -> (Arc<Service<SqliteStore>>, i64, i64) {
         days_per_move: Some(3),
         rated: false,
         now: T0,
+        definition: None,
     };
     let half = PLAYERS / 2;
     for round in 1..=3u32 {

@@ -23,7 +23,7 @@ use clap::Parser;
 use tessera_core::model::GameId;
 use tessera_core::service::{Incoming, Service, User, unix_now};
 use tessera_core::store::Store;
-use tessera_rules::{Game, Position, Variant, notation};
+use tessera_rules::{Game, Position, notation};
 use tessera_store::AnyStore;
 use tessera_store::database::Database;
 
@@ -97,7 +97,8 @@ fn load(store: &AnyStore, id: GameId) -> Result<Option<Playing>> {
     if row.result.is_some() {
         return Ok(None);
     }
-    let variant: Variant = row.variant.parse().map_err(|_| anyhow::anyhow!("game {id}: unknown variant"))?;
+    let variant = tessera_core::variants::stored_variant(store, &row.variant, row.variant_key.as_deref())
+        .map_err(|e| anyhow::anyhow!("game {id}: {e}"))?;
     let mut game = Game::new(Position::from_fen(variant, &row.start_fen)?);
     for text in &row.moves {
         game.play_text(text).map_err(|e| anyhow::anyhow!("game {id}: stored {text}: {e}"))?;

@@ -18,6 +18,7 @@ pub(crate) fn new_tournament<'a>(channel: &'a str, organiser: PlayerId, format: 
         bye_halves: 2,
         now: T0,
         vacation_days: None,
+        definition: None,
     }
 }
 
@@ -29,6 +30,7 @@ pub(crate) const TEMPLATE: GameTemplate<'static> = GameTemplate {
     days_per_move: Some(2),
     rated: true,
     now: T0,
+    definition: None,
 };
 
 pub(crate) fn game_pairing(board: u32, white: PlayerId, black: PlayerId) -> NewPairing {

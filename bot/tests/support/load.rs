@@ -39,6 +39,7 @@ pub fn setup(store: &dyn Store, count: usize) -> (GameId, GameId) {
             now: tessera_core::service::unix_now(),
             bot: None,
             weekends_off: false,
+            definition: None,
         };
         ids.push(store.create_game(&game).unwrap());
     }

@@ -59,6 +59,9 @@ pub struct GameRow {
     /// Matrix thread's root event), where its moves and notices are posted; empty once making
     /// one failed (the game stays in the channel), `None` while it has none.
     pub thread: Option<String>,
+    /// The community variant's definition the game started under ([`crate::store::Store::variant_definition`]);
+    /// `None` for a built-in, whose rules are compiled in.
+    pub variant_key: Option<String>,
 }
 
 impl GameRow {
@@ -123,6 +126,24 @@ pub struct NewGame<'a> {
     pub now: i64,
     pub bot: Option<BotOpponent>,
     pub weekends_off: bool,
+    /// A community variant's file, stored with the game (once per text) so the game keeps its
+    /// rules whatever later happens to the file; `None` for a built-in.
+    pub definition: Option<StoredDefinition<'a>>,
+}
+
+/// A community variant's definition as a game keeps it: the key ([`tessera_rules::Variant::key`]) and
+/// the file's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredDefinition<'a> {
+    pub key: &'a str,
+    pub text: &'a str,
+}
+
+impl StoredDefinition<'static> {
+    /// What a game of `variant` stores: nothing for a built-in.
+    pub fn of(variant: tessera_rules::Variant) -> Option<StoredDefinition<'static>> {
+        variant.source().map(|text| StoredDefinition { key: variant.key(), text })
+    }
 }
 
 /// A conditional line ([`crate::store::Store::conditional_lines`]): the turns a player has

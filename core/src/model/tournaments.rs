@@ -1,7 +1,7 @@
 //! Tournaments as the store keeps them: their settings, entrants and the pairings of each round.
 //! Standings are not stored; they follow from the pairings and the games' results.
 
-use crate::model::{GameId, NewGame, PlayerId};
+use crate::model::{GameId, NewGame, PlayerId, StoredDefinition};
 use crate::outbox::NewNotice;
 
 pub type TournamentId = i64;
@@ -111,6 +111,9 @@ pub struct TournamentRow {
     /// Vacation in its games: `None` as each player's allowance says, `Some(0)` none, `Some(n)` at
     /// most `n` days a player.
     pub vacation_days: Option<u32>,
+    /// The community variant's definition its games play ([`crate::store::Store::variant_definition`]);
+    /// `None` for a built-in.
+    pub variant_key: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -129,6 +132,8 @@ pub struct NewTournament<'a> {
     pub bye_halves: u32,
     pub now: i64,
     pub vacation_days: Option<u32>,
+    /// A community variant's definition, stored with the tournament so every round plays it.
+    pub definition: Option<StoredDefinition<'a>>,
 }
 
 /// A player entered in a tournament.
@@ -230,6 +235,8 @@ pub struct GameTemplate<'a> {
     pub days_per_move: Option<u32>,
     pub rated: bool,
     pub now: i64,
+    /// A community variant's definition, stored with each game ([`NewGame::definition`]).
+    pub definition: Option<StoredDefinition<'a>>,
 }
 
 impl<'a> GameTemplate<'a> {
@@ -247,6 +254,7 @@ impl<'a> GameTemplate<'a> {
             now: self.now,
             bot: None,
             weekends_off: false,
+            definition: self.definition,
         }
     }
 }

@@ -114,7 +114,14 @@ impl<S: Store> Service<S> {
                 }
             });
         };
-        let variant: Variant = game.variant.parse().map_err(|_| corrupt(&game, "unknown variant"))?;
+        // By name: a rematch of a community variant is played by its file as it is now.
+        let variant: Variant = game.variant.parse().map_err(|_| {
+            format!(
+                "{} is no longer offered here (its variant file was removed); challenge them to another \
+                 variant with `!t challenge @name VARIANT`",
+                game.variant
+            )
+        })?;
         let color = if game.white == me.id { ColorChoice::Black } else { ColorChoice::White };
         let opponent = [User::new(them.user_id, them.name)];
         self.challenge(
@@ -189,6 +196,7 @@ impl<S: Store> Service<S> {
             now: msg.now,
             bot: None,
             weekends_off: c.weekends_off,
+            definition: StoredDefinition::of(variant),
         };
         let names = |id| {
             self.store.player_by_id(id).map_err(internal)?.ok_or_else(|| "a player has vanished".to_string())

@@ -137,9 +137,18 @@ pub(super) fn pgn(l: &Loaded, event: &str, round: &str) -> String {
     text
 }
 
+/// The side to move at a stored game's start: the position text's second field, whatever the
+/// variant (so a list of games reads no variant definition).
+pub(super) fn start_turn(row: &GameRow) -> Option<Color> {
+    match row.start_fen.split_whitespace().nth(1)? {
+        "w" => Some(Color::White),
+        "b" => Some(Color::Black),
+        _ => None,
+    }
+}
+
 /// The side to move in a stored game, from the number of its moves (each is one whole turn).
 pub(super) fn row_turn(row: &GameRow) -> Option<Color> {
-    let variant: Variant = row.variant.parse().ok()?;
-    let first = Position::from_fen(variant, &row.start_fen).ok()?.turn();
+    let first = start_turn(row)?;
     Some(if row.moves.len().is_multiple_of(2) { first } else { first.other() })
 }

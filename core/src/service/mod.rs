@@ -14,7 +14,7 @@ use tessera_rules::{
 pub use crate::command_spec::Actions;
 use crate::command_spec::Suggest;
 use crate::commands::{self, ColorChoice, Command, GameRef, Offer, Parsed, Scope};
-use crate::model::{Append, BotOpponent, Challenge, GameId, GameRow, NewGame, Player};
+use crate::model::{Append, BotOpponent, Challenge, GameId, GameRow, NewGame, Player, StoredDefinition};
 use crate::outbox::{NewNotice, NoticeKind};
 use crate::store::Store;
 use crate::turn_list::{self, key_begins, long_begins_like, move_key};
@@ -418,8 +418,20 @@ impl<S: Store> Service<S> {
         self.load_keeping(row, false)
     }
 
+    /// The variant a stored game plays: a community variant's by the definition the game
+    /// started with, whatever has since happened to its file.
+    fn game_variant(&self, row: &GameRow) -> Result<Variant, String> {
+        crate::variants::stored_variant(&self.store, &row.variant, row.variant_key.as_deref())
+    }
+
+    /// The variant a tournament's games play: for a community variant, the definition the
+    /// tournament was created with.
+    fn tournament_variant(&self, t: &crate::model::TournamentRow) -> Result<Variant, String> {
+        crate::variants::stored_variant(&self.store, &t.variant, t.variant_key.as_deref())
+    }
+
     fn load_keeping(&self, row: GameRow, keep: bool) -> Result<Loaded, String> {
-        let variant: Variant = row.variant.parse().map_err(|_| corrupt(&row, "unknown variant"))?;
+        let variant = self.game_variant(&row).map_err(|e| corrupt(&row, &e))?;
         let (mut game, cached) = match self.games.get(row.id, &row.start_fen, &row.moves) {
             Some(hit) => hit,
             None => {
@@ -785,8 +797,16 @@ pub fn suggest_variants(typed: &str, limit: usize) -> Vec<Suggestion> {
 
 fn variants_text() -> String {
     let mut out = String::from("Variants:\n");
-    for v in Variant::all() {
+    let (built_in, community): (Vec<Variant>, Vec<Variant>) =
+        Variant::all().into_iter().partition(|v| v.is_built_in());
+    for v in built_in {
         out.push_str(&format!("`{}` — {}\n", v.name(), v.summary()));
+    }
+    if !community.is_empty() {
+        out.push_str("Community variants (defined by files on this server; `!t rules NAME` explains one):\n");
+        for v in community {
+            out.push_str(&format!("`{}` — {}\n", v.name(), v.summary()));
+        }
     }
     out
 }

@@ -114,6 +114,7 @@ impl<S: Store> Service<S> {
             now: msg.now,
             bot: Some(BotOpponent { player: them.id, level }),
             weekends_off: false,
+            definition: StoredDefinition::of(variant),
         };
         let id = self.store.create_game(&game).map_err(internal)?;
         let loaded = self.find(msg, Some(id), true)?;
@@ -150,10 +151,7 @@ impl<S: Store> Service<S> {
                 continue;
             }
             let Some(bot) = row.bot else { continue };
-            let Ok(variant) = row.variant.parse::<Variant>() else { continue };
-            let Ok(start) = Position::from_fen(variant, &row.start_fen) else { continue };
-            // Each stored move is one whole turn, so the side to move follows from their number.
-            let turn = if row.moves.len() % 2 == 0 { start.turn() } else { start.turn().other() };
+            let Some(turn) = super::listings::row_turn(&row) else { continue };
             let to_move = if turn == Color::White { row.white } else { row.black };
             if to_move == bot.player {
                 self.practice.push(crate::queue::Job::Turn(row.id));

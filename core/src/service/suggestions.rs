@@ -124,10 +124,8 @@ impl<S: Store> Service<S> {
         rows.into_iter()
             .filter_map(|row| {
                 let color = if row.white == me.id { Color::White } else { Color::Black };
-                let variant: Variant = row.variant.parse().ok()?;
-                let start = Position::from_fen(variant, &row.start_fen).ok()?;
-                // Each stored move is one whole turn, so the side to move follows from their number.
-                let turn = if row.moves.len() % 2 == 0 { start.turn() } else { start.turn().other() };
+                let variant = &row.variant;
+                let turn = super::listings::row_turn(&row)?;
                 let opponent =
                     self.store.player_by_id(if color == Color::White { row.black } else { row.white });
                 let opponent = opponent.ok()??;

@@ -22,6 +22,7 @@ fn row(format: Format, rounds: u32, current: u32) -> TournamentRow {
         current_round: current,
         created_at: 0,
         vacation_days: None,
+        variant_key: None,
     }
 }
 

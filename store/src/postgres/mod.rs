@@ -57,6 +57,7 @@ const PG_MIGRATIONS: &[(u32, &str)] = &[
     (9, include_str!("../../migrations/postgres/009_threads.sql")),
     (10, include_str!("../../migrations/postgres/010_publications.sql")),
     (11, include_str!("../../migrations/postgres/011_analyses.sql")),
+    (12, include_str!("../../migrations/postgres/012_variant_definitions.sql")),
 ];
 
 /// Connections one process keeps open at most: as many threads as ever wait on the store at once
@@ -393,6 +394,11 @@ impl Store for PgStore {
 
     fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         Ok(self.games("id = $1", &[&id])?.into_iter().next())
+    }
+
+    fn variant_definition(&self, key: &str) -> Result<Option<String>> {
+        let row = self.row(sql::VARIANT_DEFINITION, &[&key])?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
     }
 
     fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>> {

@@ -24,11 +24,14 @@ pub(super) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 
 /// Stores a new game (in `c`'s transaction, if it is one); its id.
 pub(super) async fn insert_game(c: &impl GenericClient, g: &NewGame<'_>) -> Result<GameId> {
+    if let Some(d) = g.definition {
+        execute(c, sql::INSERT_VARIANT_DEFINITION, &[&d.key, &d.text]).await?;
+    }
     Ok(one(
         c,
         "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-         last_move_at, reminded, rated, bot_player, bot_level, weekends_off)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11, $12) RETURNING id",
+         last_move_at, reminded, rated, bot_player, bot_level, weekends_off, variant_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9, $10, $11, $12, $13) RETURNING id",
         &[
             &g.platform,
             &g.channel,
@@ -42,6 +45,7 @@ pub(super) async fn insert_game(c: &impl GenericClient, g: &NewGame<'_>) -> Resu
             &g.bot.map(|b| b.player),
             &g.bot.map(|b| i64::from(b.level)),
             &g.weekends_off,
+            &g.definition.map(|d| d.key),
         ],
     )
     .await?

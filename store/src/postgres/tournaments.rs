@@ -87,12 +87,18 @@ async fn record_result(
 
 impl TournamentStore for PgStore {
     fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
-        let r = self.one(
-            "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds,
-             days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at,
-             vacation_days)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13, $14) RETURNING id",
-            &[
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            if let Some(d) = t.definition {
+                execute(&tx, sql::INSERT_VARIANT_DEFINITION, &[&d.key, &d.text]).await?;
+            }
+            let r = one(
+                &tx,
+                "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds,
+                 days_per_move, rated, starts_at, max_players, bye_halves, status, current_round, created_at,
+                 vacation_days, variant_key)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', 0, $13, $14, $15) RETURNING id",
+                &[
                 &t.platform,
                 &t.channel,
                 &t.name,
@@ -107,9 +113,14 @@ impl TournamentStore for PgStore {
                 &i64::from(t.bye_halves),
                 &t.now,
                 &t.vacation_days.map(i64::from),
+                &t.definition.map(|d| d.key),
             ],
-        )?;
-        Ok(r.try_get(0)?)
+            )
+            .await?;
+            let id = r.try_get(0)?;
+            tx.commit().await?;
+            Ok(id)
+        })
     }
 
     fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {

@@ -31,6 +31,7 @@ pub(crate) const MIGRATIONS: &[(u32, &str)] = &[
     (9, include_str!("../../migrations/009_threads.sql")),
     (10, include_str!("../../migrations/010_publications.sql")),
     (11, include_str!("../../migrations/011_analyses.sql")),
+    (12, include_str!("../../migrations/012_variant_definitions.sql")),
 ];
 
 /// The schema version from which players' names are stored cleaned ([`tessera_core::names::clean_or`]):
@@ -190,10 +191,13 @@ fn line_ids(conn: &Connection, game: GameId) -> Result<Vec<i64>> {
 
 /// Stores a new game (in `conn`'s transaction, if it has one); its id.
 pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
+    if let Some(d) = g.definition {
+        conn.execute(sql::INSERT_VARIANT_DEFINITION, params![d.key, d.text])?;
+    }
     conn.execute(
         "INSERT INTO games (platform, channel, variant, start_fen, white, black, days_per_move, created_at,
-         last_move_at, reminded, rated, bot_player, bot_level, weekends_off)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11, ?12)",
+         last_move_at, reminded, rated, bot_player, bot_level, weekends_off, variant_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9, ?10, ?11, ?12, ?13)",
         params![
             g.platform,
             g.channel,
@@ -206,7 +210,8 @@ pub(crate) fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameId> {
             g.rated,
             g.bot.map(|b| b.player),
             g.bot.map(|b| b.level),
-            g.weekends_off
+            g.weekends_off,
+            g.definition.map(|d| d.key)
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -421,6 +426,10 @@ impl Store for SqliteStore {
     fn game(&self, id: GameId) -> Result<Option<GameRow>> {
         let conn = self.conn();
         Ok(games(&conn, "id = ?1", &[&id])?.into_iter().next())
+    }
+
+    fn variant_definition(&self, key: &str) -> Result<Option<String>> {
+        read_one(&self.conn(), sql::VARIANT_DEFINITION, [key], |r| Ok(r.get(0)?))
     }
 
     fn channel_games(&self, platform: &str, channel: &str) -> Result<Vec<GameRow>> {
@@ -964,6 +973,7 @@ mod tests {
                 now: 100,
                 bot: None,
                 weekends_off: false,
+                definition: None,
             })
             .unwrap()
     }

@@ -92,11 +92,16 @@ fn record_result(
 
 impl TournamentStore for SqliteStore {
     fn create_tournament(&self, t: &NewTournament) -> Result<TournamentId> {
-        let conn = self.conn();
-        conn.execute(
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        if let Some(d) = t.definition {
+            tx.execute(sql::INSERT_VARIANT_DEFINITION, params![d.key, d.text])?;
+        }
+        tx.execute(
             "INSERT INTO tournaments (platform, channel, name, organiser, variant, format, rounds, days_per_move,
-             rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', 0, ?13, ?14)",
+             rated, starts_at, max_players, bye_halves, status, current_round, created_at, vacation_days,
+             variant_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', 0, ?13, ?14, ?15)",
             params![
                 t.platform,
                 t.channel,
@@ -111,10 +116,13 @@ impl TournamentStore for SqliteStore {
                 t.max_players,
                 t.bye_halves,
                 t.now,
-                t.vacation_days
+                t.vacation_days,
+                t.definition.map(|d| d.key)
             ],
         )?;
-        Ok(conn.last_insert_rowid())
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(id)
     }
 
     fn tournament(&self, id: TournamentId) -> Result<Option<TournamentRow>> {

@@ -60,6 +60,7 @@ impl Club {
                 now: self.now.get(),
                 bot: None,
                 weekends_off: false,
+                definition: None,
             })
             .unwrap();
         self.play(id, moves);

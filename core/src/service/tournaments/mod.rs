@@ -313,6 +313,7 @@ impl<S: Store> Service<S> {
                 bye_halves: s.bye_halves,
                 now: msg.now,
                 vacation_days: s.vacation_days,
+                definition: StoredDefinition::of(s.variant),
             })
             .map_err(internal)?;
         let mut details = vec![
@@ -408,8 +409,7 @@ impl<S: Store> Service<S> {
                 ));
             }
         }
-        let variant: Variant =
-            t.variant.parse().map_err(|_| "that tournament names an unknown variant".to_string())?;
+        let variant = self.tournament_variant(&t)?;
         let seed = self.ratings()?.get(variant.name(), me.id).rating.round() as i64;
         let first_round = if late { t.current_round + 1 } else { 1 };
         match self.store.add_entrant(t.id, me.id, first_round, seed, &JOINABLE, msg.now).map_err(internal)? {

@@ -64,8 +64,7 @@ impl<S: Store> Service<S> {
                 break;
             }
             let (snapshot, played) = self.snapshot_with_games(&t)?;
-            let variant: Variant =
-                t.variant.parse().map_err(|_| "the tournament names an unknown variant".to_string())?;
+            let variant = self.tournament_variant(&t)?;
             let start_fen = Position::start(variant).fen();
             let template = GameTemplate {
                 platform: &t.platform,
@@ -75,6 +74,7 @@ impl<S: Store> Service<S> {
                 days_per_move: t.days_per_move,
                 rated: t.rated,
                 now,
+                definition: StoredDefinition::of(variant),
             };
             if t.format == Format::Knockout && t.current_round > 0 {
                 let mut replayed = false;
