@@ -17,6 +17,7 @@ mod talk;
 mod analysis;
 mod chat;
 mod cli;
+mod community;
 mod correspondence;
 mod crash;
 mod crash_tournaments;

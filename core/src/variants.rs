@@ -282,6 +282,7 @@ fn random_game(variant: Variant, seed: u64, max_plies: usize, report: &mut Games
 fn ending_name(outcome: tessera_rules::Outcome) -> String {
     use tessera_rules::Outcome;
     match outcome {
+        Outcome::Win { reason: tessera_rules::WinReason::Stalemate, .. } => "stalemate (lost)".into(),
         Outcome::Win { reason, .. } => format!("{reason:?}").to_lowercase(),
         Outcome::Draw { reason } => match reason {
             tessera_rules::DrawReason::SeventyFiveMoves => "75-move rule".into(),
