@@ -69,10 +69,22 @@ fn community_variants_are_listed_apart_and_a_bad_file_is_refused_with_its_line()
     // The chat lists it apart, explains it from its file, and plays it.
     let answers = local(
         &dir,
-        &["!t variants", "!t rules hans38 five", "!t challenge @bob hans38-five white", "/as bob", "!t accept"],
+        &[
+            "!t variants",
+            "!t rules hans38 five",
+            "!t challenge @bob hans38-five white",
+            "/as bob",
+            "!t accept",
+        ],
     );
-    assert!(answers[0].contains("Community variants") && answers[0].contains("`hans38-five` — "), "{answers:?}");
-    assert!(answers[1].starts_with("[tessera] **hans38-five**: holes between the armies; 5 owned"), "{answers:?}");
+    assert!(
+        answers[0].contains("Community variants") && answers[0].contains("`hans38-five` — "),
+        "{answers:?}"
+    );
+    assert!(
+        answers[1].starts_with("[tessera] **hans38-five**: holes between the armies; 5 owned"),
+        "{answers:?}"
+    );
     assert!(answers[4].contains("Game #1 begins: hans38-five"), "{answers:?}");
     // The log says which file was refused, and the bot ran on.
     std::fs::remove_dir_all(&dir).unwrap();
@@ -169,7 +181,8 @@ fn variant_check_reports_in_text_and_json() {
     assert!(std::fs::read(&picture).unwrap().starts_with(b"\x89PNG"));
 
     let bad = dir.join("bad.toml");
-    std::fs::write(&bad, hans38_with("bad", 3).replace("ownership = \"owned\"", "ownership = \"mine\"")).unwrap();
+    std::fs::write(&bad, hans38_with("bad", 3).replace("ownership = \"owned\"", "ownership = \"mine\""))
+        .unwrap();
     let out = tessera(&dir, &["variant", "check", bad.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();

@@ -26,13 +26,17 @@ use talk::{PLATFORM, T0};
 
 /// Every table of the schema but the migrations' and the leases', in the order the copy takes them
 /// (each after those it refers to).
-const TABLES: [&str; 20] = [
+const TABLES: [&str; 21] = [
     "channel_settings",
     "handled_messages",
     "outbox",
     "players",
     "challenges",
     "digests_sent",
+    "player_settings",
+    "publications",
+    "vacations",
+    "variant_definitions",
     "games",
     "analyses",
     "analysis_plies",
@@ -41,12 +45,9 @@ const TABLES: [&str; 20] = [
     "game_watchers",
     "moves",
     "pending_turns",
-    "player_settings",
-    "publications",
     "tournaments",
     "tournament_pairings",
     "tournament_players",
-    "vacations",
 ];
 
 /// What `who` writes in `channel`; the replies' text, which must not be empty.
@@ -73,6 +74,8 @@ struct Community {
     postal: i64,
     /// Alice against the bot itself.
     practice: i64,
+    /// Bob and Carol's game of a community variant, its definition stored with it.
+    community: i64,
 }
 
 /// Players, an open challenge, a finished rated game with moves, a running game on a clock with a
@@ -123,7 +126,18 @@ fn fill(path: &Path) -> Community {
 
     let practice = game_id(&says(&service, "practice", "alice", "!t challenge @tessera chess white level 1"));
     says(&service, "practice", "alice", "e4");
-    Community { finished, running, postal, practice }
+
+    let (_, hans38) = tessera_rules::variant_file::BUILT_IN_FILES[tessera_rules::Variant::HANS38.index()];
+    let five = hans38
+        .replace("name = \"hans38\"", "name = \"migrate-five\"")
+        .replace("aliases = [\"hans38-chess\", \"limited-squares\"]", "aliases = []")
+        .replace("reserve = 3", "reserve = 5")
+        .replace("hand:3/3", "hand:5/5");
+    tessera_rules::Variant::register_file(&five).unwrap();
+    says(&service, "five", "bob", "!t challenge @carol migrate-five white");
+    let community = game_id(&says(&service, "five", "carol", "!t accept"));
+    assert!(says(&service, "five", "bob", "@@e4").contains(" played "));
+    Community { finished, running, postal, practice, community }
 }
 
 /// Rows in a table of the SQLite file.
@@ -182,7 +196,7 @@ fn same_through_the_store(path: &Path, address: &str, c: &Community) {
     let (sqlite, pg) = (SqliteStore::open(path).unwrap(), PgStore::connect(address).unwrap());
     let (sqlite, pg) = (&sqlite, &pg);
     let games = ids_in_use(sqlite, |s, id| s.game(id).unwrap().is_some());
-    assert!(games >= 6, "{games} games");
+    assert!(games >= 7, "{games} games");
     for id in 1..=games + 1 {
         assert_eq!(pg.game(id).unwrap(), sqlite.game(id).unwrap(), "game {id}");
     }
@@ -191,6 +205,11 @@ fn same_through_the_store(path: &Path, address: &str, c: &Community) {
     let running = pg.game(c.running).unwrap().unwrap();
     assert!(running.draw_offer.is_some() && running.days_per_move == Some(3) && running.result.is_none());
     assert!(pg.game(c.practice).unwrap().unwrap().bot.is_some_and(|b| b.level == 1));
+    let key =
+        pg.game(c.community).unwrap().unwrap().variant_key.expect("a community game keeps its definition");
+    assert!(key.starts_with("migrate-five@"), "{key}");
+    let text = pg.variant_definition(&key).unwrap().expect("the definition moved with the game");
+    assert_eq!(Some(text), sqlite.variant_definition(&key).unwrap());
     let players = ids_in_use(sqlite, |s, id| s.player_by_id(id).unwrap().is_some());
     for id in 1..=players + 1 {
         assert_eq!(pg.player_by_id(id).unwrap(), sqlite.player_by_id(id).unwrap(), "player {id}");
@@ -279,7 +298,7 @@ fn whole(cluster: &postgres::Cluster) {
     let before = dump(&address);
     let refused = migrate(&path, &target, false).unwrap_err();
     let not_empty = refused.downcast_ref::<TargetNotEmpty>().unwrap_or_else(|| panic!("{refused:#}"));
-    assert!(not_empty.tables.contains(&("games".to_string(), 6)), "{not_empty:?}");
+    assert!(not_empty.tables.contains(&("games".to_string(), 7)), "{not_empty:?}");
     assert!(refused.to_string().contains("--force"), "{refused}");
     assert_eq!(dump(&address), before);
 
@@ -488,7 +507,7 @@ fn command(cluster: &postgres::Cluster) {
     let out = tessera(&["migrate", "--from", from, "--to-file", to_file, "--force"], &[]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success() && text.contains("Verified"), "{text}{}", stderr(&out));
-    assert!(text.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["games", "6"]), "{text}");
+    assert!(text.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["games", "7"]), "{text}");
 
     // The configured database already PostgreSQL and no --from: refused.
     let out =
