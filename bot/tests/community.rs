@@ -90,6 +90,45 @@ fn community_variants_are_listed_apart_and_a_bad_file_is_refused_with_its_line()
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The practice opponent plays a community variant, and its finished game is drawn as a GIF.
+#[test]
+fn the_practice_opponent_plays_a_community_variant_and_its_game_is_drawn() {
+    let dir = data_dir("practice");
+    std::fs::write(dir.join("variants/hans38-five.toml"), hans38_with("hans38-five", 5)).unwrap();
+    let answers = local(&dir, &["!t challenge @tessera hans38-five white level 1", "@@e4", "!t resign"]);
+    assert!(answers[0].contains("Game #1 begins: hans38-five, alice (white) vs tessera"), "{answers:?}");
+    assert!(answers[1].contains("tessera played "), "{answers:?}");
+    let gif = answers[2].split("the game as a GIF: ").nth(1).and_then(|r| r.split(')').next());
+    let gif = std::fs::read(gif.unwrap_or_else(|| panic!("{answers:?}"))).unwrap();
+    assert!(gif.starts_with(b"GIF89a"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tournament of a community variant pairs its later rounds by the definition it was created
+/// with, after the file is gone.
+#[test]
+fn a_tournament_plays_on_after_its_variant_file_is_removed() {
+    let dir = data_dir("tournament");
+    let file = dir.join("variants/hans38-five.toml");
+    std::fs::write(&file, hans38_with("hans38-five", 5)).unwrap();
+    let mut lines = vec!["/as erin".to_string(), "!t tournament create swiss hans38-five rounds 2".into()];
+    for p in ["alice", "bob", "carol", "dave"] {
+        lines.extend([format!("/as {p}"), "!t tournament join".into()]);
+    }
+    lines.extend(["/as erin".into(), "!t tournament start".into()]);
+    let first = local(&dir, &lines.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(first[1].contains("Tournament t1, hans38-five swiss"), "{first:?}");
+    assert!(first[11].contains("round 1 of 2 is paired"), "{first:?}");
+
+    std::fs::remove_file(&file).unwrap();
+    let second = local(&dir, &["/as alice", "!t resign", "/as bob", "!t resign", "/as carol", "!t resign"]);
+    let all = second.join("\n");
+    assert!(all.contains("round 2 of 2 is paired"), "{all}");
+    assert!(all.contains("Board 2: game #4"), "{all}");
+    assert!(!all.contains("cannot be loaded") && !all.contains("went wrong"), "{all}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A game keeps the definition it started with: after the file is edited (five squares in hand
 /// become two) the game started under five still places its third, fourth and fifth; a new game
 /// has two. After the file is removed, the game still loads and plays, and the variant is no
