@@ -197,35 +197,13 @@ pub fn check(text: &str, opts: CheckOptions) -> CheckReport {
     report
 }
 
-/// `opts.games` random games from the start, on two threads.
+/// `opts.games` random games from the start, one after another (the core spawns no threads).
 fn random_games(variant: Variant, opts: CheckOptions) -> GamesReport {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4) as u32;
-    let results: Vec<GamesReport> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut part = GamesReport::default();
-                    for seed in (t..opts.games).step_by(threads as usize) {
-                        random_game(variant, u64::from(seed), opts.max_plies, &mut part);
-                    }
-                    part
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-    });
-    let mut all = GamesReport::default();
-    for part in results {
-        all.played += part.played;
-        all.at_limit += part.at_limit;
-        all.plies += part.plies;
-        for (ending, n) in part.endings {
-            *all.endings.entry(ending).or_default() += n;
-        }
-        all.failures.extend(part.failures);
+    let mut report = GamesReport::default();
+    for seed in 0..opts.games {
+        random_game(variant, u64::from(seed), opts.max_plies, &mut report);
     }
-    all.failures.sort();
-    all
+    report
 }
 
 /// One random game (a turn chosen uniformly among the legal ones, by a generator seeded with
