@@ -30,6 +30,8 @@ pub mod variant_file;
 pub mod view;
 
 #[cfg(test)]
+mod examples_tests;
+#[cfg(test)]
 mod switches_tests;
 
 pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};

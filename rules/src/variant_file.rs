@@ -683,21 +683,28 @@ impl Checker<'_> {
         };
 
         // The board's size: every room has 8 ranks; the quad-squares board is 7 files wide, the
-        // others 8 (the only widths the rooms are proven on).
-        let files_wanted = if room == RoomName::QuadSquares { 7 } else { 8 };
+        // squares room's 7 or 8 (its holes, square moves and placements stop at the board's edge
+        // on either: `examples_tests`), the others 8 (the only widths the rooms are proven on).
+        let widths: &[u8] = match room {
+            RoomName::QuadSquares => &[7],
+            RoomName::Squares => &[7, 8],
+            _ => &[8],
+        };
+        let width = file.board.files.as_ref().map_or(widths[widths.len() - 1], |f| *f.get_ref());
         if let Some(files) = &file.board.files
-            && *files.get_ref() != files_wanted
+            && !widths.contains(&width)
         {
+            let said = match widths {
+                [one] => one.to_string(),
+                _ => "7 or 8".to_string(),
+            };
             return self.error(
                 files.span(),
                 "board.files",
-                format!(
-                    "the {} room plays on {files_wanted} files; other widths are not supported yet",
-                    room.text()
-                ),
+                format!("the {} room plays on {said} files; other widths are not supported yet", room.text()),
             );
         }
-        rules.width = files_wanted;
+        rules.width = width;
         if let Some(ranks) = &file.board.ranks
             && *ranks.get_ref() != 8
         {
@@ -1127,6 +1134,13 @@ mod tests {
             ("[board]\nfiles = \"eight\"\n", 2, "board.files", "give a whole number"),
             ("[squares]\ncarry = \"yes\"\n", 2, "squares.carry", "give true or false"),
             ("[board]\nfiles = 9\n", 2, "board.files", "8 files"),
+            ("[board]\nfiles = 7\n", 2, "board.files", "plain room plays on 8 files"),
+            (
+                "room = \"squares\"\n[board]\nfiles = 6\n",
+                3,
+                "board.files",
+                "squares room plays on 7 or 8 files",
+            ),
             ("[board]\nfiles = 300\n", 2, "board.files", "give a whole number"),
             ("[board]\nranks = 10\n", 2, "board.ranks", "8 ranks"),
             ("room = \"hexagons\"\n", 1, "room", "squares"),
