@@ -41,22 +41,24 @@ trait Sink {
     fn one(&mut self, mv: PlainMove);
 }
 
-/// Moves counted; `promotions` is how many pieces a pawn may become (4 in chess).
-struct Count {
+/// Moves counted; `promotions` is how many pieces a pawn may become, 4 where `FIDE` (chess's
+/// moves, counted by the code chess always took).
+struct Count<const FIDE: bool> {
     n: u64,
     promotions: u64,
 }
 
-impl Count {
-    fn new(board: &Board) -> Count {
-        Count { n: 0, promotions: u64::from(board.promotions.count_ones()) }
+impl<const FIDE: bool> Count<FIDE> {
+    fn new(board: &Board) -> Count<FIDE> {
+        Count { n: 0, promotions: if FIDE { 4 } else { u64::from(board.promotions.count_ones()) } }
     }
 }
 
-impl Sink for Count {
+impl<const FIDE: bool> Sink for Count<FIDE> {
     #[inline]
     fn targets(&mut self, _: u8, targets: u64, promotion: bool) {
-        self.n += u64::from(targets.count_ones()) * if promotion { self.promotions } else { 1 };
+        let promotions = if FIDE { 4 } else { self.promotions };
+        self.n += u64::from(targets.count_ones()) * if promotion { promotions } else { 1 };
     }
 
     #[inline]
@@ -224,7 +226,9 @@ impl Board {
     }
 
     /// Every legal move into `sink`.
-    fn generate<S: Sink>(&self, t: &Tables, sink: &mut S) {
+    /// `FIDE`: chess's moves (the double step, all four promotions), by the code chess always
+    /// took; otherwise the board's switches are read.
+    fn generate<S: Sink, const FIDE: bool>(&self, t: &Tables, sink: &mut S) {
         let us = self.turn;
         let them = us.other();
         let ours = self.colors[us.index()];
@@ -300,7 +304,7 @@ impl Board {
 
         let (last, third) = if us == Color::White { (RANK_8, 0xff << 16) } else { (RANK_1, 0xff << 40) };
         // Without the double step no pawn goes on from the third rank.
-        let third = third & 0u64.wrapping_sub(u64::from(self.double_step));
+        let third = if FIDE { third } else { third & 0u64.wrapping_sub(u64::from(self.double_step)) };
         let all_pawns = self.pieces(us, Role::Pawn);
         // Free pawns by the set, shifted forward: straight, then towards each side.
         let ahead = |b: u64| if us == Color::White { b << 8 } else { b >> 8 };
@@ -437,18 +441,29 @@ impl Board {
         next
     }
 
+    /// Whether the pieces move as in chess: the double step and all four promotions (castling
+    /// needs nothing: a board without it has no rights).
+    #[inline]
+    fn fide(&self) -> bool {
+        self.double_step && self.promotions == 0b1111
+    }
+
     fn perft(&self, t: &Tables, depth: u32) -> u64 {
+        if self.fide() { self.perft_as::<true>(t, depth) } else { self.perft_as::<false>(t, depth) }
+    }
+
+    fn perft_as<const FIDE: bool>(&self, t: &Tables, depth: u32) -> u64 {
         match depth {
             0 => 1,
             1 => {
-                let mut count = Count::new(self);
-                self.generate(t, &mut count);
+                let mut count = Count::<FIDE>::new(self);
+                self.generate::<_, FIDE>(t, &mut count);
                 count.n
             }
             _ => {
                 let mut list = List::new(self);
-                self.generate(t, &mut list);
-                list.as_slice().iter().map(|&mv| self.play(mv).perft(t, depth - 1)).sum()
+                self.generate::<_, FIDE>(t, &mut list);
+                list.as_slice().iter().map(|&mv| self.play(mv).perft_as::<FIDE>(t, depth - 1)).sum()
             }
         }
     }
@@ -456,23 +471,31 @@ impl Board {
     /// [`Board::perft`] that gives up, returning `None`, once more than `left` leaves have been
     /// counted: the same budget, counted at the same levels, as the general board's.
     fn perft_within(&self, t: &Tables, depth: u32, left: &mut u64) -> Option<u64> {
+        if self.fide() {
+            self.perft_within_as::<true>(t, depth, left)
+        } else {
+            self.perft_within_as::<false>(t, depth, left)
+        }
+    }
+
+    fn perft_within_as<const FIDE: bool>(&self, t: &Tables, depth: u32, left: &mut u64) -> Option<u64> {
         match depth {
             0 => {
                 *left = left.checked_sub(1)?;
                 Some(1)
             }
             1 => {
-                let mut count = Count::new(self);
-                self.generate(t, &mut count);
+                let mut count = Count::<FIDE>::new(self);
+                self.generate::<_, FIDE>(t, &mut count);
                 *left = left.checked_sub(count.n)?;
                 Some(count.n)
             }
             _ => {
                 let mut list = List::new(self);
-                self.generate(t, &mut list);
+                self.generate::<_, FIDE>(t, &mut list);
                 let mut nodes = 0;
                 for &mv in list.as_slice() {
-                    nodes += self.play(mv).perft_within(t, depth - 1, left)?;
+                    nodes += self.play(mv).perft_within_as::<FIDE>(t, depth - 1, left)?;
                 }
                 Some(nodes)
             }
@@ -499,15 +522,25 @@ impl Board {
     /// The legal moves, as [`Position::legal_moves`] gives them.
     pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
         let mut list = List::new(self);
-        self.generate(Tables::get(), &mut list);
+        if self.fide() {
+            self.generate::<_, true>(Tables::get(), &mut list);
+        } else {
+            self.generate::<_, false>(Tables::get(), &mut list);
+        }
         out.extend(list.as_slice().iter().map(|&mv| Move::single(self.action(mv))));
     }
 
     /// Whether the side to move has any legal move.
     pub(crate) fn has_moves(&self) -> bool {
-        let mut count = Count::new(self);
-        self.generate(Tables::get(), &mut count);
-        count.n > 0
+        if self.fide() {
+            let mut count = Count::<true>::new(self);
+            self.generate::<_, true>(Tables::get(), &mut count);
+            count.n > 0
+        } else {
+            let mut count = Count::<false>::new(self);
+            self.generate::<_, false>(Tables::get(), &mut count);
+            count.n > 0
+        }
     }
 }
 
