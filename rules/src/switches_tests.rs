@@ -334,6 +334,22 @@ fn the_move_count_moves_the_fifty_and_seventy_five_move_rules() {
     let odd = switched(Variant::CHESS, "sw-odd-moves", &[], "\n[ending]\nmove-limit = 25\n");
     assert!(odd.ends().contains("automatic after 37½)"), "{}", odd.ends());
     assert_eq!((odd.rules().claim_plies(), odd.rules().automatic_plies()), (Some(50), Some(75)));
+    // The count is the game's, whatever the room: Hans38 with a 10-move rule.
+    let hans = switched(
+        Variant::HANS38,
+        "sw-hans38-ten-moves",
+        &[("[ending]\n", "[ending]\nmove-limit = 10\n")],
+        "",
+    );
+    let hans_after = |halfmoves: u32| {
+        let mut game = Game::new(pos(hans, &format!("4k3/8/8/8/8/8/8/R3K3 w - - {halfmoves} 80 hand:0/0")));
+        game.play_text("Ra1-a2").unwrap();
+        game
+    };
+    assert_eq!(hans_after(18).claimable_draw(), None);
+    assert_eq!(hans_after(19).claimable_draw(), Some(DrawReason::FiftyMoves));
+    assert_eq!(hans_after(28).outcome(), None);
+    assert_eq!(hans_after(29).outcome(), Some(Outcome::Draw { reason: DrawReason::SeventyFiveMoves }));
     // A switch that changes only the ending leaves the moves as chess's and the help without a Moves line.
     assert!(!forty.help().contains("Moves:"));
 }
