@@ -331,7 +331,8 @@ impl Run<'_> {
             if pos.insufficient_material() {
                 return 0;
             }
-            if self.repeated(key) || pos.halfmoves() >= 100 {
+            // A draw the opponent could claim (100 half-moves in chess), by the variant's count.
+            if self.repeated(key) || pos.rules().claim_plies().is_some_and(|plies| pos.halfmoves() >= plies) {
                 return draw_score(ply);
             }
             // No mate found further on can beat one already found nearer.

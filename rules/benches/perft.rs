@@ -89,4 +89,34 @@ fn variants() {
         let mnps = nodes as f64 / t.as_secs_f64() / 1e6;
         println!("{:<26} {depth:>5} {nodes:>12} {mnps:>14.2}", variant.name());
     }
+    examples();
+}
+
+/// The community examples of `docs/examples/`, registered from their files: what a board other
+/// than 8×8 (Hans38 on seven files) and a file's switches cost beside the built-ins above.
+fn examples() {
+    println!("\n{:<26} {:>5} {:>12} {:>14}", "example (start)", "depth", "nodes", "tessera Mn/s");
+    // Hans38 on seven files, and the same file on eight: what the narrower board costs a node.
+    let seven = include_str!("../../docs/examples/hans38-seven.toml");
+    let eight = seven
+        .replace("name = \"hans38-seven\"", "name = \"bench-hans38-eight\"")
+        .replace("aliases = [\"hans38-7x8\", \"narrow-hans38\"]\n", "")
+        .replace("files = 7", "files = 8")
+        .replace(
+            "rnbqkbr/ppppppp/*******/*******/*******/*******/PPPPPPP/RNBQKBR",
+            "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR",
+        );
+    for (text, depth) in [
+        (seven, 4),
+        (eight.as_str(), 4),
+        (include_str!("../../docs/examples/tiled-squares-laid.toml"), 3),
+        (include_str!("../../docs/examples/shrink-stalemate-loses.toml"), 4),
+    ] {
+        let def = tessera_rules::variant_file::read_variant_file(text).expect("the examples read");
+        let variant = Variant::register(def).expect("the examples register");
+        let pos = Position::start(variant);
+        let (nodes, t) = measure(Duration::from_secs(1), || perft(&pos, depth));
+        let mnps = nodes as f64 / t.as_secs_f64() / 1e6;
+        println!("{:<26} {depth:>5} {nodes:>12} {mnps:>14.2}", variant.name());
+    }
 }

@@ -33,11 +33,13 @@ pub enum DrawReason {
     InsufficientMaterial,
     /// Automatic (G3).
     FivefoldRepetition,
-    /// Automatic (G3).
+    /// Automatic (G3): after 75 moves in chess, one and a half times the variant's move count in
+    /// a variant that sets its own (`ending.move-limit`).
     SeventyFiveMoves,
     /// Claimed by the player to move (G3).
     ThreefoldRepetition,
-    /// Claimed by the player to move (G3).
+    /// Claimed by the player to move (G3): after 50 moves in chess, after the variant's move count
+    /// in one that sets its own.
     FiftyMoves,
     Agreement,
 }
@@ -221,7 +223,8 @@ impl Game {
         if self.repetitions() >= 5 {
             return Some(Outcome::Draw { reason: DrawReason::FivefoldRepetition });
         }
-        if pos.halfmoves() >= 150 {
+        // 150 half-moves in chess; the variant's count scaled alike, or never (G3).
+        if pos.rules().automatic_plies().is_some_and(|plies| pos.halfmoves() >= plies) {
             return Some(Outcome::Draw { reason: DrawReason::SeventyFiveMoves });
         }
         None
@@ -239,7 +242,7 @@ impl Game {
             None
         } else if self.repetitions() >= 3 {
             Some(DrawReason::ThreefoldRepetition)
-        } else if self.current.halfmoves() >= 100 {
+        } else if self.current.rules().claim_plies().is_some_and(|plies| self.current.halfmoves() >= plies) {
             Some(DrawReason::FiftyMoves)
         } else {
             None

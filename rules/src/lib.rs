@@ -29,6 +29,11 @@ pub mod variant;
 pub mod variant_file;
 pub mod view;
 
+#[cfg(test)]
+mod examples_tests;
+#[cfg(test)]
+mod switches_tests;
+
 pub use game::{DrawReason, Game, Outcome, PlayError, WinReason};
 /// Quad-Square Chess's board, for callers that name quads (`S1`, `M2`).
 pub use mechanic::quad;

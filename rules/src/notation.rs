@@ -671,6 +671,9 @@ fn pawn_takes_along_its_file(pos: &Position, p: &ParsedPieceMove) -> bool {
 
 /// Why one action cannot be made in `pos` by the piece and square rules.
 fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
+    if let Some(reason) = why_not_by_switches(pos, parsed) {
+        return reason;
+    }
     if let Some(reason) = mechanic::why_not_action(pos, parsed) {
         return reason;
     }
@@ -680,6 +683,58 @@ fn why_action_impossible(pos: &Position, parsed: &ParsedAction) -> String {
         _ => unreachable!("the board's own actions are explained by their rooms"),
     };
     dispatch!(pos.room, M => why_piece_move_impossible::<M>(pos, parsed, p))
+}
+
+/// Why an action is not one of the variant's moves at all by the switches of its file: a promotion
+/// to a piece it does not allow, castling where there is none, a pawn's double step where pawns
+/// step one square at a time.
+fn why_not_by_switches(pos: &Position, parsed: &ParsedAction) -> Option<String> {
+    let rules = pos.rules();
+    let variant = pos.variant();
+    let promotion = match parsed {
+        ParsedAction::Piece(p) => p.promotion,
+        ParsedAction::Shift { promotion, .. } => *promotion,
+        _ => None,
+    };
+    if let Some(role) = promotion
+        && !rules.promotions.contains(role)
+    {
+        let letters: Vec<String> = rules.promotions.roles().map(|r| format!("={}", r.upper())).collect();
+        return Some(format!(
+            "in {variant} a pawn promotes only to {} ({}), not to a {}",
+            rules.promotions.names(),
+            join_or(&letters),
+            role.name()
+        ));
+    }
+    match parsed {
+        ParsedAction::Castle { .. } if !rules.castling => Some(format!("there is no castling in {variant}")),
+        ParsedAction::Piece(p) if !rules.double_step && is_double_step(pos, p) => Some(format!(
+            "pawns never step two squares in {variant}: one square at a time ({})",
+            p.to.offset(0, -pos.turn().forward()).map_or_else(String::new, |one| format!("`{one}` is one"))
+        )),
+        _ => None,
+    }
+}
+
+/// Whether a piece move as written is a pawn's double step: two squares straight ahead from its
+/// start rank, from the square named or, where none is, from a pawn of the mover's standing there.
+fn is_double_step(pos: &Position, p: &ParsedPieceMove) -> bool {
+    let us = pos.turn();
+    let Some(from) = p.to.offset(0, -2 * us.forward()) else { return false };
+    let start_rank = match us {
+        crate::Color::White => 1,
+        crate::Color::Black => pos.size().1.saturating_sub(2),
+    };
+    let named = match p.origin() {
+        Some(origin) => origin == from,
+        None => p.from_file.is_none_or(|f| f == from.file()) && p.from_rank.is_none_or(|r| r == from.rank()),
+    };
+    named
+        && !p.capture
+        && from.rank() == start_rank
+        && p.role.is_none_or(|r| r == Role::Pawn)
+        && pos.pieces(us, Role::Pawn).contains(from)
 }
 
 /// Why a piece move cannot be made: the room's reasons first, then the board's.

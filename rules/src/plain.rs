@@ -1,4 +1,5 @@
-//! The plain board: FIDE chess on the whole 8x8 grid, with no holes, owners, quads, chip or tiles.
+//! The plain board: FIDE chess on the whole 8x8 grid, with no holes, owners, quads, chip or tiles
+//! (and the variants of its room, whose pawns may lack the double step or some promotions).
 //! A small copyable position, legal moves generated directly from check and pin masks (no
 //! make-and-test), sliders by magic lookup, and leaves counted in bulk. Perft and the legal moves
 //! of a chess game take this road; every other board takes the general one in `position.rs`, and
@@ -6,10 +7,10 @@
 
 use crate::attacks;
 use crate::magic::Tables;
+use crate::mechanic::Room;
 use crate::moves::{Action, Move};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
-use crate::variant::Variant;
 
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
@@ -40,12 +41,24 @@ trait Sink {
     fn one(&mut self, mv: PlainMove);
 }
 
-struct Count(u64);
+/// Moves counted; `promotions` is how many pieces a pawn may become, 4 where `FIDE` (chess's
+/// moves, counted by the code chess always took).
+struct Count<const FIDE: bool> {
+    n: u64,
+    promotions: u64,
+}
 
-impl Sink for Count {
+impl<const FIDE: bool> Count<FIDE> {
+    fn new(board: &Board) -> Count<FIDE> {
+        Count { n: 0, promotions: if FIDE { 4 } else { u64::from(board.promotions.count_ones()) } }
+    }
+}
+
+impl<const FIDE: bool> Sink for Count<FIDE> {
     #[inline]
     fn targets(&mut self, _: u8, targets: u64, promotion: bool) {
-        self.0 += u64::from(targets.count_ones()) * if promotion { 4 } else { 1 };
+        let promotions = if FIDE { 4 } else { self.promotions };
+        self.n += u64::from(targets.count_ones()) * if promotion { promotions } else { 1 };
     }
 
     #[inline]
@@ -55,7 +68,7 @@ impl Sink for Count {
 
     #[inline]
     fn one(&mut self, _: PlainMove) {
-        self.0 += 1;
+        self.n += 1;
     }
 }
 
@@ -63,11 +76,17 @@ impl Sink for Count {
 struct List {
     moves: [PlainMove; 256],
     len: usize,
+    /// The pieces a pawn may become, a bitmask over [`Role::PROMOTIONS`].
+    promotions: u8,
 }
 
 impl List {
-    fn new() -> List {
-        List { moves: [PlainMove { from: 0, to: 0, kind: Kind::Normal }; 256], len: 0 }
+    fn new(board: &Board) -> List {
+        List {
+            moves: [PlainMove { from: 0, to: 0, kind: Kind::Normal }; 256],
+            len: 0,
+            promotions: board.promotions,
+        }
     }
 
     fn as_slice(&self) -> &[PlainMove] {
@@ -82,8 +101,10 @@ impl Sink for List {
             let to = targets.trailing_zeros() as u8;
             targets &= targets - 1;
             if promotion {
-                for role in Role::PROMOTIONS {
-                    self.one(PlainMove { from, to, kind: Kind::Promotion(role) });
+                for (i, role) in Role::PROMOTIONS.into_iter().enumerate() {
+                    if self.promotions & (1 << i) != 0 {
+                        self.one(PlainMove { from, to, kind: Kind::Promotion(role) });
+                    }
                 }
             } else {
                 self.one(PlainMove { from, to, kind: Kind::Normal });
@@ -116,6 +137,10 @@ pub(crate) struct Board {
     castling: u64,
     /// The en-passant target square, or 64.
     ep: u8,
+    /// The pieces a pawn may become, a bitmask over [`Role::PROMOTIONS`] (all four in chess).
+    promotions: u8,
+    /// Whether pawns may step two squares from their start rank.
+    double_step: bool,
 }
 
 #[inline]
@@ -129,17 +154,22 @@ fn sq(i: u8) -> Square {
 }
 
 impl Board {
-    /// The plain board of `pos`, if it is one: a chess position with a king of each colour.
+    /// The plain board of `pos`, if it is one: a position of the plain room (chess, or a variant
+    /// of its board that switches castling, the double step or promotions) on the whole 8×8 grid,
+    /// with a king of each colour.
     pub(crate) fn of(pos: &Position) -> Option<Board> {
-        if pos.variant() != Variant::CHESS || pos.size() != (8, 8) || pos.squares().0 != !0 {
+        if pos.room != Room::Plain || pos.size() != (8, 8) || pos.squares().0 != !0 {
             return None;
         }
+        let rules = pos.rules();
         let board = Board {
             roles: Role::ALL.map(|r| pos.by_role(r).0),
             colors: Color::ALL.map(|c| pos.by_color(c).0),
             turn: pos.turn(),
             castling: pos.castling_rooks().0,
             ep: pos.ep_square().map_or(64, |s| s.index() as u8),
+            promotions: rules.promotions.bits(),
+            double_step: rules.double_step,
         };
         let kings = board.roles[Role::King.index()];
         let one_each = Color::ALL.iter().all(|c| (kings & board.colors[c.index()]).count_ones() == 1);
@@ -196,7 +226,9 @@ impl Board {
     }
 
     /// Every legal move into `sink`.
-    fn generate<S: Sink>(&self, t: &Tables, sink: &mut S) {
+    /// `FIDE`: chess's moves (the double step, all four promotions), by the code chess always
+    /// took; otherwise the board's switches are read.
+    fn generate<S: Sink, const FIDE: bool>(&self, t: &Tables, sink: &mut S) {
         let us = self.turn;
         let them = us.other();
         let ours = self.colors[us.index()];
@@ -271,6 +303,8 @@ impl Board {
         }
 
         let (last, third) = if us == Color::White { (RANK_8, 0xff << 16) } else { (RANK_1, 0xff << 40) };
+        // Without the double step no pawn goes on from the third rank.
+        let third = if FIDE { third } else { third & 0u64.wrapping_sub(u64::from(self.double_step)) };
         let all_pawns = self.pieces(us, Role::Pawn);
         // Free pawns by the set, shifted forward: straight, then towards each side.
         let ahead = |b: u64| if us == Color::White { b << 8 } else { b >> 8 };
@@ -407,18 +441,29 @@ impl Board {
         next
     }
 
+    /// Whether the pieces move as in chess: the double step and all four promotions (castling
+    /// needs nothing: a board without it has no rights).
+    #[inline]
+    fn fide(&self) -> bool {
+        self.double_step && self.promotions == 0b1111
+    }
+
     fn perft(&self, t: &Tables, depth: u32) -> u64 {
+        if self.fide() { self.perft_as::<true>(t, depth) } else { self.perft_as::<false>(t, depth) }
+    }
+
+    fn perft_as<const FIDE: bool>(&self, t: &Tables, depth: u32) -> u64 {
         match depth {
             0 => 1,
             1 => {
-                let mut count = Count(0);
-                self.generate(t, &mut count);
-                count.0
+                let mut count = Count::<FIDE>::new(self);
+                self.generate::<_, FIDE>(t, &mut count);
+                count.n
             }
             _ => {
-                let mut list = List::new();
-                self.generate(t, &mut list);
-                list.as_slice().iter().map(|&mv| self.play(mv).perft(t, depth - 1)).sum()
+                let mut list = List::new(self);
+                self.generate::<_, FIDE>(t, &mut list);
+                list.as_slice().iter().map(|&mv| self.play(mv).perft_as::<FIDE>(t, depth - 1)).sum()
             }
         }
     }
@@ -426,23 +471,31 @@ impl Board {
     /// [`Board::perft`] that gives up, returning `None`, once more than `left` leaves have been
     /// counted: the same budget, counted at the same levels, as the general board's.
     fn perft_within(&self, t: &Tables, depth: u32, left: &mut u64) -> Option<u64> {
+        if self.fide() {
+            self.perft_within_as::<true>(t, depth, left)
+        } else {
+            self.perft_within_as::<false>(t, depth, left)
+        }
+    }
+
+    fn perft_within_as<const FIDE: bool>(&self, t: &Tables, depth: u32, left: &mut u64) -> Option<u64> {
         match depth {
             0 => {
                 *left = left.checked_sub(1)?;
                 Some(1)
             }
             1 => {
-                let mut count = Count(0);
-                self.generate(t, &mut count);
-                *left = left.checked_sub(count.0)?;
-                Some(count.0)
+                let mut count = Count::<FIDE>::new(self);
+                self.generate::<_, FIDE>(t, &mut count);
+                *left = left.checked_sub(count.n)?;
+                Some(count.n)
             }
             _ => {
-                let mut list = List::new();
-                self.generate(t, &mut list);
+                let mut list = List::new(self);
+                self.generate::<_, FIDE>(t, &mut list);
                 let mut nodes = 0;
                 for &mv in list.as_slice() {
-                    nodes += self.play(mv).perft_within(t, depth - 1, left)?;
+                    nodes += self.play(mv).perft_within_as::<FIDE>(t, depth - 1, left)?;
                 }
                 Some(nodes)
             }
@@ -468,16 +521,26 @@ impl Board {
 
     /// The legal moves, as [`Position::legal_moves`] gives them.
     pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
-        let mut list = List::new();
-        self.generate(Tables::get(), &mut list);
+        let mut list = List::new(self);
+        if self.fide() {
+            self.generate::<_, true>(Tables::get(), &mut list);
+        } else {
+            self.generate::<_, false>(Tables::get(), &mut list);
+        }
         out.extend(list.as_slice().iter().map(|&mv| Move::single(self.action(mv))));
     }
 
     /// Whether the side to move has any legal move.
     pub(crate) fn has_moves(&self) -> bool {
-        let mut count = Count(0);
-        self.generate(Tables::get(), &mut count);
-        count.0 > 0
+        if self.fide() {
+            let mut count = Count::<true>::new(self);
+            self.generate::<_, true>(Tables::get(), &mut count);
+            count.n > 0
+        } else {
+            let mut count = Count::<false>::new(self);
+            self.generate::<_, false>(Tables::get(), &mut count);
+            count.n > 0
+        }
     }
 }
 
@@ -496,6 +559,7 @@ pub(crate) fn perft_within(pos: &Position, depth: u32, budget: u64) -> Option<Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Variant;
 
     /// The general generator's count, for comparison.
     fn general(pos: &Position, depth: u32) -> u64 {

@@ -598,11 +598,13 @@ impl Position {
             }
         }
 
-        let double_rank = self.double_step_rank_with(us, M::double_steps(self));
+        let rules = self.rules();
+        let double_rank = self.double_step_rank_with(us, rules.double_step && M::double_steps(self));
+        let promotions = rules.promotions;
         for from in self.pieces(us, Role::Pawn) {
             let mut emit_pawn = |to: Square, capture: Option<Role>| {
                 if to.rank() == last_rank {
-                    for promo in Role::PROMOTIONS {
+                    for promo in promotions.roles() {
                         emit(Action::Normal { role: Role::Pawn, from, to, capture, promotion: Some(promo) });
                     }
                 } else {
@@ -670,7 +672,7 @@ impl Position {
 
     /// The rank from which a pawn of `color` may make a double step.
     pub(crate) fn double_step_rank(&self, color: Color) -> Option<u8> {
-        let allowed = dispatch!(self.room, M => M::double_steps(self));
+        let allowed = self.rules().double_step && dispatch!(self.room, M => M::double_steps(self));
         self.double_step_rank_with(color, allowed)
     }
 
@@ -686,6 +688,11 @@ impl Position {
     }
 
     fn gen_castling<M: Mechanic>(&self, emit: &mut dyn FnMut(Action)) {
+        // Without castling a position has no rights (its reader refuses them); read the switch
+        // anyway, once a turn, so a position can never castle where the variant has no castling.
+        if !self.rules().castling {
+            return;
+        }
         let us = self.turn;
         let Some(king) = self.king(us) else { return };
         let back = us.first_rank(self.height);

@@ -162,6 +162,16 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
             ));
         }
     }
+    let rules = pos.rules();
+    if !rules.castling && pos.castling.any() {
+        return err(format!("{} has no castling: the castling field is '-'", pos.variant));
+    }
+    if !rules.double_step && pos.ep.is_some() {
+        return err(format!(
+            "pawns never step two squares in {}, so there is no en passant square: write '-'",
+            pos.variant
+        ));
+    }
     let them = pos.turn.other();
     if pos.king_attacked(them) {
         return err(format!("{them} is in check but it is not {them}'s turn"));

@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{LazyLock, Mutex, OnceLock, RwLock};
 
+use crate::types::Role;
 use crate::variant_file::{BUILT_IN_FILES, VariantDef, read_built_in_file};
 
 /// A game Tessera plays: one of the built-ins (the constants below, [`Variant::ALL`]) or one
@@ -108,6 +109,58 @@ pub enum DeadMaterial {
     BareKings,
 }
 
+/// The pieces a pawn may promote to: a non-empty set of queen, rook, bishop and knight, as a bitmask
+/// over [`Role::PROMOTIONS`] so move generation reads it once per pawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Promotions(u8);
+
+impl Promotions {
+    /// FIDE's four: queen, rook, bishop, knight.
+    pub const ALL: Promotions = Promotions(0b1111);
+
+    /// The set of these roles; `None` when it is empty or names a king or a pawn.
+    pub fn of(roles: &[Role]) -> Option<Promotions> {
+        let mut bits = 0u8;
+        for role in roles {
+            bits |= 1 << Role::PROMOTIONS.iter().position(|r| r == role)?;
+        }
+        (bits != 0).then_some(Promotions(bits))
+    }
+
+    #[inline]
+    pub fn contains(self, role: Role) -> bool {
+        Role::PROMOTIONS.iter().position(|&r| r == role).is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// The roles in the set, in [`Role::PROMOTIONS`]'s order (queen, rook, bishop, knight).
+    #[inline]
+    pub fn roles(self) -> impl Iterator<Item = Role> + Clone {
+        Role::PROMOTIONS.into_iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, r)| r)
+    }
+
+    /// How many pieces a pawn may become.
+    #[inline]
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The set as a bitmask over [`Role::PROMOTIONS`]: bit 0 the queen, bit 3 the knight.
+    #[inline]
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The pieces by name for players: "a queen or a knight".
+    pub fn names(self) -> String {
+        let names: Vec<String> = self.roles().map(|r| format!("a {}", r.name())).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
 /// Squares in hand at the start.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reserve {
@@ -149,6 +202,17 @@ pub struct Rules {
     pub tiles: bool,
     /// Shrink Chess: a line a move empties is removed and the board closes up towards a1 (S1–S6).
     pub shrink: bool,
+    /// Castling exists at all. Without it no position of the variant has castling rights (the
+    /// position reader refuses them), so move generation never meets one.
+    pub castling: bool,
+    /// A pawn on its start rank may step two squares (and so be taken en passant).
+    pub double_step: bool,
+    /// The pieces a pawn may promote to.
+    pub promotions: Promotions,
+    /// The move count of the 50-move rule (G3), in moves of each side: a draw to claim once the
+    /// last `n` moves of each side took nothing and moved no pawn, and automatic at one and a half
+    /// times that (FIDE's 50 and 75). `None`: no such rule.
+    pub move_limit: Option<u16>,
 }
 
 impl Rules {
@@ -157,6 +221,26 @@ impl Rules {
     #[inline]
     pub fn piece_moves_keep_geometry(&self) -> bool {
         self.removal_from_turn.is_none() && !self.shrink
+    }
+
+    /// The half-moves without a capture or a pawn move after which a draw may be claimed: 100 in
+    /// FIDE chess; `None` without a move-count rule.
+    #[inline]
+    pub fn claim_plies(&self) -> Option<u32> {
+        self.move_limit.map(|n| 2 * u32::from(n))
+    }
+
+    /// The half-moves after which the game is drawn by itself: 150 in FIDE chess, three times the
+    /// move count in general; `None` without a move-count rule.
+    #[inline]
+    pub fn automatic_plies(&self) -> Option<u32> {
+        self.move_limit.map(|n| 3 * u32::from(n))
+    }
+
+    /// Whether the pieces move as in FIDE chess: castling, the double step, all four promotions.
+    #[inline]
+    pub fn fide_moves(&self) -> bool {
+        self.castling && self.double_step && self.promotions == Promotions::ALL
     }
 }
 
@@ -468,17 +552,52 @@ impl Variant {
             DeadMaterial::Fide => "dead positions draw",
             DeadMaterial::BareKings => "only bare kings are a dead draw",
         };
-        format!(
-            "Ends: checkmate wins; {stalemate}; {material}; repetition and the 50-move rule as in chess \
-             (`!t claim`)."
-        )
+        let count = match self.rules().move_limit {
+            Some(50) => "repetition and the 50-move rule as in chess".to_string(),
+            Some(n) => {
+                let automatic = u32::from(n) * 3;
+                let automatic = if automatic % 2 == 0 {
+                    (automatic / 2).to_string()
+                } else {
+                    format!("{}½", automatic / 2)
+                };
+                format!(
+                    "repetition as in chess, and a {n}-move rule in place of the 50-move rule (a draw to \
+                     claim after {n} moves of each side without a capture or a pawn move, automatic after \
+                     {automatic})"
+                )
+            }
+            None => "repetition as in chess, and no 50-move rule".to_string(),
+        };
+        format!("Ends: checkmate wins; {stalemate}; {material}; {count} (`!t claim`).")
+    }
+
+    /// Where the pieces move otherwise than in chess (no castling, no double step, fewer
+    /// promotions): one line starting `Moves: `, or `None` for FIDE's moves.
+    pub fn moves_note(self) -> Option<String> {
+        let rules = self.rules();
+        if rules.fide_moves() {
+            return None;
+        }
+        let mut notes = Vec::new();
+        if !rules.castling {
+            notes.push("there is no castling".to_string());
+        }
+        if !rules.double_step {
+            notes.push("pawns never step two squares (so there is no en passant)".to_string());
+        }
+        if rules.promotions != Promotions::ALL {
+            notes.push(format!("a pawn promotes only to {}", rules.promotions.names()));
+        }
+        Some(format!("Moves: {}.", notes.join("; ")))
     }
 
     /// `!t rules V`: how a turn is built, one example turn, and what ends the game, in a few lines.
     pub fn help(self) -> String {
         let Help { board, turn, example } = self.info().help;
+        let moves = self.moves_note().map(|m| format!("{m}\n")).unwrap_or_default();
         format!(
-            "**{}**: {}\n{board}\n{turn}\nExample: `{example}`\n{}",
+            "**{}**: {}\n{board}\n{turn}\nExample: `{example}`\n{moves}{}",
             self.name(),
             self.summary(),
             self.ends()

@@ -19,7 +19,7 @@ use toml::Spanned;
 
 use crate::types::{Color, Role};
 use crate::variant::{
-    DeadMaterial, Reserve, Rules, StalemateRule, TurnRule, Variant, VariantInfo, normalised,
+    DeadMaterial, Promotions, Reserve, Rules, StalemateRule, TurnRule, Variant, VariantInfo, normalised,
 };
 
 /// The longest variant file read, in bytes: a real one is about 2 KiB.
@@ -82,7 +82,7 @@ impl VariantDef {
     pub fn differences(&self, row: &VariantInfo) -> Vec<&'static str> {
         let r = &self.rules;
         let o = &row.rules;
-        let checks: [(&'static str, bool); 23] = [
+        let checks: [(&'static str, bool); 27] = [
             ("name", self.name == row.name),
             ("aliases", self.aliases.iter().map(String::as_str).eq(row.aliases.iter().copied())),
             ("title", self.title == row.title),
@@ -106,6 +106,10 @@ impl VariantDef {
             ("room (quad-squares)", r.quad_squares == o.quad_squares),
             ("room (chip, tiles)", r.chip == o.chip && r.tiles == o.tiles),
             ("room (shrink)", r.shrink == o.shrink),
+            ("moves.castling", r.castling == o.castling),
+            ("moves.double-step", r.double_step == o.double_step),
+            ("moves.promotions", r.promotions == o.promotions),
+            ("ending.move-limit", r.move_limit == o.move_limit),
         ];
         checks.iter().filter(|(_, same)| !same).map(|(field, _)| *field).collect()
     }
@@ -158,6 +162,8 @@ pub(crate) struct FileToml {
     #[serde(default)]
     squares: Option<Spanned<SquaresToml>>,
     #[serde(default)]
+    moves: MovesToml,
+    #[serde(default)]
     ending: EndingToml,
 }
 
@@ -204,6 +210,18 @@ pub(crate) struct SquaresToml {
     placement_resets_count: Option<Spanned<bool>>,
 }
 
+/// The FIDE switches of the pieces' moves.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct MovesToml {
+    #[serde(default)]
+    castling: Option<Spanned<bool>>,
+    #[serde(default)]
+    double_step: Option<Spanned<bool>>,
+    #[serde(default)]
+    promotions: Option<Spanned<Vec<Spanned<PromotionName>>>>,
+}
+
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct EndingToml {
@@ -211,6 +229,68 @@ pub(crate) struct EndingToml {
     stalemate: Option<Spanned<StalemateName>>,
     #[serde(default)]
     dead_material: Option<Spanned<DeadMaterialName>>,
+    #[serde(default)]
+    move_limit: Option<Spanned<MoveLimitValue>>,
+}
+
+#[derive(Deserialize, Debug, Copy, Clone, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum PromotionName {
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+}
+
+impl PromotionName {
+    fn role(self) -> Role {
+        match self {
+            PromotionName::Queen => Role::Queen,
+            PromotionName::Rook => Role::Rook,
+            PromotionName::Bishop => Role::Bishop,
+            PromotionName::Knight => Role::Knight,
+        }
+    }
+}
+
+/// The most moves a move-count rule may count: a draw is claimable after 2 × this many plies.
+pub const MAX_MOVE_LIMIT: u16 = 1000;
+
+/// `move-limit = 50` or `move-limit = "none"`.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub(crate) struct MoveLimitValue(Option<u16>);
+
+impl<'de> Deserialize<'de> for MoveLimitValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<MoveLimitValue, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = MoveLimitValue;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a number of moves from 1 to {MAX_MOVE_LIMIT}, or \"none\"")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<MoveLimitValue, E> {
+                match u16::try_from(n) {
+                    Ok(n @ 1..=MAX_MOVE_LIMIT) => Ok(MoveLimitValue(Some(n))),
+                    _ => Err(E::custom(format!(
+                        "a move count of {n}: give 1 to {MAX_MOVE_LIMIT} moves (chess has 50), or \"none\""
+                    ))),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<MoveLimitValue, E> {
+                self.visit_i64(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<MoveLimitValue, E> {
+                match s {
+                    "none" => Ok(MoveLimitValue(None)),
+                    _ => Err(E::custom(format!(
+                        "unknown move count \"{}\": give a number of moves, like 50, or \"none\"",
+                        s.chars().take(20).collect::<String>()
+                    ))),
+                }
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
 }
 
 /// The mechanic room a variant's board lives in (`docs/engine.md`): one per variant.
@@ -410,6 +490,9 @@ fn expected_value(field: &str) -> Option<&'static str> {
         "squares.lock" => "\"moved\" or \"moved-and-placed\"",
         "ending.stalemate" => "\"draw\" or \"loss\"",
         "ending.dead-material" => "\"fide\", \"bare-kings\" or \"plays-on\"",
+        "ending.move-limit" => "a number of moves, like 50, or \"none\"",
+        "moves.castling" | "moves.double-step" => "true or false",
+        "moves.promotions" => "a list of pieces, like [\"queen\", \"knight\"]",
         _ => return None,
     })
 }
@@ -593,24 +676,35 @@ impl Checker<'_> {
             chip: room == RoomName::Chip,
             tiles: room == RoomName::Tiles,
             shrink: room == RoomName::Shrink,
+            castling: true,
+            double_step: true,
+            promotions: Promotions::ALL,
+            move_limit: Some(50),
         };
 
         // The board's size: every room has 8 ranks; the quad-squares board is 7 files wide, the
-        // others 8 (the only widths the rooms are proven on).
-        let files_wanted = if room == RoomName::QuadSquares { 7 } else { 8 };
+        // squares room's 7 or 8 (its holes, square moves and placements stop at the board's edge
+        // on either: `examples_tests`), the others 8 (the only widths the rooms are proven on).
+        let widths: &[u8] = match room {
+            RoomName::QuadSquares => &[7],
+            RoomName::Squares => &[7, 8],
+            _ => &[8],
+        };
+        let width = file.board.files.as_ref().map_or(widths[widths.len() - 1], |f| *f.get_ref());
         if let Some(files) = &file.board.files
-            && *files.get_ref() != files_wanted
+            && !widths.contains(&width)
         {
+            let said = match widths {
+                [one] => one.to_string(),
+                _ => "7 or 8".to_string(),
+            };
             return self.error(
                 files.span(),
                 "board.files",
-                format!(
-                    "the {} room plays on {files_wanted} files; other widths are not supported yet",
-                    room.text()
-                ),
+                format!("the {} room plays on {said} files; other widths are not supported yet", room.text()),
             );
         }
-        rules.width = files_wanted;
+        rules.width = width;
         if let Some(ranks) = &file.board.ranks
             && *ranks.get_ref() != 8
         {
@@ -762,7 +856,61 @@ impl Checker<'_> {
                 DeadMaterialName::PlaysOn => DeadMaterial::PlaysOn,
             };
         }
+        if let Some(limit) = &file.ending.move_limit {
+            rules.move_limit = limit.get_ref().0;
+        }
+        self.moves(&file.moves, room, &mut rules)?;
         Ok(rules)
+    }
+
+    /// The FIDE switches of the pieces' moves: castling, the double step, the promotions.
+    fn moves(&self, moves: &MovesToml, room: RoomName, rules: &mut Rules) -> Result<(), VariantFileError> {
+        if let Some(c) = &moves.castling {
+            rules.castling = *c.get_ref();
+        }
+        // Quad-Square Chess's pawns have their own steps and promotions (Q9), on the quad room's
+        // own generator: it has no double step to switch off, and its promotions are not a switch.
+        let quad_only = |field: &str| {
+            format!(
+                "the quad-squares room's pawns move by Quad-Square Chess's own rules (no double step, their \
+                 own promotions): {field} is not a switch there"
+            )
+        };
+        if let Some(d) = &moves.double_step {
+            if room == RoomName::QuadSquares {
+                return self.error(d.span(), "moves.double-step", quad_only("double-step"));
+            }
+            rules.double_step = *d.get_ref();
+        }
+        if let Some(p) = &moves.promotions {
+            if room == RoomName::QuadSquares {
+                return self.error(p.span(), "moves.promotions", quad_only("promotions"));
+            }
+            let mut roles: Vec<Role> = Vec::new();
+            for name in p.get_ref() {
+                let role = name.get_ref().role();
+                if roles.contains(&role) {
+                    return self.error(
+                        name.span(),
+                        "moves.promotions",
+                        format!("the {} is named twice: name each piece once", role.name()),
+                    );
+                }
+                roles.push(role);
+            }
+            rules.promotions = match Promotions::of(&roles) {
+                Some(set) => set,
+                None => {
+                    return self.error(
+                        p.span(),
+                        "moves.promotions",
+                        "a pawn must be able to promote to something: name at least one of \"queen\", \"rook\", \
+                         \"bishop\", \"knight\"",
+                    );
+                }
+            };
+        }
+        Ok(())
     }
 
     /// The start position: read by the built-in reader that reads positions as these rules do,
@@ -780,6 +928,20 @@ impl Checker<'_> {
             && let Err(message) = check_hand(&fen, n)
         {
             return fail(message);
+        }
+        if !rules.castling && fen.split_whitespace().nth(2).is_some_and(|c| c != "-") {
+            return fail(
+                "moves.castling = false: a game without castling starts without castling rights; write '-' \
+                 in the start's castling field"
+                    .into(),
+            );
+        }
+        if !rules.double_step && fen.split_whitespace().nth(3).is_some_and(|c| c != "-") {
+            return fail(
+                "moves.double-step = false: no pawn double-steps, so the start has no en passant square; write \
+                 '-' in its en passant field"
+                    .into(),
+            );
         }
         if !self.read_start {
             return Ok((fen, None));
@@ -972,6 +1134,13 @@ mod tests {
             ("[board]\nfiles = \"eight\"\n", 2, "board.files", "give a whole number"),
             ("[squares]\ncarry = \"yes\"\n", 2, "squares.carry", "give true or false"),
             ("[board]\nfiles = 9\n", 2, "board.files", "8 files"),
+            ("[board]\nfiles = 7\n", 2, "board.files", "plain room plays on 8 files"),
+            (
+                "room = \"squares\"\n[board]\nfiles = 6\n",
+                3,
+                "board.files",
+                "squares room plays on 7 or 8 files",
+            ),
             ("[board]\nfiles = 300\n", 2, "board.files", "give a whole number"),
             ("[board]\nranks = 10\n", 2, "board.ranks", "8 ranks"),
             ("room = \"hexagons\"\n", 1, "room", "squares"),
@@ -1023,6 +1192,41 @@ mod tests {
                 "unlimited",
             ),
             ("room = \"quad-squares\"\n", 0, "board.start", "board.files says 7"),
+            // The FIDE switches.
+            ("[moves]\npromotions = []\n", 2, "moves.promotions", "at least one"),
+            ("[moves]\npromotions = [\"king\"]\n", 2, "moves.promotions", "knight"),
+            (
+                "[moves]\npromotions = [\"queen\", \"knight\", \"queen\"]\n",
+                2,
+                "moves.promotions",
+                "named twice",
+            ),
+            ("[moves]\npromotions = \"queen\"\n", 2, "moves.promotions", "a list of pieces"),
+            ("[moves]\ncastling = \"no\"\n", 2, "moves.castling", "give true or false"),
+            ("[moves]\ndouble-step = 0\n", 2, "moves.double-step", "give true or false"),
+            ("[moves]\nen-passant = false\n", 2, "moves.en-passant", "unknown field"),
+            ("[ending]\nmove-limit = 0\n", 2, "ending.move-limit", "1 to 1000"),
+            ("[ending]\nmove-limit = 1001\n", 2, "ending.move-limit", "1 to 1000"),
+            ("[ending]\nmove-limit = \"never\"\n", 2, "ending.move-limit", "\"none\""),
+            (
+                "room = \"quad-squares\"\n[board]\nfiles = 7\n[moves]\ndouble-step = false\n",
+                5,
+                "moves.double-step",
+                "not a switch there",
+            ),
+            (
+                "room = \"quad-squares\"\n[board]\nfiles = 7\n[moves]\npromotions = [\"queen\"]\n",
+                5,
+                "moves.promotions",
+                "not a switch there",
+            ),
+            (
+                "[board]\nstart = \"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3\"\n[moves]\n\
+                 double-step = false\n",
+                2,
+                "board.start",
+                "en passant field",
+            ),
             // Names and texts.
             ("name = \"Hans 38\"\n", 1, "name", "lower-case"),
             ("aliases = [\"mini\"]\n", 1, "aliases", "twice"),
@@ -1241,11 +1445,12 @@ mod tests {
     /// there is accepted: the two cannot drift apart.
     #[test]
     fn the_doc_lists_exactly_the_accepted_fields() {
-        let tables: [(&str, Vec<&str>); 5] = [
+        let tables: [(&str, Vec<&str>); 6] = [
             ("help", fields_of::<HelpToml>()),
             ("board", fields_of::<BoardToml>()),
             ("turn", fields_of::<TurnToml>()),
             ("squares", fields_of::<SquaresToml>()),
+            ("moves", fields_of::<MovesToml>()),
             ("ending", fields_of::<EndingToml>()),
         ];
         let mut accepted = Vec::new();

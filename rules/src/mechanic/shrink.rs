@@ -114,6 +114,15 @@ fn why_promotion_illegal(pos: &Position, parsed: &ParsedMove, made: &[Action]) -
                 join_and(&squares)
             ));
         };
+        let promotions = pos.rules().promotions;
+        if !promotions.contains(*role) {
+            return Some(format!(
+                "in {} a pawn promotes only to {}, not to a {}",
+                pos.variant(),
+                promotions.names(),
+                role.name()
+            ));
+        }
         if !allowed.contains(role) {
             let names: Vec<String> = allowed.iter().map(|r| r.name().to_string()).collect();
             return Some(format!(
@@ -159,16 +168,17 @@ impl Position {
     }
 
     /// Shrink Chess (S6): for each pawn the move's shrink promotes, in the order of their squares
-    /// after the shrink, that square and the pieces (of Q, R, B, N, in that order) it may become
-    /// without leaving the mover's king in check. `None` when the move is illegal whatever is
+    /// after the shrink, that square and the pieces (of the variant's Q, R, B, N, in that order) it
+    /// may become without leaving the mover's king in check. `None` when the move is illegal whatever is
     /// chosen: the king is in check from elsewhere, or some pawn has no safe piece. The choice
     /// already in `mv` does not matter.
     fn shrink_options_of(&self, mv: &Move) -> Option<Vec<(Square, Vec<Role>)>> {
         let us = self.turn;
         let mut after = self.clone();
         let promoted = after.play_reporting(&mv.with_shrink_choice(0));
+        let promotions = self.rules().promotions;
         let Some(king) = after.king(us) else {
-            return Some(promoted.into_iter().map(|sq| (sq, Role::PROMOTIONS.to_vec())).collect());
+            return Some(promoted.into_iter().map(|sq| (sq, promotions.roles().collect())).collect());
         };
         let blockers = after.blockers();
         let promoted_bb = promoted.iter().fold(Bitboard::EMPTY, |bb, &sq| bb.with(sq));
@@ -180,8 +190,8 @@ impl Position {
         let mut options = Vec::with_capacity(promoted.len());
         for sq in promoted {
             let color = after.piece_at(sq).map_or(us, |p| p.color);
-            let allowed: Vec<Role> = Role::PROMOTIONS
-                .into_iter()
+            let allowed: Vec<Role> = promotions
+                .roles()
                 .filter(|&role| {
                     if color == us {
                         return true;
@@ -210,8 +220,8 @@ impl Position {
     }
 
     /// Shrink Chess (S6): `mv` with the pawns its shrink promotes given the pieces `named` says
-    /// (by square after the shrink), and every other one the default: a queen, or where a queen
-    /// would leave the mover's king in check, the first of rook, bishop, knight that does not.
+    /// (by square after the shrink), and every other one the default: the first of queen, rook,
+    /// bishop, knight that the variant allows and that leaves the mover's king out of check.
     /// `None` if a named square is not promoted or a named piece is not allowed there.
     pub fn with_shrink_promotions(&self, mv: &Move, named: &[(Square, Role)]) -> Option<Move> {
         let options = self.shrink_promotion_options(mv);

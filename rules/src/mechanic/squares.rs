@@ -73,7 +73,7 @@ impl Mechanic for Squares {
                 let pawn = pos.pieces(us, Role::Pawn).contains(from);
                 for to in attacks::king(from) & holes {
                     if pawn && to.rank() == last_rank {
-                        for promo in Role::PROMOTIONS {
+                        for promo in rules.promotions.roles() {
                             emit(Action::Shift { from, to, promotion: Some(promo) });
                         }
                     } else {
