@@ -232,3 +232,72 @@ fn variant_check_reports_in_text_and_json() {
     assert_eq!((report["ok"].clone(), report["refused"]["line"].clone()), (false.into(), line.into()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The three example community variants of `docs/examples/`: each loads from the data directory,
+/// passes `tessera variant check`, counts its perft file's start position as the file says, and
+/// is explained and played in the local mode, its rules' example the first turn.
+#[test]
+fn the_example_variants_load_check_and_play() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples");
+    let mut names: Vec<String> = std::fs::read_dir(&examples)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["hans38-seven", "shrink-stalemate-loses", "tiled-squares-laid"]);
+    let dir = data_dir("examples");
+    for name in &names {
+        let file = examples.join(format!("{name}.toml"));
+        std::fs::copy(&file, dir.join(format!("variants/{name}.toml"))).unwrap();
+
+        let args = ["variant", "check", "--games", "10", "--depth", "2", "--json", "--picture"];
+        let picture = dir.join(format!("{name}.png"));
+        let out =
+            tessera(&dir, &[&args[..], &[picture.to_str().unwrap(), file.to_str().unwrap()]].concat(), "");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["ok"], true, "{name}: {report}");
+
+        // The perft file's first position is the start: its counts are the check's and perft's.
+        let perft = std::fs::read_to_string(examples.join(format!("{name}.perft"))).unwrap();
+        let counts: Vec<u64> = perft
+            .lines()
+            .skip_while(|l| !l.starts_with("epd "))
+            .skip(1)
+            .take_while(|l| l.starts_with("perft "))
+            .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(report["perft"], serde_json::json!(counts[..2]), "{name}");
+        let out = tessera(&dir, &["perft", "--variant", name, "--json", "3"], "");
+        let perft3: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(perft3["nodes"], counts[2], "{name}");
+    }
+    let out = tessera(&dir, &["variants"], "");
+    let listed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(listed.lines().filter(|l| l.ends_with("(community variant)")).count(), 3, "{listed}");
+
+    for name in &names {
+        let text = std::fs::read_to_string(examples.join(format!("{name}.toml"))).unwrap();
+        let example =
+            text.lines().find_map(|l| l.strip_prefix("example = \"")).unwrap().trim_end_matches('"');
+        let answers = local(
+            &dir,
+            &[
+                &format!("/channel {name}"),
+                &format!("!t rules {name}"),
+                &format!("!t challenge @bob {name} white"),
+                "/as bob",
+                "!t accept",
+                "/as alice",
+                &format!("!t move {example}"),
+            ],
+        );
+        assert!(answers[1].starts_with(&format!("[tessera] **{name}**")), "{answers:?}");
+        assert!(answers[4].contains(&format!("begins: {name}")), "{answers:?}");
+        // Played as typed (the reply writes it in the variant's notation: `e4` for `e2-e4`).
+        assert!(answers[6].starts_with("[tessera] alice played "), "{name}: {answers:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -723,6 +723,18 @@ fn clock_left(l: &Loaded, now: i64) -> String {
     }
 }
 
+/// A draw's reason as a player reads it: the move-count rules by the variant's own count (a
+/// community variant may set another than 50). The stored reason stays [`draw_name`]'s.
+fn draw_text(reason: DrawReason, variant: Variant) -> String {
+    let moves = variant.rules().move_limit.map_or(50, u32::from);
+    match reason {
+        DrawReason::FiftyMoves => format!("the {moves}-move rule"),
+        DrawReason::SeventyFiveMoves => format!("the {}-move rule", moves * 3 / 2),
+        other => draw_name(other).to_string(),
+    }
+}
+
+/// A draw's reason as the store keeps it (and [`declared_outcome`] reads it back).
 fn draw_name(reason: DrawReason) -> &'static str {
     match reason {
         DrawReason::Stalemate => "stalemate",

@@ -93,13 +93,19 @@ impl<S: Store> Service<S> {
             return Err("a draw is claimed by the player to move".into());
         }
         let Some(reason) = loaded.game.claimable_draw() else {
-            return Err("there is nothing to claim: a draw needs a threefold repetition or 50 moves without a capture or pawn move".into());
+            let moves = loaded.game.start().variant().rules().move_limit.map_or(50, u32::from);
+            return Err(format!(
+                "there is nothing to claim: a draw needs a threefold repetition or {moves} moves without a capture or pawn move"
+            ));
         };
         if !self.store.finish(loaded.row.id, "1/2-1/2", draw_name(reason), msg.now).map_err(internal)? {
             return Err(format!("game #{} has just ended", loaded.row.id));
         }
-        let reply =
-            Reply::text(format!("Game #{} is drawn by {} (1/2-1/2).", loaded.row.id, draw_name(reason)));
+        let reply = Reply::text(format!(
+            "Game #{} is drawn by {} (1/2-1/2).",
+            loaded.row.id,
+            draw_text(reason, loaded.game.start().variant())
+        ));
         let mut replies = vec![reply.notifying(opponent)];
         self.after_commit(&mut replies, loaded.row.id, Committed::Ended, msg.now);
         Ok(replies)

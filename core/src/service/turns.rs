@@ -261,7 +261,7 @@ impl<S: Store> Service<S> {
                         if let Some(reason) = after.game.claimable_draw() {
                             text.push_str(&format!(
                                 " You may claim a draw ({}): `!t claim`.",
-                                draw_name(reason)
+                                draw_text(reason, after.game.start().variant())
                             ));
                         }
                     }
