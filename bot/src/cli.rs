@@ -254,7 +254,7 @@ enum VariantAction {
         #[arg(long, default_value_t = 500)]
         games: u32,
         /// A random game not ended after this many turns stops there.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 5000)]
         max_plies: usize,
         /// Where to write the start picture (default: NAME.png in the current directory).
         #[arg(long)]

@@ -108,7 +108,7 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> CheckOptions {
-        CheckOptions { depth: 3, max_nodes: 100_000_000, games: 500, max_plies: 1000, picture_size: 512 }
+        CheckOptions { depth: 3, max_nodes: 100_000_000, games: 500, max_plies: 5000, picture_size: 512 }
     }
 }
 
@@ -206,21 +206,34 @@ fn random_games(variant: Variant, opts: CheckOptions) -> GamesReport {
     report
 }
 
-/// One random game (a turn chosen uniformly among the legal ones, by a generator seeded with
-/// `seed`), then its record replayed; a panic anywhere is caught and reported.
+/// One random game (a capture half the time where there is one, else a turn chosen uniformly
+/// among the legal ones, by a generator seeded with `seed`), then its record replayed; a panic
+/// anywhere is caught and reported.
 fn random_game(variant: Variant, seed: u64, max_plies: usize, report: &mut GamesReport) {
     let played = std::panic::catch_unwind(|| {
         let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2545_f491_4f6c_dd1d;
         let mut game = tessera_rules::Game::from_variant(variant);
         let mut moves = Vec::new();
-        while game.outcome().is_none() && game.moves().len() < max_plies {
-            game.position().legal_moves_into(&mut moves);
-            // xorshift64*: enough to spread the choice, and the same game for the same seed.
+        // xorshift64*: enough to spread the choice, and the same game for the same seed.
+        let mut next = || {
             rng ^= rng >> 12;
             rng ^= rng << 25;
             rng ^= rng >> 27;
-            let pick = (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % moves.len().max(1);
-            let Some(mv) = moves.get(pick).cloned() else { break };
+            (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize
+        };
+        while game.outcome().is_none() && game.moves().len() < max_plies {
+            game.position().legal_moves_into(&mut moves);
+            // Half the time a capture where there is one: purely random play in the families where
+            // taking an empty square resets the move count can go on for thousands of turns, and
+            // the check is of games played to their end.
+            let captures = moves.iter().filter(|m| takes(m)).count();
+            let mv = if captures > 0 && next() % 2 == 0 {
+                moves.iter().filter(|m| takes(m)).nth(next() % captures).cloned()
+            } else {
+                let pick = next() % moves.len().max(1);
+                moves.get(pick).cloned()
+            };
+            let Some(mv) = mv else { break };
             if let Err(e) = game.play(mv) {
                 return Err(format!("a legal turn was refused at ply {}: {e}", game.moves().len() + 1));
             }
@@ -254,6 +267,12 @@ fn random_game(variant: Variant, seed: u64, max_plies: usize, report: &mut Games
             report.failures.push(format!("random game {seed}: panicked: {what}"));
         }
     }
+}
+
+/// Whether a turn takes a piece.
+fn takes(mv: &tessera_rules::Move) -> bool {
+    use tessera_rules::Action;
+    mv.actions().any(|a| matches!(a, Action::Normal { capture: Some(_), .. } | Action::EnPassant { .. }))
 }
 
 /// An ending without its winner's colour, so the counts gather by kind.
