@@ -61,7 +61,11 @@ pub fn load_file(path: &Path) -> Result<Variant, String> {
 /// A variant file's text: refused unread when it is larger than a variant file can be, and when
 /// it is not UTF-8.
 pub fn read_file(path: &Path) -> Result<String, String> {
-    let size = std::fs::metadata(path).map_err(|e| format!("the file does not read: {e}"))?.len();
+    let meta = std::fs::metadata(path).map_err(|e| format!("the file does not read: {e}"))?;
+    if meta.is_dir() {
+        return Err("that is a directory: give a variant file (NAME.toml)".into());
+    }
+    let size = meta.len();
     if size > MAX_FILE_BYTES as u64 {
         return Err(format!("the file has {size} bytes; a variant file has at most {MAX_FILE_BYTES}"));
     }
@@ -355,6 +359,7 @@ mod tests {
         std::fs::write(dir.join("huge.toml"), vec![b'#'; MAX_FILE_BYTES + 1]).unwrap();
         std::fs::write(dir.join("binary.toml"), [0xff, 0xfe, 0x00]).unwrap();
         std::fs::write(dir.join("notes.txt"), "not a variant").unwrap();
+        std::fs::create_dir_all(dir.join("folder.toml")).unwrap();
         let loaded = load_dir(&dir);
         let names: Vec<&str> = loaded.registered.iter().map(|(_, v)| v.name()).collect();
         assert_eq!(names, ["load-test-good"]);
@@ -365,8 +370,9 @@ mod tests {
             .iter()
             .map(|(p, why)| (p.file_name().unwrap().to_string_lossy().into_owned(), why.as_str()))
             .collect();
-        assert_eq!(refused.len(), 4, "{refused:?}");
+        assert_eq!(refused.len(), 5, "{refused:?}");
         let why = |file: &str| refused.iter().find(|(f, _)| f == file).map(|(_, w)| *w).unwrap_or("");
+        assert!(why("folder.toml").contains("directory"), "{refused:?}");
         assert!(why("binary.toml").contains("not UTF-8"), "{refused:?}");
         assert!(why("broken.toml").starts_with("line 2"), "{refused:?}");
         assert!(why("huge.toml").contains("at most"), "{refused:?}");
