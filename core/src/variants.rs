@@ -192,6 +192,10 @@ pub fn check(text: &str, opts: CheckOptions) -> CheckReport {
         }
     }
     report.games = random_games(variant, opts);
+    // `!t rules` shows the example as a turn: a wrong one would teach the wrong game.
+    if let Err(e) = example_plays(variant) {
+        report.games.failures.push(e);
+    }
     let view = tessera_rules::view::BoardView::new(&start, None);
     let render = tessera_render::RenderOptions { size: opts.picture_size, ..Default::default() };
     match tessera_render::render_png(&view, &render) {
@@ -199,6 +203,19 @@ pub fn check(text: &str, opts: CheckOptions) -> CheckReport {
         Err(e) => report.games.failures.push(format!("the start does not draw: {e}")),
     }
     report
+}
+
+/// The help's example is a legal turn at the start, or, where the opening turn is a special one
+/// (Blue Chip's chip alone), after some opening turn.
+fn example_plays(variant: Variant) -> Result<(), String> {
+    let example = variant.info().help.example;
+    let start = tessera_rules::Game::from_variant(variant);
+    let Err(e) = start.clone().play_text(example) else { return Ok(()) };
+    let after_one = start.position().legal_moves().into_iter().any(|first| {
+        let mut game = start.clone();
+        game.play(first).is_ok() && game.play_text(example).is_ok()
+    });
+    if after_one { Ok(()) } else { Err(format!("help.example `{example}` is not a legal first turn: {e}")) }
 }
 
 /// `opts.games` random games from the start, one after another (the core spawns no threads).
@@ -323,6 +340,20 @@ mod tests {
         assert!(report.picture.as_ref().is_some_and(|png| png.starts_with(b"\x89PNG")));
         // The same text again is the same variant, not a clash with itself.
         assert_eq!(check(&renamed_hans38("check-test-hans"), opts).variant, report.variant);
+    }
+
+    #[test]
+    fn an_example_that_is_not_a_legal_first_turn_fails_the_check() {
+        let opts = CheckOptions { depth: 1, games: 2, max_plies: 20, picture_size: 64, ..Default::default() };
+        let wrong = renamed_hans38("check-test-example").replace("example = \"@@e4\"", "example = \"e2-e4\"");
+        let report = check(&wrong, opts);
+        assert!(!report.ok());
+        assert_eq!(report.games.failures.len(), 1, "{:?}", report.games.failures);
+        assert!(report.games.failures[0].starts_with("help.example `e2-e4` is not a legal first turn: "));
+        // Every built-in's example plays (Blue Chip's after its opening chip).
+        for v in Variant::ALL {
+            assert_eq!(example_plays(*v), Ok(()), "{v}");
+        }
     }
 
     #[test]

@@ -280,7 +280,8 @@ pub struct Help {
     pub board: &'static str,
     /// How a turn is built.
     pub turn: &'static str,
-    /// A legal first turn of the side that begins.
+    /// A legal first turn of the side that begins (where the opening turn is a special one, as
+    /// Blue Chip's chip alone, a legal turn after it).
     pub example: &'static str,
 }
 
