@@ -295,6 +295,10 @@ fn the_example_variants_load_check_and_play() {
             ],
         );
         assert!(answers[1].starts_with(&format!("[tessera] **{name}**")), "{answers:?}");
+        // The file's own rules text follows the three lines.
+        let rules = tessera_rules::variant_file::read_variant_file(&text).unwrap().help.rules;
+        let opening: String = rules.chars().take(60).collect();
+        assert!(!rules.is_empty() && answers[1].contains(&opening), "{name}: {answers:?}");
         assert!(answers[4].contains(&format!("begins: {name}")), "{answers:?}");
         // Played as typed (the reply writes it in the variant's notation: `e4` for `e2-e4`).
         assert!(answers[6].starts_with("[tessera] alice played "), "{name}: {answers:?}");

@@ -283,6 +283,8 @@ pub struct Help {
     /// A legal first turn of the side that begins (where the opening turn is a special one, as
     /// Blue Chip's chip alone, a legal turn after it).
     pub example: &'static str,
+    /// The rules in full, where the file gives them (a community variant); empty otherwise.
+    pub rules: &'static str,
 }
 
 // The built-in files are the built-in constants, one for one and in order.
@@ -340,6 +342,7 @@ fn leak(
             board: text(def.help.board),
             turn: text(def.help.turn),
             example: text(def.help.example),
+            rules: text(def.help.rules),
         },
         start_fen: text(def.start_fen),
         rules_page: text(def.rules_page),
@@ -595,10 +598,12 @@ impl Variant {
 
     /// `!t rules V`: how a turn is built, one example turn, and what ends the game, in a few lines.
     pub fn help(self) -> String {
-        let Help { board, turn, example } = self.info().help;
+        let Help { board, turn, example, rules } = self.info().help;
         let moves = self.moves_note().map(|m| format!("{m}\n")).unwrap_or_default();
+        // A community variant's own rules text follows; a built-in's rules are on its docs page.
+        let rules = if rules.is_empty() { String::new() } else { format!("\n\n{rules}") };
         format!(
-            "**{}**: {}\n{board}\n{turn}\nExample: `{example}`\n{moves}{}",
+            "**{}**: {}\n{board}\n{turn}\nExample: `{example}`\n{moves}{}{rules}",
             self.name(),
             self.summary(),
             self.ends()
@@ -885,6 +890,30 @@ mod tests {
         );
         assert!(Variant::pinned("name = 3").is_err());
         assert_eq!(Variant::by_key("pinned-test@0000000000000000"), None);
+    }
+
+    /// A file's rules text is shown by `!t rules` after the three lines; one too long, or with
+    /// control characters, is refused at `help.rules`.
+    #[test]
+    fn a_files_rules_text_follows_the_help() {
+        let (_, chess) = BUILT_IN_FILES[Variant::CHESS.index()];
+        // `rules` is the value as TOML writes it.
+        let with = |rules: &str| {
+            chess
+                .replace("name = \"chess\"", "name = \"rules-text-test\"")
+                .replace("example = ", &format!("rules = {rules}\nexample = "))
+        };
+        let text = with(r#""Chess, with its rules told in full.\n\nA second paragraph.""#);
+        let file = text.lines().filter(|l| !l.starts_with("aliases")).collect::<Vec<_>>().join("\n");
+        let v = Variant::register_file(&file).unwrap();
+        let help = v.help();
+        assert!(help.ends_with("\n\nChess, with its rules told in full.\n\nA second paragraph."), "{help}");
+        assert!(Variant::CHESS.info().help.rules.is_empty() && !Variant::CHESS.help().contains("\n\n"));
+        let too_long = format!("\"{}\"", "x".repeat(crate::variant_file::MAX_RULES_CHARS + 1));
+        for bad in [too_long.as_str(), r#""a\u0007bell""#, r#""  ""#] {
+            let e = crate::variant_file::read_variant_file(&with(bad)).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("help.rules"), "{e}");
+        }
     }
 
     #[test]

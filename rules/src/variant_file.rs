@@ -25,6 +25,9 @@ use crate::variant::{
 /// The longest variant file read, in bytes: a real one is about 2 KiB.
 pub const MAX_FILE_BYTES: usize = 64 * 1024;
 
+/// The longest rules text (`help.rules`): with the help's three lines it fits one reply.
+pub const MAX_RULES_CHARS: usize = 2500;
+
 /// The longest name or alias.
 const MAX_NAME_CHARS: usize = 40;
 
@@ -74,6 +77,9 @@ pub struct HelpText {
     pub board: String,
     pub turn: String,
     pub example: String,
+    /// The rules page's text, for a variant whose rules have no page under docs/rules/ (a
+    /// community variant); empty when the file gives none.
+    pub rules: String,
 }
 
 impl VariantDef {
@@ -82,7 +88,7 @@ impl VariantDef {
     pub fn differences(&self, row: &VariantInfo) -> Vec<&'static str> {
         let r = &self.rules;
         let o = &row.rules;
-        let checks: [(&'static str, bool); 27] = [
+        let checks: [(&'static str, bool); 28] = [
             ("name", self.name == row.name),
             ("aliases", self.aliases.iter().map(String::as_str).eq(row.aliases.iter().copied())),
             ("title", self.title == row.title),
@@ -91,6 +97,7 @@ impl VariantDef {
             ("help.board", self.help.board == row.help.board),
             ("help.turn", self.help.turn == row.help.turn),
             ("help.example", self.help.example == row.help.example),
+            ("help.rules", self.help.rules == row.help.rules),
             ("board.start", self.start_fen == row.start_fen),
             ("board.files", r.width == o.width),
             ("room", room_of(r) == room_of(o) && r.square_actions == o.square_actions),
@@ -173,6 +180,8 @@ pub(crate) struct HelpToml {
     board: Spanned<String>,
     turn: Spanned<String>,
     example: Spanned<String>,
+    #[serde(default)]
+    rules: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -602,6 +611,10 @@ impl Checker<'_> {
             board: self.long_text(&file.help.board, "help.board")?,
             turn: self.long_text(&file.help.turn, "help.turn")?,
             example: self.line_text(&file.help.example, "help.example")?,
+            rules: match &file.help.rules {
+                None => String::new(),
+                Some(text) => self.rules_text(text)?,
+            },
         };
         if !help.turn.starts_with("Turn: ") {
             return self.error(
@@ -647,6 +660,22 @@ impl Checker<'_> {
     }
 
     /// A paragraph.
+    /// The rules page's text: paragraphs, up to what one chat message holds with the help above it.
+    fn rules_text(&self, text: &Spanned<String>) -> Result<String, VariantFileError> {
+        let t = text.get_ref();
+        if t.trim().is_empty()
+            || t.chars().count() > MAX_RULES_CHARS
+            || t.chars().any(|c| c.is_control() && c != '\n')
+        {
+            return self.error(
+                text.span(),
+                "help.rules",
+                &format!("the rules in paragraphs of plain text, 1 to {MAX_RULES_CHARS} characters"),
+            );
+        }
+        Ok(t.trim().to_string())
+    }
+
     fn long_text(&self, text: &Spanned<String>, field: &str) -> Result<String, VariantFileError> {
         let t = text.get_ref();
         if t.trim().is_empty() || t.chars().count() > 1000 || t.chars().any(|c| c.is_control() && c != '\n') {
