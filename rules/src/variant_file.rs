@@ -670,7 +670,7 @@ impl Checker<'_> {
             return self.error(
                 text.span(),
                 "help.rules",
-                &format!("the rules in paragraphs of plain text, 1 to {MAX_RULES_CHARS} characters"),
+                format!("the rules in paragraphs of plain text, 1 to {MAX_RULES_CHARS} characters"),
             );
         }
         Ok(t.trim().to_string())
