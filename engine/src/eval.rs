@@ -380,8 +380,10 @@ mod tests {
     /// nothing there now; in Hans38, where only its owner moves it, it still counts.
     #[test]
     fn a_square_by_the_king_counts_only_where_it_is_not_everyones() {
-        let with = "****k***/********/********/********/********/********/********/***1K*** w - - 0 1 hand:0/0";
-        let without = "****k***/********/********/********/********/********/********/****K*** w - - 0 1 hand:0/0";
+        let with =
+            "****k***/********/********/********/********/********/********/***1K*** w - - 0 1 hand:0/0";
+        let without =
+            "****k***/********/********/********/********/********/********/****K*** w - - 0 1 hand:0/0";
         let score = |variant, fen| evaluate(&Position::from_fen(variant, fen).unwrap());
         assert_eq!(score(Variant::HANS38_NEUTRAL, with), score(Variant::HANS38_NEUTRAL, without));
         assert!(score(Variant::HANS38, with) >= score(Variant::HANS38, without) + 25);
