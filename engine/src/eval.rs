@@ -13,7 +13,7 @@
 //! With a clear material lead the winner is also drawn to herd the lone king (fewer flight
 //! squares, kings closer), which is what ends games against a weaker side.
 
-use tessera_rules::variant::Reserve;
+use tessera_rules::variant::{Reserve, TurnRule};
 use tessera_rules::{Bitboard, Color, Position, Role, Square, attacks};
 
 pub(crate) const PAWN: i32 = 100;
@@ -90,6 +90,15 @@ pub(crate) fn hanging(pos: &Position) -> i32 {
         }
     }
     second * 3 / 4 + worst / 8
+}
+
+/// Whether anyone moves any empty square, one action a turn (Hans38 Neutral). There the squares
+/// around a king change hands every turn: one side takes one away, the other puts it back, each
+/// turn good on its own; counted, they make a tug of war of every game, so they are not counted
+/// for the king's own safety (its flight squares, the holes beside it).
+pub(crate) fn squares_change_hands(pos: &Position) -> bool {
+    let rules = pos.rules();
+    rules.square_actions && !rules.owned_squares && rules.turn == TurnRule::Single
 }
 
 /// Material of one side, kings aside.
@@ -179,7 +188,9 @@ fn side(pos: &Position, us: Color) -> i32 {
     if let Some(king) = pos.king(us) {
         let flights = (attacks::king(king) & pos.squares() & !ours).count() as i32;
         let queens = pos.by_role(Role::Queen).any();
-        if flights == 0 {
+        if squares_change_hands(pos) {
+            // Its flight squares are the opponent's to take and its own to bring back.
+        } else if flights == 0 {
             score -= 40;
         } else if flights == 1 {
             score -= 15;
@@ -233,7 +244,7 @@ fn king_danger(pos: &Position, us: Color, king: Square) -> i32 {
     let rules = pos.rules();
     if rules.square_actions {
         let can_bring = pos.reserve(them).is_some_and(|h| h > 0) || rules.reserve == Reserve::Infinite;
-        if can_bring {
+        if can_bring && !squares_change_hands(pos) {
             danger += 4 * (attacks::king(king) & pos.holes() & pos.board_mask()).count() as i32;
         }
     }
@@ -251,7 +262,9 @@ fn squares_terms(pos: &Position, us: Color) -> i32 {
         score += 6 * empty_owned.count().min(12) as i32;
     }
     // Squares next to one's pieces are room to move; holes around the own king are a cage.
-    if let Some(king) = pos.king(us) {
+    if let Some(king) = pos.king(us)
+        && !squares_change_hands(pos)
+    {
         let holes_near = (attacks::king(king) & pos.holes()).count() as i32;
         score -= 5 * holes_near;
     }
@@ -360,6 +373,21 @@ fn attacked_by(pos: &Position, by: Color, through: Square) -> Bitboard {
 mod tests {
     use super::*;
     use tessera_rules::Variant;
+
+    /// Hans38 Neutral: the empty square beside White's king (d1) is a flight and one hole fewer
+    /// beside it, but either player may carry it away or back on any turn; counting it made the
+    /// games a tug of war over the squares by the kings (`@d3-e1`, `@e1-d3`, ...). It changes
+    /// nothing there now; in Hans38, where only its owner moves it, it still counts.
+    #[test]
+    fn a_square_by_the_king_counts_only_where_it_is_not_everyones() {
+        let with =
+            "****k***/********/********/********/********/********/********/***1K*** w - - 0 1 hand:0/0";
+        let without =
+            "****k***/********/********/********/********/********/********/****K*** w - - 0 1 hand:0/0";
+        let score = |variant, fen| evaluate(&Position::from_fen(variant, fen).unwrap());
+        assert_eq!(score(Variant::HANS38_NEUTRAL, with), score(Variant::HANS38_NEUTRAL, without));
+        assert!(score(Variant::HANS38, with) >= score(Variant::HANS38, without) + 25);
+    }
 
     /// A rook up: with the rook on the seventh rank the bare king is shut in on the eighth (two
     /// safe flight squares, six locations in its box); with the rook on the second it has the
