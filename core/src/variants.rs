@@ -247,9 +247,9 @@ fn random_game(variant: Variant, seed: u64, max_plies: usize, report: &mut Games
             // Half the time a capture where there is one: purely random play in the families where
             // taking an empty square resets the move count can go on for thousands of turns, and
             // the check is of games played to their end.
-            let captures = moves.iter().filter(|m| takes(m)).count();
+            let captures = moves.iter().filter(|m| m.is_capture()).count();
             let mv = if captures > 0 && next() % 2 == 0 {
-                moves.iter().filter(|m| takes(m)).nth(next() % captures).cloned()
+                moves.iter().filter(|m| m.is_capture()).nth(next() % captures).cloned()
             } else {
                 let pick = next() % moves.len().max(1);
                 moves.get(pick).cloned()
@@ -288,12 +288,6 @@ fn random_game(variant: Variant, seed: u64, max_plies: usize, report: &mut Games
             report.failures.push(format!("random game {seed}: panicked: {what}"));
         }
     }
-}
-
-/// Whether a turn takes a piece.
-fn takes(mv: &tessera_rules::Move) -> bool {
-    use tessera_rules::Action;
-    mv.actions().any(|a| matches!(a, Action::Normal { capture: Some(_), .. } | Action::EnPassant { .. }))
 }
 
 /// An ending without its winner's colour, so the counts gather by kind.

@@ -212,7 +212,7 @@ fn history_index(mv: &Move) -> usize {
 }
 
 fn is_quiet(mv: &Move) -> bool {
-    !turns::is_capture(mv) && mv.actions().all(|a| a.promotion().is_none())
+    !mv.is_capture() && mv.actions().all(|a| a.promotion().is_none())
 }
 
 /// What `mv` costs as an aimless turn: one that takes a square back where the mover's own

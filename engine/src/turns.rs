@@ -87,7 +87,7 @@ pub(crate) fn captures(pos: &Position, out: &mut Vec<Move>) {
     out.clear();
     if !compound(pos) {
         pos.legal_moves_into(out);
-        out.retain(is_capture);
+        out.retain(Move::is_capture);
         return;
     }
     let mut last_first: Option<Action> = None;
@@ -106,10 +106,6 @@ pub(crate) fn captures(pos: &Position, out: &mut Vec<Move>) {
             true
         },
     );
-}
-
-pub(crate) fn is_capture(mv: &Move) -> bool {
-    mv.actions().any(|a| a.is_capture())
 }
 
 /// The role a turn captures, if any (the most valuable, should a turn take twice).

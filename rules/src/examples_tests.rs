@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use crate::game::{DrawReason, Game, Outcome, WinReason};
-use crate::moves::{Action, Move};
+use crate::moves::Move;
 use crate::notation;
 use crate::perft::perft;
 use crate::position::Position;
@@ -105,11 +105,6 @@ fn the_examples_perft_files_hold() {
     }
 }
 
-/// Whether a turn takes a piece.
-fn takes(mv: &Move) -> bool {
-    mv.actions().any(|a| matches!(a, Action::Normal { capture: Some(_), .. } | Action::EnPassant { .. }))
-}
-
 /// Random games of every example until the rules end them (mate, stalemate, repetition, the move
 /// count): each ends, and its record replays to the same position and ending. The players take a
 /// piece when they can, half the time: without that, a game of the squares family can run on for
@@ -129,7 +124,7 @@ fn random_games_of_the_examples_end_and_replay() {
             while game.outcome().is_none() {
                 assert!(game.moves().len() < 5000, "{name}: a game of 5000 plies has not ended");
                 let moves = game.position().legal_moves();
-                let captures: Vec<Move> = moves.iter().copied().filter(takes).collect();
+                let captures: Vec<Move> = moves.iter().copied().filter(Move::is_capture).collect();
                 let mv = if !captures.is_empty() && next() % 2 == 0 {
                     captures[next() % captures.len()]
                 } else {

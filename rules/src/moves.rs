@@ -131,6 +131,11 @@ impl Move {
         self.actions().count()
     }
 
+    /// Whether any action of the turn takes a piece.
+    pub fn is_capture(&self) -> bool {
+        self.actions().any(|a| a.is_capture())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.actions[0].is_none()
     }
