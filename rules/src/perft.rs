@@ -105,6 +105,18 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves().into_iter().map(|mv| (mv, perft(&pos.played(&mv), depth - 1))).collect()
 }
 
+/// Perft by the general generator whatever the board: what the tests hold the plain board's fast
+/// path (and its FIDE switches) to.
+#[cfg(test)]
+pub(crate) fn general(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    pos.general_legal_moves_into(&mut moves);
+    moves.iter().map(|m| general(&pos.played(m), depth - 1)).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

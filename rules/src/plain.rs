@@ -561,15 +561,7 @@ mod tests {
     use super::*;
     use crate::variant::Variant;
 
-    /// The general generator's count, for comparison.
-    fn general(pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut moves = Vec::new();
-        pos.general_legal_moves_into(&mut moves);
-        moves.iter().map(|m| general(&pos.played(m), depth - 1)).sum()
-    }
+    use crate::perft::general;
 
     #[test]
     fn the_plain_board_counts_as_the_general_one() {

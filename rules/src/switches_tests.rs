@@ -42,15 +42,7 @@ fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
     moves
 }
 
-/// Perft by the general generator, whatever the board: to hold the plain board's fast path to it.
-fn general(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = Vec::new();
-    pos.general_legal_moves_into(&mut moves);
-    moves.iter().map(|m| general(&pos.played(m), depth - 1)).sum()
-}
+use crate::perft::general;
 
 fn is_double_step(mv: &Move) -> bool {
     mv.actions().any(|a| {
