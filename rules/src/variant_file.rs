@@ -472,7 +472,12 @@ fn parse_error(text: &str, e: &toml::de::Error) -> VariantFileError {
         message
     };
     let message = match field.as_deref().and_then(expected_value) {
-        Some(right) if message.starts_with("invalid type") || message.starts_with("invalid value") => {
+        // serde says "invalid type: ..."; toml, for a table field given a bare value, "wanted ...".
+        Some(right)
+            if message.starts_with("invalid type")
+                || message.starts_with("invalid value")
+                || message.starts_with("wanted") =>
+        {
             format!("{message}; give {right}")
         }
         _ => message,
@@ -485,7 +490,9 @@ fn expected_value(field: &str) -> Option<&'static str> {
     Some(match field {
         "name" => "a quoted name, like \"hans38-tiny\"",
         "aliases" => "a list of quoted names, like [\"tiny\"]",
-        "title" | "summary" | "rules-page" | "help.board" | "help.turn" | "help.example" => "quoted text",
+        "title" | "summary" | "rules-page" | "help.board" | "help.turn" | "help.example" | "help.rules" => {
+            "quoted text"
+        }
         "room" => "one of \"plain\", \"squares\", \"quad-squares\", \"chip\", \"tiles\", \"shrink\"",
         "board.files" | "board.ranks" => "a whole number, like 8",
         "board.start" => "a quoted position text (docs/position-format.md)",
@@ -1173,6 +1180,7 @@ mod tests {
             ("[board]\nfiles = 300\n", 2, "board.files", "give a whole number"),
             ("[board]\nranks = 10\n", 2, "board.ranks", "8 ranks"),
             ("room = \"hexagons\"\n", 1, "room", "squares"),
+            ("room = 3\n", 1, "room", "give one of \"plain\", \"squares\""),
             ("room = \"squares\"\n[squares]\nreserve = \"lots\"\n", 3, "squares.reserve", "unlimited"),
             ("room = \"squares\"\n[squares]\nreserve = 65\n", 3, "squares.reserve", "1 to 64"),
             ("room = \"squares\"\n[squares]\nreserve = -1\n", 3, "squares.reserve", "1 to 64"),
