@@ -307,11 +307,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         };
         return run_variant_check(file, opts, picture.as_deref(), *json);
     }
-    // The community variants, before anything reads a variant's name. The bot logs what it
-    // refused; a command line tool says it on standard error.
+    // The community variants, before anything reads a variant's name (the commands that never do
+    // leave them unread). The bot logs what it refused; a command line tool says it on standard
+    // error.
     let bot = matches!(cli.command, None | Some(Command::Local));
+    let reads_variants = !matches!(
+        cli.command,
+        Some(Command::Pair { .. } | Command::Migrate { .. } | Command::Tournament { .. })
+    );
     let dir = tessera_bot::config::data_dir(cli.data_dir.as_deref()).join("variants");
-    let loaded = tessera_core::variants::load_dir(&dir);
+    let loaded = if reads_variants { tessera_core::variants::load_dir(&dir) } else { Default::default() };
     for (path, reason) in &loaded.refused {
         if bot {
             tracing::warn!(file = %path.display(), "variant file refused: {reason}");

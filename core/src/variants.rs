@@ -48,14 +48,15 @@ pub fn load_dir(dir: &Path) -> Loaded {
 /// be the variant's (`NAME.toml`), so whoever looks for a variant's file finds it.
 pub fn load_file(path: &Path) -> Result<Variant, String> {
     let text = read_file(path)?;
-    let name = tessera_rules::variant_file::read_variant_file(&text).map_err(|e| e.to_string())?.name;
+    let def = tessera_rules::variant_file::read_variant_file(&text).map_err(|e| e.to_string())?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    if stem != name {
+    if stem != def.name {
+        let name = &def.name;
         return Err(format!(
             "the file is named {stem}.toml but defines the variant {name}: name it {name}.toml"
         ));
     }
-    Variant::register_file(&text)
+    Variant::register_read(def, &text)
 }
 
 /// A variant file's text: refused unread when it is larger than a variant file can be, and when
@@ -169,11 +170,14 @@ impl CheckReport {
 /// every record replaying to the same position and result), and the start drawn.
 pub fn check(text: &str, opts: CheckOptions) -> CheckReport {
     let mut report = CheckReport::default();
-    if let Err(e) = tessera_rules::variant_file::read_variant_file(text) {
-        report.refused = Some(Refusal { line: e.line, field: e.field.clone(), message: e.message.clone() });
-        return report;
-    }
-    let variant = match Variant::register_file(text) {
+    let def = match tessera_rules::variant_file::read_variant_file(text) {
+        Ok(def) => def,
+        Err(e) => {
+            report.refused = Some(Refusal { line: e.line, field: e.field, message: e.message });
+            return report;
+        }
+    };
+    let variant = match Variant::register_read(def, text) {
         Ok(v) => v,
         Err(message) => {
             report.refused = Some(Refusal { line: None, field: None, message });

@@ -394,6 +394,12 @@ impl Variant {
     /// with. The refusal is the reader's message (with line and field) or the registry's.
     pub fn register_file(source: &str) -> Result<Variant, String> {
         let def = crate::variant_file::read_variant_file(source).map_err(|e| e.to_string())?;
+        Variant::register_read(def, source)
+    }
+
+    /// [`Variant::register_file`] for a caller that has read the file already (to look at its
+    /// name, or to report its refusal with line and field): `def` must be what `source` reads as.
+    pub fn register_read(def: VariantDef, source: &str) -> Result<Variant, String> {
         let key = definition_key(&def.name, source);
         Variant::add(def, key, Some(source), true)
     }
