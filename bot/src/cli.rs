@@ -1030,6 +1030,7 @@ fn run_variant_check(
                     "plies": g.plies,
                     "failures": g.failures,
                 },
+                "problems": report.problems,
                 "picture": written.as_ref().map(|p| p.display().to_string()),
                 "seconds": (started.elapsed().as_secs_f64() * 100.0).round() / 100.0,
             })
@@ -1055,7 +1056,7 @@ fn run_variant_check(
             opts.max_plies,
             g.at_limit
         );
-        for f in &g.failures {
+        for f in g.failures.iter().chain(&report.problems) {
             say!("FAILED: {f}");
         }
         if g.failures.is_empty() {

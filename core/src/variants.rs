@@ -131,6 +131,8 @@ pub struct CheckReport {
     pub games: GamesReport,
     /// The start position drawn as a PNG.
     pub picture: Option<Vec<u8>>,
+    /// What is wrong beyond the games: the help's example not a legal turn, the start not drawn.
+    pub problems: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,7 +146,8 @@ pub struct Refusal {
 #[derive(Debug, Default)]
 pub struct GamesReport {
     pub played: u32,
-    /// How the games the rules ended ended (`Draw by the 75-move rule`, ...), with how many.
+    /// How the games the rules ended ended (`checkmate (win)`, `the 75-move rule (draw)`, ...),
+    /// with how many.
     pub endings: std::collections::BTreeMap<String, u32>,
     /// Games stopped at [`CheckOptions::max_plies`] without an ending.
     pub at_limit: u32,
@@ -161,6 +164,7 @@ impl CheckReport {
         self.refused.is_none()
             && self.variant.is_some()
             && self.games.failures.is_empty()
+            && self.problems.is_empty()
             && self.picture.is_some()
     }
 }
@@ -198,13 +202,13 @@ pub fn check(text: &str, opts: CheckOptions) -> CheckReport {
     report.games = random_games(variant, opts);
     // `!t rules` shows the example as a turn: a wrong one would teach the wrong game.
     if let Err(e) = example_plays(variant) {
-        report.games.failures.push(e);
+        report.problems.push(e);
     }
     let view = tessera_rules::view::BoardView::new(&start, None);
     let render = tessera_render::RenderOptions { size: opts.picture_size, ..Default::default() };
     match tessera_render::render_png(&view, &render) {
         Ok(png) => report.picture = Some(png),
-        Err(e) => report.games.failures.push(format!("the start does not draw: {e}")),
+        Err(e) => report.problems.push(format!("the start does not draw: {e}")),
     }
     report
 }
@@ -294,20 +298,11 @@ fn random_game(variant: Variant, seed: u64, max_plies: usize, report: &mut Games
     }
 }
 
-/// An ending without its winner's colour, so the counts gather by kind.
+/// An ending without its winner's colour, so the counts gather by kind: the word the bot's replies
+/// use, and whether it won or drew (a stalemate does either, by the variant).
 fn ending_name(outcome: tessera_rules::Outcome) -> String {
-    use tessera_rules::Outcome;
-    match outcome {
-        Outcome::Win { reason: tessera_rules::WinReason::Stalemate, .. } => "stalemate (lost)".into(),
-        Outcome::Win { reason, .. } => format!("{reason:?}").to_lowercase(),
-        Outcome::Draw { reason } => match reason {
-            tessera_rules::DrawReason::SeventyFiveMoves => "75-move rule".into(),
-            tessera_rules::DrawReason::FivefoldRepetition => "fivefold repetition".into(),
-            tessera_rules::DrawReason::InsufficientMaterial => "insufficient material".into(),
-            tessera_rules::DrawReason::Stalemate => "stalemate draw".into(),
-            other => format!("{other:?}").to_lowercase(),
-        },
-    }
+    let kind = if matches!(outcome, tessera_rules::Outcome::Draw { .. }) { "draw" } else { "win" };
+    format!("{} ({kind})", crate::service::reason_word(outcome))
 }
 
 #[cfg(test)]
@@ -346,8 +341,8 @@ mod tests {
         let wrong = renamed_hans38("check-test-example").replace("example = \"@@e4\"", "example = \"e2-e4\"");
         let report = check(&wrong, opts);
         assert!(!report.ok());
-        assert_eq!(report.games.failures.len(), 1, "{:?}", report.games.failures);
-        assert!(report.games.failures[0].starts_with("help.example `e2-e4` is not a legal first turn: "));
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert!(report.problems[0].starts_with("help.example `e2-e4` is not a legal first turn: "));
         // Every built-in's example plays (Blue Chip's after its opening chip).
         for v in Variant::ALL {
             assert_eq!(example_plays(*v), Ok(()), "{v}");

@@ -385,6 +385,8 @@ impl Variant {
     /// read under its own rules, or when the registry is full. Without the file's text it has no
     /// key a stored game could keep: [`Variant::register_file`] is what the bot uses.
     pub fn register(def: VariantDef) -> Result<Variant, String> {
+        // The key hashes the definition itself: registering it again gives the same variant, and
+        // another definition under the same name is refused, not taken for this one.
         let key = definition_key(&def.name, &format!("{def:?}"));
         Variant::add(def, key, None, true)
     }

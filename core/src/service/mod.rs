@@ -33,6 +33,7 @@ mod settings;
 mod suggestions;
 mod tournaments;
 mod turns;
+pub(crate) use turns::reason_word;
 mod vacation;
 
 mod threads;

@@ -394,7 +394,7 @@ pub(super) fn turn_danger(pos: &Position, mv: &Move) -> Option<String> {
     None
 }
 
-pub(super) fn reason_word(o: Outcome) -> &'static str {
+pub(crate) fn reason_word(o: Outcome) -> &'static str {
     match o {
         Outcome::Win { reason: WinReason::Checkmate, .. } => "checkmate",
         Outcome::Win { reason: WinReason::Stalemate, .. } => "stalemate",
