@@ -209,6 +209,12 @@ fn side(pos: &Position, us: Color) -> i32 {
         score += 12 * rights.min(2);
     }
 
+    if straight_lines && !rules.square_actions && !rules.tiles && !rules.chip {
+        score += structure_terms(pos, us);
+        if !rules.shrink && (width, height) == (8, 8) {
+            score += placement(pos, us);
+        }
+    }
     if rules.square_actions {
         score += squares_terms(pos, us);
     }
@@ -219,6 +225,109 @@ fn side(pos: &Position, us: Color) -> i32 {
         score += tiles_terms(pos, us);
     }
     score
+}
+
+/// Where the board stays whole (FIDE chess, Shrink): what chess players weigh beyond material
+/// and reach. Pawns doubled on a file or with no pawn of their own on the files beside them (they
+/// cannot be defended by a pawn) are weak; two bishops cover both colours; a rook on a file no pawn
+/// of its own blocks bears down it; and once the queens are off the king comes to the centre, where
+/// an endgame's pawns are won and stopped.
+fn structure_terms(pos: &Position, us: Color) -> i32 {
+    let them = us.other();
+    let (width, height) = pos.size();
+    let width = usize::from(width);
+    let count_files = |color: Color| {
+        let mut files = [0i32; 16];
+        for p in pos.pieces(color, Role::Pawn) {
+            files[usize::from(p.file())] += 1;
+        }
+        files
+    };
+    let (own, theirs) = (count_files(us), count_files(them));
+    let mut score = 0;
+    for file in 0..width {
+        let n = own[file];
+        if n == 0 {
+            continue;
+        }
+        score -= 12 * (n - 1);
+        let left = file > 0 && own[file - 1] > 0;
+        let right = file + 1 < width && own[file + 1] > 0;
+        if !left && !right {
+            score -= 10 * n;
+        }
+    }
+    if pos.pieces(us, Role::Bishop).count() >= 2 {
+        score += 30;
+    }
+    for rook in pos.pieces(us, Role::Rook) {
+        let file = usize::from(rook.file());
+        if own[file] == 0 {
+            score += if theirs[file] == 0 { 20 } else { 10 };
+        }
+    }
+    if !pos.by_role(Role::Queen).any()
+        && let Some(king) = pos.king(us)
+    {
+        let df = (2 * i32::from(king.file()) - width as i32 + 1).abs();
+        let dr = (2 * i32::from(king.rank()) - i32::from(height) + 1).abs();
+        score += 3 * (8 - df.max(dr)).max(0);
+    }
+    score
+}
+
+/// Where each piece stands best on a whole 8×8 board, as chess players place them: pawns in
+/// the centre and advanced, knights and bishops off the rim, rooks on the seventh, the king
+/// castled behind its pawns while there is material to attack it and central once there is not
+/// (tables after Michniewski's simplified evaluation; rank 8 first, as White sees the board).
+fn placement(pos: &Position, us: Color) -> i32 {
+    #[rustfmt::skip]
+    const TABLES: [[i8; 64]; 5] = [
+        [0, 0, 0, 0, 0, 0, 0, 0, 50, 50, 50, 50, 50, 50, 50, 50, 10, 10, 20, 30, 30, 20, 10, 10,
+         5, 5, 10, 25, 25, 10, 5, 5, 0, 0, 0, 20, 20, 0, 0, 0, 5, -5, -10, 0, 0, -10, -5, 5,
+         5, 10, 10, -20, -20, 10, 10, 5, 0, 0, 0, 0, 0, 0, 0, 0],
+        [-50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0, 0, 0, 0, -20, -40,
+         -30, 0, 10, 15, 15, 10, 0, -30, -30, 5, 15, 20, 20, 15, 5, -30,
+         -30, 0, 15, 20, 20, 15, 0, -30, -30, 5, 10, 15, 15, 10, 5, -30,
+         -40, -20, 0, 5, 5, 0, -20, -40, -50, -40, -30, -30, -30, -30, -40, -50],
+        [-20, -10, -10, -10, -10, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10,
+         -10, 0, 5, 10, 10, 5, 0, -10, -10, 5, 5, 10, 10, 5, 5, -10,
+         -10, 0, 10, 10, 10, 10, 0, -10, -10, 10, 10, 10, 10, 10, 10, -10,
+         -10, 5, 0, 0, 0, 0, 5, -10, -20, -10, -10, -10, -10, -10, -10, -20],
+        [0, 0, 0, 0, 0, 0, 0, 0, 5, 10, 10, 10, 10, 10, 10, 5, -5, 0, 0, 0, 0, 0, 0, -5,
+         -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5,
+         -5, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 5, 5, 0, 0, 0],
+        [-20, -10, -10, -5, -5, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10,
+         -10, 0, 5, 5, 5, 5, 0, -10, -5, 0, 5, 5, 5, 5, 0, -5, 0, 0, 5, 5, 5, 5, 0, -5,
+         -10, 5, 5, 5, 5, 5, 0, -10, -10, 0, 5, 0, 0, 0, 0, -10, -20, -10, -10, -5, -5, -10, -10, -20],
+    ];
+    #[rustfmt::skip]
+    const KING_SHELTERED: [i8; 64] = [
+        -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+        -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+        -20, -30, -30, -40, -40, -30, -30, -20, -10, -20, -20, -20, -20, -20, -20, -10,
+        20, 20, 0, 0, 0, 0, 20, 20, 20, 30, 10, 0, 0, 10, 30, 20,
+    ];
+    // Where White's table reads a square: rank 8 first, each rank from the a-file.
+    let index = |sq: Square| {
+        let rank = if us == Color::White { 7 - usize::from(sq.rank()) } else { usize::from(sq.rank()) };
+        rank * 8 + usize::from(sq.file())
+    };
+    let mut score = 0;
+    for (table, role) in TABLES.iter().zip([Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen])
+    {
+        score += pos.pieces(us, role).into_iter().map(|sq| i32::from(table[index(sq)])).sum::<i32>();
+    }
+    // The king's shelter while the enemy has material to attack with; the centre (in
+    // `structure_terms`) once the queens are off.
+    let attackers = material(pos, us.other()) - PAWN * pos.pieces(us.other(), Role::Pawn).count() as i32;
+    if let Some(king) = pos.king(us)
+        && attackers > 1300
+    {
+        score += i32::from(KING_SHELTERED[index(king)]);
+    }
+    // At half the tables' scale: `side` already counts reach, a pawn's progress and the centre.
+    score / 2
 }
 
 /// What threatens `us`'s king while queens are on, besides the enemy pieces bearing on it

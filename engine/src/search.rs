@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use tessera_rules::variant::StalemateRule;
+use tessera_rules::variant::{StalemateRule, TurnRule};
 use tessera_rules::{Action, Game, Move, Position, Role};
 
 use crate::eval;
@@ -28,6 +28,13 @@ const TRAIL_TURNS: usize = 4;
 /// the other): a player who means to win does not take a draw while it stands about even, so
 /// of two engines shuffling squares one of them deviates instead of repeating.
 const CONTEMPT: i32 = 25;
+/// What a quiet turn is taken to change the evaluation by at most, a ply: the margin of the
+/// selective search's cuts near the horizon.
+const FUTILITY: i32 = 90;
+/// The history scores' bound: a turn's score moves towards it by what each cut teaches.
+const HISTORY_MAX: i32 = 16_384;
+/// The first window of an iteration, either side of the last one's score.
+const ASPIRATION: i32 = 30;
 
 /// What the caller asks beyond the limits: a level's weakening, and the pruning switch.
 #[derive(Copy, Clone, Debug)]
@@ -77,6 +84,39 @@ struct Run<'a> {
     line: Vec<Move>,
     /// Move lists by ply, reused so that a node allocates nothing.
     buffers: Vec<Vec<Move>>,
+    /// Whether the search may cut nodes on the evaluation's word (`selective`).
+    selective: bool,
+}
+
+/// Whether a variant's search is selective: null moves, cuts near the horizon by the evaluation,
+/// reductions by a turn's number and history, captures that lose material left out of the
+/// quiescence. Where one action is a turn and the board does not move under the pieces (FIDE
+/// chess, Quad-Square, Shrink): there the evaluation of a position is a fair guess at the
+/// positions a quiet turn leads to. The Betza family, Blue Chip and Tiled Squares search every
+/// turn to its depth as before: a square moved can change every line on the board, and their
+/// ladders were measured so.
+fn selective(pos: &Position) -> bool {
+    let rules = pos.rules();
+    !rules.square_actions && !rules.tiles && !rules.chip && rules.turn == TurnRule::Single
+}
+
+/// A late quiet turn's reduction, in plies: more the deeper the node and the later the turn.
+fn late_reduction(depth: i32, index: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+    r as i32
+}
+
+/// Whether the side to move has a piece besides pawns and king: without one, passing may be the
+/// only thing it cannot afford (zugzwang), and the null move would be wrong.
+fn has_pieces(pos: &Position) -> bool {
+    let us = pos.by_color(pos.turn());
+    (us & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King)).any()
+}
+
+/// Moves a history score towards the bound by `bonus` (negative: towards the other bound), less the
+/// nearer it already is, so that recent lessons outweigh old ones.
+fn credit(score: &mut i32, bonus: i32) {
+    *score += bonus - *score * bonus.abs() / HISTORY_MAX;
 }
 
 /// Searches the game's position within `limits`.
@@ -116,13 +156,14 @@ pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style
         root_best: None,
         line: game.moves()[game.moves().len().saturating_sub(2 * TRAIL_TURNS)..].to_vec(),
         buffers: Vec::new(),
+        selective: selective(pos),
     };
     let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 / 2);
     let mut best = (first, 0);
     let mut depth_done = 0;
     for depth in 1..=max_depth {
         run.root_best = None;
-        let score = run.search(pos, depth as i32, -INF, INF, 0);
+        let score = run.root_search(pos, depth as i32, best.1);
         if run.stopped {
             // The last iteration's choice is searched first; a turn that became the root's best
             // after it was proved better, so an unfinished iteration's best is kept even so.
@@ -141,8 +182,11 @@ pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style
             break;
         }
         // Another iteration costs several times this one: not begun when it cannot end in time.
+        // A selective search begins it with half the time left: its first turns are the last
+        // iteration's best, so even an unfinished iteration can only find a better one.
+        let share = if run.selective { 2 } else { 3 };
         if let Some(t) = limits.movetime
-            && start.elapsed() * 3 > t
+            && start.elapsed() * share > t
         {
             break;
         }
@@ -250,6 +294,30 @@ pub(crate) fn aimless(line: &[Move], mv: &Move) -> i32 {
 }
 
 impl Run<'_> {
+    /// One iteration at the root: in a selective search a narrow window around the last
+    /// iteration's score first, widened on the side it fails until the score falls within.
+    fn root_search(&mut self, pos: &Position, depth: i32, last: i32) -> i32 {
+        if !self.selective || depth < 5 || last.abs() > MATE_BOUND {
+            return self.search(pos, depth, -INF, INF, 0);
+        }
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = ((last - delta).max(-INF), (last + delta).min(INF));
+        loop {
+            let score = self.search(pos, depth, alpha, beta, 0);
+            if self.stopped {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha {
+                alpha = if delta > 500 { -INF } else { (score - delta).max(-INF) };
+            } else if score >= beta {
+                beta = if delta > 500 { INF } else { (score + delta).min(INF) };
+            } else {
+                return score;
+            }
+        }
+    }
+
     fn out_of_time(&mut self) -> bool {
         if !self.stopped
             && self.nodes & self.clock_mask == 0
@@ -326,6 +394,7 @@ impl Run<'_> {
             return 0;
         }
         let root = ply == 0;
+        let pv = beta - alpha > 1;
         let key = pos.key();
         if !root {
             if pos.insufficient_material() {
@@ -343,14 +412,17 @@ impl Run<'_> {
             }
         }
         let in_check = pos.is_check();
-        let depth = if in_check && ply < MAX_PLY / 2 { depth + 1 } else { depth };
+        let mut depth = if in_check && ply < MAX_PLY / 2 { depth + 1 } else { depth };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
         let entry = self.memory.table.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
+        // A selective search takes no cut from the table on the principal variation, so that the
+        // line it reports is searched, not remembered.
         if let Some(e) = entry
             && !root
+            && !(pv && self.selective)
             && i32::from(e.depth) >= depth
         {
             let score = from_table(e.score, ply);
@@ -360,6 +432,41 @@ impl Run<'_> {
                 Bound::Upper if score <= alpha => return score,
                 _ => {}
             }
+        }
+
+        // Selective search where the board is chess's own or the quad's: the position as it
+        // stands is a fair guess at what a quiet turn keeps, so a node far above beta is cut, and
+        // one far below alpha looks at its captures and checks only.
+        let selective = self.selective && !root && !in_check;
+        let stand = if selective { self.evaluate(pos, key) } else { 0 };
+        if selective && !pv && beta.abs() < MATE_BOUND {
+            if depth <= 6 && stand - FUTILITY * depth >= beta {
+                return stand;
+            }
+            // Null move: if passing still holds beta after a shallower search, a turn will.
+            if depth >= 3
+                && stand >= beta
+                && has_pieces(pos)
+                && let Some(passed) = pos.passed()
+            {
+                let reduction = 3 + depth / 4;
+                self.path.push(key);
+                let line = std::mem::take(&mut self.line);
+                let score = -self.search(&passed, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+                self.line = line;
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score > MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Without a turn from the table to try first, a shallower look costs less than a wrong
+        // first turn.
+        if self.selective && !root && depth >= 4 && tt_move.is_none() {
+            depth -= 1;
         }
 
         let mut moves = self.buffers.get_mut(ply).map(std::mem::take).unwrap_or_default();
@@ -382,9 +489,20 @@ impl Run<'_> {
         let alpha_before = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let mut quiets_tried = 0;
         for (i, mv) in moves.iter().enumerate() {
-            let child = pos.played(mv);
             let quiet = is_quiet(mv);
+            // Late quiet turns of a node that looks lost are not searched near the horizon.
+            if selective && !pv && quiet && best > -MATE_BOUND {
+                if depth <= 3 && quiets_tried >= 3 + 3 * depth as usize {
+                    continue;
+                }
+                if depth <= 2 && stand + FUTILITY * (depth + 1) <= alpha && !self.gives_check(pos, mv) {
+                    continue;
+                }
+            }
+            let child = pos.played(mv);
+            let killer = self.memory.killers[ply].contains(&Some(*mv));
             // An aimless turn is searched with the window moved by its cost, so that its score
             // less the cost is exact within (alpha, beta).
             let cost = if in_check { 0 } else { aimless(&self.line, mv) };
@@ -395,7 +513,15 @@ impl Run<'_> {
                 score = -self.search(&child, depth - 1, -b, -a, ply + 1);
             } else {
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
-                    1 + i32::from(i >= 12) + i32::from(cost > 0)
+                    if self.selective {
+                        let mut r = late_reduction(depth, i) + i32::from(cost > 0);
+                        r -= i32::from(pv) + i32::from(killer);
+                        let h = self.memory.history[history_index(mv)];
+                        r -= (h / 4_000).clamp(-2, 2);
+                        r.clamp(0, depth - 2)
+                    } else {
+                        1 + i32::from(i >= 12) + i32::from(cost > 0)
+                    }
                 } else {
                     0
                 };
@@ -412,10 +538,14 @@ impl Run<'_> {
             if self.stopped {
                 break;
             }
+            if quiet {
+                quiets_tried += 1;
+            }
             if score > best {
                 best = score;
                 best_move = Some(*mv);
-                if root {
+                // At the root, a turn that failed low (an aspiration window's) is no choice.
+                if root && (score > alpha || i == 0) {
                     self.root_best = Some((*mv, score));
                 }
             }
@@ -429,8 +559,17 @@ impl Run<'_> {
                         killers[1] = killers[0];
                         killers[0] = Some(*mv);
                     }
-                    let h = &mut self.memory.history[history_index(mv)];
-                    *h = (*h + depth * depth).min(160_000);
+                    if self.selective {
+                        let bonus = (depth * depth).min(400);
+                        credit(&mut self.memory.history[history_index(mv)], bonus);
+                        // The quiet turns tried before it did not cut: less likely next time.
+                        for earlier in moves[..i].iter().filter(|m| is_quiet(m)) {
+                            credit(&mut self.memory.history[history_index(earlier)], -bonus);
+                        }
+                    } else {
+                        let h = &mut self.memory.history[history_index(mv)];
+                        *h = (*h + depth * depth).min(160_000);
+                    }
                 }
                 break;
             }
@@ -439,6 +578,10 @@ impl Run<'_> {
         self.give_back(ply, moves);
         if self.stopped {
             return 0;
+        }
+        if best == -INF {
+            // Every turn was pruned as hopeless: the node is worth no more than alpha.
+            return alpha;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -449,6 +592,11 @@ impl Run<'_> {
         };
         self.memory.table.store(key, best_move, to_table(best, ply), depth as i16, bound);
         best
+    }
+
+    /// Whether `mv` checks: a turn that does is never pruned as quiet.
+    fn gives_check(&self, pos: &Position, mv: &Move) -> bool {
+        pos.played(mv).is_check()
     }
 
     fn quiesce(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
@@ -512,6 +660,10 @@ impl Run<'_> {
             // A capture that cannot lift the score near alpha is not worth looking at.
             let gain = turns::victim(pos, mv).map_or(0, |v| eval::value(pos, v));
             if stand + gain + 200 < alpha {
+                continue;
+            }
+            // Nor one that loses material once the square's defenders have had their say.
+            if self.selective && turns::exchange(pos, mv).is_some_and(|g| g < 0) {
                 continue;
             }
             let score = -self.quiesce(&pos.played(mv), -beta, -alpha, ply + 1, qply + 1);

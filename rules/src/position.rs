@@ -750,6 +750,27 @@ impl Position {
         next
     }
 
+    /// The position after the side to move passes (a search's null move): the same board, the
+    /// other side to move, no en passant. Only where a pass leaves nothing else behind: `None` in
+    /// check, and in the rooms whose state moves with the turns (the Betza family's locks and
+    /// counted squares, Blue Chip's chip, Tiled Squares' tiles, Shrink's board) and where a turn
+    /// has several actions.
+    pub fn passed(&self) -> Option<Position> {
+        let rules = self.rules();
+        if rules.square_actions || rules.tiles || rules.chip || rules.shrink || rules.turn != TurnRule::Single
+        {
+            return None;
+        }
+        if self.is_check() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.turn = self.turn.other();
+        next.ep = None;
+        next.halfmoves += 1;
+        Some(next)
+    }
+
     /// Plays a move that must come from [`Position::legal_moves`].
     pub fn play_unchecked(&mut self, mv: &Move) {
         self.play_reporting(mv);
@@ -969,6 +990,22 @@ mod tests {
         assert!(!dead("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1"), "bishops on opposite colours");
         assert!(!dead("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"));
         assert!(!dead("8/8/4k3/8/8/3K4/P7/8 w - - 0 1"));
+    }
+
+    /// A pass hands the turn over and changes nothing else; where the board's state moves with
+    /// the turns, or in check, there is none.
+    #[test]
+    fn a_pass_only_where_it_leaves_nothing_behind() {
+        let pos = Position::from_fen(Variant::CHESS, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+        let passed = pos.passed().unwrap();
+        assert_eq!(passed.turn(), Color::Black);
+        assert_eq!(passed.ep_square(), None);
+        assert_eq!(passed.occupied(), pos.occupied());
+        assert!(
+            Position::from_fen(Variant::CHESS, "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap().passed().is_none()
+        );
+        assert!(Position::start(Variant::HANS38).passed().is_none());
+        assert!(Position::start(Variant::QUAD_SQUARE).passed().is_some());
     }
 
     #[test]
