@@ -498,6 +498,37 @@ mod tests {
         assert!(score(Variant::HANS38, with) >= score(Variant::HANS38, without) + 25);
     }
 
+    /// Pawn structure, bishops, rooks and the king counted by hand (White's terms): two pawns
+    /// side by side cost nothing; doubled on a file with no neighbour, 12 for the second and 10
+    /// each for being isolated; a rook on a file with no pawn at all 20, with only an enemy pawn
+    /// 10; two bishops 30; with the queens off, 3 cp for each step the king stands nearer the
+    /// centre than the edge allows (e1: 3, e4: 21), and nothing while queens are on.
+    #[test]
+    fn structure_counted_by_hand() {
+        let terms =
+            |fen: &str| structure_terms(&Position::from_fen(Variant::CHESS, fen).unwrap(), Color::White);
+        let king_e1 = 3;
+        assert_eq!(terms("4k3/8/8/8/8/8/1PP5/4K3 w - - 0 1"), king_e1);
+        assert_eq!(terms("4k3/8/8/8/8/1P6/1P6/4K3 w - - 0 1"), king_e1 - 12 - 20);
+        assert_eq!(terms("4k3/8/8/8/8/8/1PP5/R3K3 w - - 0 1"), king_e1 + 20);
+        assert_eq!(terms("4k3/p7/8/8/8/8/1PP5/R3K3 w - - 0 1"), king_e1 + 10);
+        assert_eq!(terms("4k3/8/8/8/8/8/1PP5/2B1KB2 w - - 0 1"), king_e1 + 30);
+        assert_eq!(terms("4k3/8/8/8/4K3/8/1PP5/8 w - - 0 1"), 3 * 7);
+        // With queens on, the king's place is `placement`'s shelter, not the centre.
+        assert_eq!(terms("3qk3/8/8/8/4K3/8/1PP5/3Q4 w - - 0 1"), 0);
+    }
+
+    /// The placement tables, at half their scale: a knight in the corner counts 35 cp less than
+    /// on d4; for Black the table is read from its own side of the board.
+    #[test]
+    fn placement_read_from_each_side() {
+        let at = |fen: &str, color| placement(&Position::from_fen(Variant::CHESS, fen).unwrap(), color);
+        let corner = at("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", Color::White);
+        let centre = at("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", Color::White);
+        assert_eq!(centre - corner, (20 - -50) / 2);
+        assert_eq!(at("n3k3/8/8/8/8/8/8/4K3 w - - 0 1", Color::Black), corner);
+    }
+
     /// A rook up: with the rook on the seventh rank the bare king is shut in on the eighth (two
     /// safe flight squares, six locations in its box); with the rook on the second it has the
     /// board. Herding counts the difference, in chess and in Tiled Squares, where the king may

@@ -182,11 +182,10 @@ pub(crate) fn run(memory: &mut Memory, game: &Game, limits: Limits, style: Style
             break;
         }
         // Another iteration costs several times this one: not begun when it cannot end in time.
-        // A selective search begins it with half the time left: its first turns are the last
+        // A selective search begins it with 40% of the time left: its first turn is the last
         // iteration's best, so even an unfinished iteration can only find a better one.
-        let share = if run.selective { 2 } else { 3 };
         if let Some(t) = limits.movetime
-            && start.elapsed() * share > t
+            && if run.selective { start.elapsed() * 5 > t * 3 } else { start.elapsed() * 3 > t }
         {
             break;
         }

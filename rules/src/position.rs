@@ -752,13 +752,11 @@ impl Position {
 
     /// The position after the side to move passes (a search's null move): the same board, the
     /// other side to move, no en passant. Only where a pass leaves nothing else behind: `None` in
-    /// check, and in the rooms whose state moves with the turns (the Betza family's locks and
-    /// counted squares, Blue Chip's chip, Tiled Squares' tiles, Shrink's board) and where a turn
-    /// has several actions.
+    /// check, in the rooms whose state moves with the turns (the Betza family's locks and counted
+    /// squares, Blue Chip's chip, Tiled Squares' tiles) and where a turn has several actions.
     pub fn passed(&self) -> Option<Position> {
         let rules = self.rules();
-        if rules.square_actions || rules.tiles || rules.chip || rules.shrink || rules.turn != TurnRule::Single
-        {
+        if rules.square_actions || rules.tiles || rules.chip || rules.turn != TurnRule::Single {
             return None;
         }
         if self.is_check() {
@@ -1006,6 +1004,7 @@ mod tests {
         );
         assert!(Position::start(Variant::HANS38).passed().is_none());
         assert!(Position::start(Variant::QUAD_SQUARE).passed().is_some());
+        assert!(Position::start(Variant::TILED_SQUARES).passed().is_none());
     }
 
     #[test]
