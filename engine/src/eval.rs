@@ -437,8 +437,12 @@ fn mop_up(pos: &Position) -> i32 {
         6 * edge + 6 * closeness + 12 * (8 - flights)
     } else {
         // Where the weak king may step: any location in Tiled Squares (it lays a tile on void and
-        // lifts an anti-tile), a square elsewhere; never onto its own pieces or where attacked.
-        let ground = if pos.rules().tiles { pos.board_mask() } else { pos.squares() & pos.board_mask() };
+        // lifts an anti-tile) and in Hans38 Neutral (a hole beside it is a square the next turn:
+        // either player moves any empty square), a square elsewhere; never onto its own pieces or
+        // where attacked (a hole at the end of a line counts as attacked: a square brought there
+        // would be).
+        let anywhere = pos.rules().tiles || squares_change_hands(pos);
+        let ground = if anywhere { pos.board_mask() } else { pos.squares() & pos.board_mask() };
         let safe = ground & !pos.by_color(weak) & !attacked_by(pos, strong, weak_king);
         let flights = (attacks::king(weak_king) & safe).count() as i32;
         // The box is walked over empty locations: taking a piece on the way is the search's.
@@ -496,6 +500,21 @@ mod tests {
         let score = |variant, fen| evaluate(&Position::from_fen(variant, fen).unwrap());
         assert_eq!(score(Variant::HANS38_NEUTRAL, with), score(Variant::HANS38_NEUTRAL, without));
         assert!(score(Variant::HANS38, with) >= score(Variant::HANS38, without) + 25);
+    }
+
+    /// Hans38 Neutral: the lone king on a8 has holes all round it, and either player may bring a
+    /// square to any of them next turn, so they are its flights; a knight on c5 covers b7, one of
+    /// them, and the winner's herding counts one flight fewer (14 cp) than with the knight on h4.
+    /// In Hans38, where only the owner moves a square, the holes are no flights either way.
+    #[test]
+    fn holes_by_a_lone_king_are_its_flights_where_squares_are_everyones() {
+        let covered =
+            "k*******/********/********/**N*****/********/********/********/****K**R w - - 0 1 hand:0/0";
+        let away =
+            "k*******/********/********/********/*******N/********/********/****K**R w - - 0 1 hand:0/0";
+        let herd = |variant, fen| mop_up(&Position::from_fen(variant, fen).unwrap());
+        assert_eq!(herd(Variant::HANS38_NEUTRAL, covered) - herd(Variant::HANS38_NEUTRAL, away), 14);
+        assert_eq!(herd(Variant::HANS38, covered), herd(Variant::HANS38, away));
     }
 
     /// Pawn structure, bishops, rooks and the king counted by hand (White's terms): two pawns
