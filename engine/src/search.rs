@@ -113,6 +113,11 @@ fn has_pieces(pos: &Position) -> bool {
     (us & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King)).any()
 }
 
+/// Whether `mv` checks: a turn that does is never pruned as quiet.
+fn gives_check(pos: &Position, mv: &Move) -> bool {
+    pos.played(mv).is_check()
+}
+
 /// Moves a history score towards the bound by `bonus` (negative: towards the other bound), less the
 /// nearer it already is, so that recent lessons outweigh old ones.
 fn credit(score: &mut i32, bonus: i32) {
@@ -433,9 +438,9 @@ impl Run<'_> {
             }
         }
 
-        // Selective search where the board is chess's own or the quad's: the position as it
-        // stands is a fair guess at what a quiet turn keeps, so a node far above beta is cut, and
-        // one far below alpha looks at its captures and checks only.
+        // In the selective search the position as it stands is a fair guess at what a quiet turn
+        // keeps: a node far above beta is cut, and one far below alpha near the horizon looks at
+        // its captures and checks only.
         let selective = self.selective && !root && !in_check;
         let stand = if selective { self.evaluate(pos, key) } else { 0 };
         if selective && !pv && beta.abs() < MATE_BOUND {
@@ -491,12 +496,13 @@ impl Run<'_> {
         let mut quiets_tried = 0;
         for (i, mv) in moves.iter().enumerate() {
             let quiet = is_quiet(mv);
-            // Late quiet turns of a node that looks lost are not searched near the horizon.
+            // Near the horizon, neither late quiet turns nor quiet turns that cannot lift a node
+            // far below alpha are searched (once a turn has been, so a node is never left empty).
             if selective && !pv && quiet && best > -MATE_BOUND {
                 if depth <= 3 && quiets_tried >= 3 + 3 * depth as usize {
                     continue;
                 }
-                if depth <= 2 && stand + FUTILITY * (depth + 1) <= alpha && !self.gives_check(pos, mv) {
+                if depth <= 2 && stand + FUTILITY * (depth + 1) <= alpha && !gives_check(pos, mv) {
                     continue;
                 }
             }
@@ -578,10 +584,6 @@ impl Run<'_> {
         if self.stopped {
             return 0;
         }
-        if best == -INF {
-            // Every turn was pruned as hopeless: the node is worth no more than alpha.
-            return alpha;
-        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_before {
@@ -591,11 +593,6 @@ impl Run<'_> {
         };
         self.memory.table.store(key, best_move, to_table(best, ply), depth as i16, bound);
         best
-    }
-
-    /// Whether `mv` checks: a turn that does is never pruned as quiet.
-    fn gives_check(&self, pos: &Position, mv: &Move) -> bool {
-        pos.played(mv).is_check()
     }
 
     fn quiesce(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
