@@ -209,7 +209,7 @@ fn side(pos: &Position, us: Color) -> i32 {
         score += 12 * rights.min(2);
     }
 
-    if straight_lines && !rules.square_actions && !rules.tiles && !rules.chip {
+    if straight_lines && rules.only_pieces_move() {
         score += structure_terms(pos, us);
         if !rules.shrink && (width, height) == (8, 8) {
             score += placement(pos, us);

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use tessera_rules::variant::{StalemateRule, TurnRule};
+use tessera_rules::variant::StalemateRule;
 use tessera_rules::{Action, Game, Move, Position, Role};
 
 use crate::eval;
@@ -96,8 +96,7 @@ struct Run<'a> {
 /// turn to its depth as before: a square moved can change every line on the board, and their
 /// ladders were measured so.
 fn selective(pos: &Position) -> bool {
-    let rules = pos.rules();
-    !rules.square_actions && !rules.tiles && !rules.chip && rules.turn == TurnRule::Single
+    pos.rules().only_pieces_move()
 }
 
 /// A late quiet turn's reduction, in plies: more the deeper the node and the later the turn.

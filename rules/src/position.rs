@@ -755,11 +755,7 @@ impl Position {
     /// check, in the rooms whose state moves with the turns (the Betza family's locks and counted
     /// squares, Blue Chip's chip, Tiled Squares' tiles) and where a turn has several actions.
     pub fn passed(&self) -> Option<Position> {
-        let rules = self.rules();
-        if rules.square_actions || rules.tiles || rules.chip || rules.turn != TurnRule::Single {
-            return None;
-        }
-        if self.is_check() {
+        if !self.rules().only_pieces_move() || self.is_check() {
             return None;
         }
         let mut next = self.clone();

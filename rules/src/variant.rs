@@ -237,6 +237,14 @@ impl Rules {
         self.move_limit.map(|n| 3 * u32::from(n))
     }
 
+    /// Whether only the pieces move, one a turn: no squares, tiles or chip change the board
+    /// between them (FIDE chess, Quad-Square, Shrink, whose board shrinks only by where the pieces
+    /// went).
+    #[inline]
+    pub fn only_pieces_move(&self) -> bool {
+        !self.square_actions && !self.tiles && !self.chip && self.turn == TurnRule::Single
+    }
+
     /// Whether the pieces move as in FIDE chess: castling, the double step, all four promotions.
     #[inline]
     pub fn fide_moves(&self) -> bool {
