@@ -112,11 +112,6 @@ fn has_pieces(pos: &Position) -> bool {
     (us & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King)).any()
 }
 
-/// Whether `mv` checks: a turn that does is never pruned as quiet.
-fn gives_check(pos: &Position, mv: &Move) -> bool {
-    pos.played(mv).is_check()
-}
-
 /// Moves a history score towards the bound by `bonus` (negative: towards the other bound), less the
 /// nearer it already is, so that recent lessons outweigh old ones.
 fn credit(score: &mut i32, bonus: i32) {
@@ -438,11 +433,11 @@ impl Run<'_> {
         }
 
         // In the selective search the position as it stands is a fair guess at what a quiet turn
-        // keeps: a node far above beta is cut, and one far below alpha near the horizon looks at
-        // its captures and checks only.
-        let selective = self.selective && !root && !in_check;
-        let stand = if selective { self.evaluate(pos, key) } else { 0 };
-        if selective && !pv && beta.abs() < MATE_BOUND {
+        // keeps: off the principal variation, a node far above beta is cut, and one far below
+        // alpha near the horizon looks at its captures and checks only.
+        let cuttable = self.selective && !root && !in_check && !pv;
+        let stand = if cuttable { self.evaluate(pos, key) } else { 0 };
+        if cuttable && beta.abs() < MATE_BOUND {
             if depth <= 6 && stand - FUTILITY * depth >= beta {
                 return stand;
             }
@@ -496,17 +491,16 @@ impl Run<'_> {
         for (i, mv) in moves.iter().enumerate() {
             let quiet = is_quiet(mv);
             // Near the horizon, neither late quiet turns nor quiet turns that cannot lift a node
-            // far below alpha are searched (once a turn has been, so a node is never left empty).
-            if selective && !pv && quiet && best > -MATE_BOUND {
-                if depth <= 3 && quiets_tried >= 3 + 3 * depth as usize {
-                    continue;
-                }
-                if depth <= 2 && stand + FUTILITY * (depth + 1) <= alpha && !gives_check(pos, mv) {
-                    continue;
-                }
+            // far below alpha unless they check are searched (once a turn has been, so a node is
+            // never left empty).
+            let prunable = cuttable && quiet && best > -MATE_BOUND;
+            if prunable && depth <= 3 && quiets_tried >= 3 + 3 * depth as usize {
+                continue;
             }
             let child = pos.played(mv);
-            let killer = self.memory.killers[ply].contains(&Some(*mv));
+            if prunable && depth <= 2 && stand + FUTILITY * (depth + 1) <= alpha && !child.is_check() {
+                continue;
+            }
             // An aimless turn is searched with the window moved by its cost, so that its score
             // less the cost is exact within (alpha, beta).
             let cost = if in_check { 0 } else { aimless(&self.line, mv) };
@@ -518,6 +512,7 @@ impl Run<'_> {
             } else {
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
                     if self.selective {
+                        let killer = self.memory.killers[ply].contains(&Some(*mv));
                         let mut r = late_reduction(depth, i) + i32::from(cost > 0);
                         r -= i32::from(pv) + i32::from(killer);
                         let h = self.memory.history[history_index(mv)];
