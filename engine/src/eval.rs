@@ -70,9 +70,9 @@ pub(crate) fn hanging(pos: &Position) -> i32 {
         let cheapest = attackers
             .into_iter()
             .filter_map(|a| pos.piece_at(a))
-            .map(|p| if p.role == Role::King { 10_000 } else { value(pos, p.role) })
+            .map(|p| exchange_value(pos, p.role))
             .min()
-            .unwrap_or(10_000);
+            .unwrap_or(exchange_value(pos, Role::King));
         let defended = pos.attackers(sq, us, blockers).any();
         let at_risk = if !defended {
             // A king alone can take only what is not defended: it is.
@@ -101,6 +101,30 @@ pub(crate) fn squares_change_hands(pos: &Position) -> bool {
     rules.square_actions && !rules.owned_squares && rules.turn == TurnRule::Single
 }
 
+/// A piece's worth where it may be taken in an exchange: a king more than anything, since it may
+/// take only what nothing defends.
+pub(crate) fn exchange_value(pos: &Position, role: Role) -> i32 {
+    if role == Role::King { 10_000 } else { value(pos, role) }
+}
+
+/// What the enemy's pieces (pawns and king aside) at most may be worth for an endgame: the
+/// passed pawns count half again, the king leaves its shelter.
+const ENDGAME_PIECES: i32 = 1300;
+
+/// Material of one side's pieces, pawns and king aside.
+fn piece_material(pos: &Position, color: Color) -> i32 {
+    material(pos, color) - PAWN * pos.pieces(color, Role::Pawn).count() as i32
+}
+
+/// How far a location stands from the board's centre, in half-steps: the larger of its file's
+/// and its rank's distance (1 on the four central squares of an 8×8 board, 7 on its edge).
+fn from_centre(pos: &Position, sq: Square) -> i32 {
+    let (width, height) = pos.size();
+    let df = (2 * i32::from(sq.file()) - i32::from(width) + 1).abs();
+    let dr = (2 * i32::from(sq.rank()) - i32::from(height) + 1).abs();
+    df.max(dr)
+}
+
 /// Material of one side, kings aside.
 pub(crate) fn material(pos: &Position, color: Color) -> i32 {
     Role::ALL.into_iter().map(|r| pos.pieces(color, r).count() as i32 * value(pos, r)).sum()
@@ -121,7 +145,7 @@ fn side(pos: &Position, us: Color) -> i32 {
     // pieces there are to stop it.
     let last = us.last_rank(height);
     let enemy_pawns = pos.pieces(them, Role::Pawn);
-    let endgame = material(pos, them) - PAWN * enemy_pawns.count() as i32 <= 1300;
+    let endgame = piece_material(pos, them) <= ENDGAME_PIECES;
     for sq in pos.pieces(us, Role::Pawn) {
         let to_go = i32::from(last.abs_diff(sq.rank()));
         let advanced = (i32::from(height) - 2 - to_go).max(0);
@@ -234,8 +258,7 @@ fn side(pos: &Position, us: Color) -> i32 {
 /// an endgame's pawns are won and stopped.
 fn structure_terms(pos: &Position, us: Color) -> i32 {
     let them = us.other();
-    let (width, height) = pos.size();
-    let width = usize::from(width);
+    let width = usize::from(pos.size().0);
     let count_files = |color: Color| {
         let mut files = [0i32; 16];
         for p in pos.pieces(color, Role::Pawn) {
@@ -269,9 +292,7 @@ fn structure_terms(pos: &Position, us: Color) -> i32 {
     if !pos.by_role(Role::Queen).any()
         && let Some(king) = pos.king(us)
     {
-        let df = (2 * i32::from(king.file()) - width as i32 + 1).abs();
-        let dr = (2 * i32::from(king.rank()) - i32::from(height) + 1).abs();
-        score += 3 * (8 - df.max(dr)).max(0);
+        score += 3 * (8 - from_centre(pos, king)).max(0);
     }
     score
 }
@@ -320,9 +341,8 @@ fn placement(pos: &Position, us: Color) -> i32 {
     }
     // The king's shelter while the enemy has material to attack with; the centre (in
     // `structure_terms`) once the queens are off.
-    let attackers = material(pos, us.other()) - PAWN * pos.pieces(us.other(), Role::Pawn).count() as i32;
     if let Some(king) = pos.king(us)
-        && attackers > 1300
+        && piece_material(pos, us.other()) > ENDGAME_PIECES
     {
         score += i32::from(KING_SHELTERED[index(king)]);
     }
@@ -427,10 +447,7 @@ fn mop_up(pos: &Position) -> i32 {
     }
     let (strong, weak) = if lead > 0 { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
     let (Some(strong_king), Some(weak_king)) = (pos.king(strong), pos.king(weak)) else { return 0 };
-    let (width, height) = pos.size();
-    let df = (2 * i32::from(weak_king.file()) - i32::from(width) + 1).abs();
-    let dr = (2 * i32::from(weak_king.rank()) - i32::from(height) + 1).abs();
-    let edge = df.max(dr);
+    let edge = from_centre(pos, weak_king);
     let closeness = 14 - i32::from(strong_king.distance(weak_king));
     let herd = if pos.has_named_locations() {
         let flights = (attacks::king(weak_king) & pos.squares() & !pos.by_color(weak)).count() as i32;

@@ -125,18 +125,17 @@ pub(crate) fn victim(pos: &Position, mv: &Move) -> Option<Role> {
 /// defends loses 800. `None` where it cannot be told this way: a turn of more than one action, or
 /// the quad board, whose pieces do not attack along lines.
 pub(crate) fn exchange(pos: &Position, mv: &Move) -> Option<i32> {
-    use crate::eval::value;
+    use crate::eval::{exchange_value, value};
     if mv.len() != 1 || pos.has_named_locations() {
         return None;
     }
     let Action::Normal { role, from, to, capture: Some(victim), promotion: None } = mv.first() else {
         return None;
     };
-    let worth = |r: Role| if r == Role::King { 10_000 } else { value(pos, r) };
     let mut blockers = (pos.occupied() | pos.walls()) & !from.bb();
     let mut gains = [0i32; 34];
     gains[0] = value(pos, victim);
-    let mut standing = worth(role);
+    let mut standing = exchange_value(pos, role);
     let mut side = pos.turn().other();
     let mut depth = 0;
     loop {
@@ -154,7 +153,7 @@ pub(crate) fn exchange(pos: &Position, mv: &Move) -> Option<i32> {
             break;
         }
         blockers &= !sq.bb();
-        standing = worth(r);
+        standing = exchange_value(pos, r);
         side = side.other();
     }
     while depth > 0 {
