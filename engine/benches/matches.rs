@@ -81,7 +81,9 @@ impl Config {
     ///   levels' proportions where a cap would make them all alike;
     /// - `TESSERA_MATCH_PAIRINGS`: subset of `random,greedy,ladder,pruning,stockfish` (default: all);
     /// - `TESSERA_MATCH_THREADS`: games played at once (default 1);
-    /// - `TESSERA_MATCH_MAX_PLIES`: turns before a game is adjudicated a draw (default 400);
+    /// - `TESSERA_MATCH_MAX_PLIES`: turns before a game is stopped and scored a draw (default 3,000: far
+    ///   enough that games end by the rules; Hans38 Neutral's run past 1,100 plies, and one stopped
+    ///   unfinished would be counted as drawn);
     /// - `TESSERA_MATCH_SEED`: the seed every game's seed derives from (default 1);
     /// - `TESSERA_STOCKFISH`: Stockfish's path (default: `stockfish` on the PATH, then `/usr/games/stockfish`);
     /// - `TESSERA_MATCH_SF_SKILLS`: Stockfish `Skill Level`s (default `0,3,6,10`);
@@ -145,7 +147,7 @@ impl Config {
             }),
             pairings,
             threads: env_num("TESSERA_MATCH_THREADS", 1usize).max(1),
-            max_plies: env_num("TESSERA_MATCH_MAX_PLIES", 400),
+            max_plies: env_num("TESSERA_MATCH_MAX_PLIES", 3_000),
             seed: env_num("TESSERA_MATCH_SEED", 1),
             stockfish,
             sf_skills: nums("TESSERA_MATCH_SF_SKILLS", vec![0, 3, 6, 10]),
